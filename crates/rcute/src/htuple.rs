@@ -1,0 +1,624 @@
+//! Hierarchical tuples (`htuple.md`): a leaf, or an ordered sequence of
+//! hierarchical tuples.
+//!
+//! Storage is flat: the tree's nodes in pre-order and its leaves in traversal
+//! order, both in small inline vectors, so that typical values (up to 8
+//! leaves and 16 nodes) live without any heap allocation. [`HRef`] is a
+//! borrowed view of a sub-tree (a mode, or a mode of a mode, ...).
+
+use smallvec::SmallVec;
+use std::fmt;
+
+use crate::error::{Error, Result};
+
+/// Maximum nesting depth accepted anywhere (recursion is bounded by it).
+pub const MAX_DEPTH: usize = 64;
+
+/// One node of the pre-order encoding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Node {
+    /// number of modes, or `LEAF`
+    rank: u32,
+    /// number of nodes in this sub-tree, itself included
+    len: u32,
+    /// number of leaves in this sub-tree
+    nleaves: u32,
+}
+
+const LEAF: u32 = u32::MAX;
+const LEAF_NODE: Node = Node {
+    rank: LEAF,
+    len: 1,
+    nleaves: 1,
+};
+
+pub(crate) type Nodes = SmallVec<[Node; 16]>;
+/// Inline leaf storage of an [`HTuple`].
+pub type Leaves<T> = SmallVec<[T; 8]>;
+
+/// An owned hierarchical tuple with leaves of type `T`.
+///
+/// `(3,)` and `3` are different values; `()` is the empty tuple (rank 0).
+///
+/// ```
+/// use rcute::HTuple;
+/// let t = HTuple::tuple(vec![HTuple::leaf(3), HTuple::tuple(vec![HTuple::leaf(4), HTuple::leaf(5)])]);
+/// assert_eq!(t.to_string(), "(3, (4, 5))");
+/// assert_eq!(t.rank(), 2);
+/// assert_eq!(t.leaves(), &[3, 4, 5]);
+/// assert_eq!(HTuple::tuple(vec![HTuple::leaf(3)]).to_string(), "(3,)");
+/// ```
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct HTuple<T> {
+    nodes: Nodes,
+    leaves: Leaves<T>,
+}
+
+/// A borrowed view of an [`HTuple`] or of one of its sub-trees.
+#[derive(PartialEq, Eq, Hash)]
+pub struct HRef<'a, T> {
+    nodes: &'a [Node],
+    leaves: &'a [T],
+}
+
+impl<T> Clone for HRef<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for HRef<'_, T> {}
+
+impl<T> HTuple<T> {
+    /// The leaf `v`.
+    pub fn leaf(v: T) -> Self {
+        let mut nodes = Nodes::new();
+        nodes.push(LEAF_NODE);
+        let mut leaves = Leaves::new();
+        leaves.push(v);
+        HTuple { nodes, leaves }
+    }
+
+    /// The empty tuple `()`.
+    pub fn empty() -> Self {
+        let mut nodes = Nodes::new();
+        nodes.push(Node {
+            rank: 0,
+            len: 1,
+            nleaves: 0,
+        });
+        HTuple {
+            nodes,
+            leaves: Leaves::new(),
+        }
+    }
+
+    /// The tuple whose modes are `modes`.
+    pub fn tuple(modes: impl IntoIterator<Item = HTuple<T>>) -> Self {
+        let mut b = Builder::new();
+        b.open();
+        for m in modes {
+            b.push_owned(m);
+        }
+        b.close();
+        b.finish()
+    }
+
+    /// The flat tuple `(v0, v1, ...)` of leaves.
+    pub fn flat(values: impl IntoIterator<Item = T>) -> Self {
+        let mut b = Builder::new();
+        b.open();
+        for v in values {
+            b.leaf(v);
+        }
+        b.close();
+        b.finish()
+    }
+
+    /// A view of the whole value.
+    #[inline]
+    pub fn as_ref(&self) -> HRef<'_, T> {
+        HRef {
+            nodes: &self.nodes,
+            leaves: &self.leaves,
+        }
+    }
+
+    /// Leaves in traversal order.
+    #[inline]
+    pub fn leaves(&self) -> &[T] {
+        &self.leaves
+    }
+
+    /// Mutable leaves in traversal order (the profile cannot change).
+    #[inline]
+    pub fn leaves_mut(&mut self) -> &mut [T] {
+        &mut self.leaves
+    }
+
+    /// True for a leaf.
+    #[inline]
+    pub fn is_leaf(&self) -> bool {
+        self.nodes[0].rank == LEAF
+    }
+
+    /// The leaf value, if this is a leaf.
+    #[inline]
+    pub fn as_leaf(&self) -> Option<&T> {
+        if self.is_leaf() {
+            self.leaves.first()
+        } else {
+            None
+        }
+    }
+
+    /// Rank: the number of modes; 1 for a leaf.
+    #[inline]
+    pub fn rank(&self) -> usize {
+        self.as_ref().rank()
+    }
+
+    /// Mode `i` (for a leaf only mode 0, the leaf itself).
+    #[inline]
+    pub fn mode(&self, i: usize) -> Option<HRef<'_, T>> {
+        self.as_ref().mode(i)
+    }
+
+    /// The same profile with every leaf mapped by `f`.
+    pub fn map<U>(&self, f: impl FnMut(&T) -> U) -> HTuple<U> {
+        HTuple {
+            nodes: self.nodes.clone(),
+            leaves: self.leaves.iter().map(f).collect(),
+        }
+    }
+
+    /// The same profile with every leaf mapped by a fallible `f`.
+    pub fn try_map<U>(&self, f: impl FnMut(&T) -> Result<U>) -> Result<HTuple<U>> {
+        Ok(HTuple {
+            nodes: self.nodes.clone(),
+            leaves: self.leaves.iter().map(f).collect::<Result<_>>()?,
+        })
+    }
+
+    /// Rebuilds `profile`'s tree with the leaves of `values` (traversal order).
+    /// Extra values are ignored; too few is a `rank` error.
+    pub fn unflatten<U>(values: impl IntoIterator<Item = T>, profile: HRef<'_, U>) -> Result<Self> {
+        let leaves: Leaves<T> = values.into_iter().take(profile.leaves.len()).collect();
+        if leaves.len() != profile.leaves.len() {
+            return Err(Error::rank(format!(
+                "unflatten: {} values for a profile with {} leaves",
+                leaves.len(),
+                profile.leaves.len()
+            )));
+        }
+        Ok(HTuple {
+            nodes: profile.nodes.iter().copied().collect(),
+            leaves,
+        })
+    }
+
+    /// Consumes the value into its leaves.
+    pub fn into_leaves(self) -> Leaves<T> {
+        self.leaves
+    }
+}
+
+impl<T: Clone> HTuple<T> {
+    /// The tuple whose modes are copies of the views `modes`.
+    pub fn from_refs<'a>(modes: impl IntoIterator<Item = HRef<'a, T>>) -> Self
+    where
+        T: 'a,
+    {
+        let mut b = Builder::new();
+        b.open();
+        for m in modes {
+            b.push(m);
+        }
+        b.close();
+        b.finish()
+    }
+
+    /// `flatten(x)`: the flat tuple of the leaves (a leaf gives a 1-tuple).
+    pub fn flatten(&self) -> Self {
+        Self::flat(self.leaves.iter().cloned())
+    }
+
+    /// `wrap(x)`: `x` if it is a tuple, else `(x,)`.
+    pub fn wrap(&self) -> Self {
+        if self.is_leaf() {
+            Self::from_refs([self.as_ref()])
+        } else {
+            self.clone()
+        }
+    }
+
+    /// `unwrap(x)`: strips 1-tuples, `(((42,),),)` to `42`.
+    pub fn unwrap_singletons(&self) -> Self {
+        let mut r = self.as_ref();
+        while !r.is_leaf() && r.rank() == 1 {
+            r = r.first_mode();
+        }
+        r.to_owned()
+    }
+
+    /// `repeat_like(v, profile)`.
+    pub fn repeat_like<U>(v: T, profile: HRef<'_, U>) -> Self {
+        HTuple {
+            nodes: profile.nodes.iter().copied().collect(),
+            leaves: std::iter::repeat_n(v, profile.leaves.len()).collect(),
+        }
+    }
+}
+
+impl<'a, T> HRef<'a, T> {
+    /// True for a leaf.
+    #[inline]
+    pub fn is_leaf(&self) -> bool {
+        self.nodes[0].rank == LEAF
+    }
+
+    /// The leaf value, if this is a leaf.
+    #[inline]
+    pub fn as_leaf(&self) -> Option<&'a T> {
+        if self.is_leaf() {
+            self.leaves.first()
+        } else {
+            None
+        }
+    }
+
+    /// Rank: number of modes; 1 for a leaf.
+    #[inline]
+    pub fn rank(&self) -> usize {
+        match self.nodes[0].rank {
+            LEAF => 1,
+            r => r as usize,
+        }
+    }
+
+    /// Leaves in traversal order.
+    #[inline]
+    pub fn leaves(&self) -> &'a [T] {
+        self.leaves
+    }
+
+    /// Depth: 0 for a leaf, `1 + max depth of the modes` for a tuple, 1 for `()`.
+    pub fn depth(&self) -> usize {
+        if self.is_leaf() {
+            return 0;
+        }
+        1 + self.modes().map(|m| m.depth()).max().unwrap_or(0)
+    }
+
+    fn first_mode(&self) -> HRef<'a, T> {
+        let n = self.nodes[1];
+        HRef {
+            nodes: &self.nodes[1..1 + n.len as usize],
+            leaves: &self.leaves[..n.nleaves as usize],
+        }
+    }
+
+    /// The modes of a tuple; a leaf yields itself once.
+    #[inline]
+    pub fn modes(&self) -> Modes<'a, T> {
+        if self.is_leaf() {
+            Modes {
+                nodes: self.nodes,
+                leaves: self.leaves,
+                remaining: 1,
+            }
+        } else {
+            Modes {
+                nodes: &self.nodes[1..],
+                leaves: self.leaves,
+                remaining: self.nodes[0].rank as usize,
+            }
+        }
+    }
+
+    /// Mode `i` (for a leaf, mode 0 is the leaf itself).
+    pub fn mode(&self, i: usize) -> Option<HRef<'a, T>> {
+        self.modes().nth(i)
+    }
+
+    /// The modes of a tuple only (`None` for a leaf).
+    pub fn tuple_modes(&self) -> Option<Modes<'a, T>> {
+        if self.is_leaf() {
+            None
+        } else {
+            Some(self.modes())
+        }
+    }
+
+    /// Follows a path of mode indices; indexing into a leaf is a `type`
+    /// error, an index past the rank a `bounds` error.
+    pub fn get(&self, path: &[usize]) -> Result<HRef<'a, T>> {
+        let mut r = *self;
+        for &i in path {
+            if r.is_leaf() {
+                return Err(Error::type_(format!("get: index {i} into a leaf")));
+            }
+            let rank = r.rank();
+            r = r.mode(i).ok_or_else(|| {
+                Error::bounds(format!("get: index {i} out of range for rank {rank}"))
+            })?;
+        }
+        Ok(r)
+    }
+
+    /// True when `self` and `other` have the same profile.
+    pub fn congruent<U>(&self, other: HRef<'_, U>) -> bool {
+        self.nodes.len() == other.nodes.len()
+            && self
+                .nodes
+                .iter()
+                .zip(other.nodes)
+                .all(|(a, b)| a.rank == b.rank)
+    }
+
+    /// True when `self` is weakly congruent to `other` (`self` coarsens it).
+    pub fn weakly_congruent<U>(&self, other: HRef<'_, U>) -> bool {
+        if self.is_leaf() {
+            return true;
+        }
+        if other.is_leaf() || self.rank() != other.rank() {
+            return false;
+        }
+        self.modes()
+            .zip(other.modes())
+            .all(|(a, b)| a.weakly_congruent(b))
+    }
+
+    /// Number of leaves.
+    #[inline]
+    pub fn num_leaves(&self) -> usize {
+        self.leaves.len()
+    }
+
+    /// The leaf paths in traversal order.
+    pub fn leaf_paths(&self) -> Vec<SmallVec<[usize; 4]>> {
+        fn rec<T>(
+            r: HRef<'_, T>,
+            p: &mut SmallVec<[usize; 4]>,
+            out: &mut Vec<SmallVec<[usize; 4]>>,
+        ) {
+            if r.is_leaf() {
+                out.push(p.clone());
+                return;
+            }
+            for (i, m) in r.modes().enumerate() {
+                p.push(i);
+                rec(m, p, out);
+                p.pop();
+            }
+        }
+        let mut out = Vec::new();
+        rec(*self, &mut SmallVec::new(), &mut out);
+        out
+    }
+}
+
+impl<T: Clone> HRef<'_, T> {
+    /// An owned copy.
+    pub fn to_owned(&self) -> HTuple<T> {
+        HTuple {
+            nodes: self.nodes.iter().copied().collect(),
+            leaves: self.leaves.iter().cloned().collect(),
+        }
+    }
+}
+
+/// Iterator over the modes of an [`HRef`].
+pub struct Modes<'a, T> {
+    nodes: &'a [Node],
+    leaves: &'a [T],
+    remaining: usize,
+}
+
+impl<'a, T> Iterator for Modes<'a, T> {
+    type Item = HRef<'a, T>;
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.remaining == 0 {
+            return None;
+        }
+        self.remaining -= 1;
+        let n = self.nodes[0];
+        let (nh, nt) = self.nodes.split_at(n.len as usize);
+        let (lh, lt) = self.leaves.split_at(n.nleaves as usize);
+        self.nodes = nt;
+        self.leaves = lt;
+        Some(HRef {
+            nodes: nh,
+            leaves: lh,
+        })
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.remaining, Some(self.remaining))
+    }
+}
+impl<T> ExactSizeIterator for Modes<'_, T> {}
+
+/// Incremental construction of an [`HTuple`] in pre-order.
+///
+/// ```
+/// use rcute::htuple::Builder;
+/// let mut b = Builder::new();
+/// b.open(); b.leaf(2); b.open(); b.leaf(3); b.close(); b.close();
+/// assert_eq!(b.finish().to_string(), "(2, (3,))");
+/// ```
+pub struct Builder<T> {
+    nodes: Nodes,
+    leaves: Leaves<T>,
+    stack: SmallVec<[(usize, u32); 8]>,
+}
+
+impl<T> Default for Builder<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T> Builder<T> {
+    /// An empty builder.
+    pub fn new() -> Self {
+        Builder {
+            nodes: Nodes::new(),
+            leaves: Leaves::new(),
+            stack: SmallVec::new(),
+        }
+    }
+    #[inline]
+    fn count_child(&mut self) {
+        if let Some(top) = self.stack.last_mut() {
+            top.1 += 1;
+        }
+    }
+    /// Starts a tuple.
+    pub fn open(&mut self) {
+        self.count_child();
+        self.stack.push((self.nodes.len(), 0));
+        self.nodes.push(Node {
+            rank: 0,
+            len: 0,
+            nleaves: 0,
+        });
+    }
+    /// Ends the innermost open tuple.
+    pub fn close(&mut self) {
+        if let Some((at, rank)) = self.stack.pop() {
+            let len = (self.nodes.len() - at) as u32;
+            let nleaves = self.nodes[at..].iter().filter(|n| n.rank == LEAF).count() as u32;
+            self.nodes[at] = Node { rank, len, nleaves };
+        }
+    }
+    /// Appends a leaf.
+    pub fn leaf(&mut self, v: T) {
+        self.count_child();
+        self.nodes.push(LEAF_NODE);
+        self.leaves.push(v);
+    }
+    /// Appends an owned sub-tree.
+    pub fn push_owned(&mut self, t: HTuple<T>) {
+        self.count_child();
+        self.nodes.extend(t.nodes);
+        self.leaves.extend(t.leaves);
+    }
+    /// Appends a sub-tree with the profile of `profile` and leaves `values`.
+    pub fn push_with_profile<U>(
+        &mut self,
+        profile: HRef<'_, U>,
+        values: impl IntoIterator<Item = T>,
+    ) {
+        self.count_child();
+        self.nodes.extend(profile.nodes.iter().copied());
+        let before = self.leaves.len();
+        self.leaves
+            .extend(values.into_iter().take(profile.leaves.len()));
+        debug_assert_eq!(self.leaves.len() - before, profile.leaves.len());
+    }
+    /// The finished value (open tuples are closed).
+    pub fn finish(mut self) -> HTuple<T> {
+        while !self.stack.is_empty() {
+            self.close();
+        }
+        if self.nodes.is_empty() {
+            self.nodes.push(Node {
+                rank: 0,
+                len: 1,
+                nleaves: 0,
+            });
+        }
+        HTuple {
+            nodes: self.nodes,
+            leaves: self.leaves,
+        }
+    }
+}
+
+impl<T: Clone> Builder<T> {
+    /// Appends a copy of a sub-tree.
+    pub fn push(&mut self, r: HRef<'_, T>) {
+        self.count_child();
+        self.nodes.extend(r.nodes.iter().copied());
+        self.leaves.extend(r.leaves.iter().cloned());
+    }
+}
+
+fn fmt_ref<T>(
+    r: HRef<'_, T>,
+    f: &mut fmt::Formatter<'_>,
+    leaf: &mut dyn FnMut(&T, &mut fmt::Formatter<'_>) -> fmt::Result,
+    compact: bool,
+) -> fmt::Result {
+    if let Some(v) = r.as_leaf() {
+        return leaf(v, f);
+    }
+    f.write_str("(")?;
+    let rank = r.rank();
+    for (i, m) in r.modes().enumerate() {
+        if i > 0 {
+            f.write_str(if compact { "," } else { ", " })?;
+        }
+        fmt_ref(m, f, leaf, compact)?;
+    }
+    if rank == 1 && !compact {
+        f.write_str(",")?;
+    }
+    f.write_str(")")
+}
+
+impl<T> HRef<'_, T> {
+    /// Writes the value with a custom leaf printer; `cpp` selects the C++
+    /// style (no spaces, `(x)` for a 1-tuple), otherwise Python's `str`.
+    pub fn write_with(
+        &self,
+        f: &mut fmt::Formatter<'_>,
+        cpp: bool,
+        leaf: &mut dyn FnMut(&T, &mut fmt::Formatter<'_>) -> fmt::Result,
+    ) -> fmt::Result {
+        fmt_ref(*self, f, leaf, cpp)
+    }
+}
+
+impl<T: fmt::Display> fmt::Display for HRef<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let cpp = f.alternate();
+        fmt_ref(
+            *self,
+            f,
+            &mut |v, f| {
+                if cpp {
+                    write!(f, "{v:#}")
+                } else {
+                    write!(f, "{v}")
+                }
+            },
+            cpp,
+        )
+    }
+}
+
+impl<T: fmt::Display> fmt::Display for HTuple<T> {
+    /// Python `str` style; the alternate form `{:#}` is the C++ style.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.as_ref(), f)
+    }
+}
+
+impl<T: fmt::Display> fmt::Debug for HTuple<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.as_ref(), f)
+    }
+}
+
+impl<T: fmt::Display> fmt::Debug for HRef<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+impl<T> From<T> for HTuple<T> {
+    fn from(v: T) -> Self {
+        HTuple::leaf(v)
+    }
+}

@@ -1,0 +1,140 @@
+//! Checked integer arithmetic with Python semantics (`htuple.md` section 13):
+//! floor division, non-negative modulo for positive divisors, `overflow`
+//! errors instead of wrapping, `value` errors for division by zero.
+
+use crate::error::{Error, Result};
+
+/// `a + b`, or an `overflow` error.
+///
+/// ```
+/// assert_eq!(rcute::int::add(2, 3).unwrap(), 5);
+/// assert!(rcute::int::add(i64::MAX, 1).is_err());
+/// ```
+#[inline]
+pub fn add(a: i64, b: i64) -> Result<i64> {
+    a.checked_add(b)
+        .ok_or_else(|| Error::overflow(format!("{a} + {b} overflows 64 bits")))
+}
+
+/// `a - b`, or an `overflow` error.
+///
+/// ```
+/// assert_eq!(rcute::int::sub(2, 3).unwrap(), -1);
+/// ```
+#[inline]
+pub fn sub(a: i64, b: i64) -> Result<i64> {
+    a.checked_sub(b)
+        .ok_or_else(|| Error::overflow(format!("{a} - {b} overflows 64 bits")))
+}
+
+/// `a * b`, or an `overflow` error.
+///
+/// ```
+/// assert_eq!(rcute::int::mul(4, 8).unwrap(), 32);
+/// assert!(rcute::int::mul(1 << 40, 1 << 40).is_err());
+/// ```
+#[inline]
+pub fn mul(a: i64, b: i64) -> Result<i64> {
+    a.checked_mul(b)
+        .ok_or_else(|| Error::overflow(format!("{a} * {b} overflows 64 bits")))
+}
+
+/// `-a`, or an `overflow` error.
+///
+/// ```
+/// assert_eq!(rcute::int::neg(3).unwrap(), -3);
+/// ```
+#[inline]
+pub fn neg(a: i64) -> Result<i64> {
+    a.checked_neg()
+        .ok_or_else(|| Error::overflow(format!("-({a}) overflows 64 bits")))
+}
+
+/// Floor division and its remainder, `(a // b, a % b)` as Python computes
+/// them: the quotient rounds toward minus infinity, the remainder has the
+/// sign of `b`. Division by zero is a `value` error.
+///
+/// ```
+/// assert_eq!(rcute::int::floor_divmod(-7, 3).unwrap(), (-3, 2));
+/// assert_eq!(rcute::int::floor_divmod(7, -2).unwrap(), (-4, -1));
+/// ```
+#[inline]
+pub fn floor_divmod(a: i64, b: i64) -> Result<(i64, i64)> {
+    if b == 0 {
+        return Err(Error::value(format!("division by zero: {a} // 0")));
+    }
+    let q = a
+        .checked_div(b)
+        .ok_or_else(|| Error::overflow(format!("{a} // {b} overflows 64 bits")))?;
+    let r = a.wrapping_rem(b);
+    if r != 0 && ((r < 0) != (b < 0)) {
+        Ok((q - 1, r + b))
+    } else {
+        Ok((q, r))
+    }
+}
+
+/// Floor division `a // b`.
+///
+/// ```
+/// assert_eq!(rcute::int::floor_div(-1, 4).unwrap(), -1);
+/// ```
+#[inline]
+pub fn floor_div(a: i64, b: i64) -> Result<i64> {
+    Ok(floor_divmod(a, b)?.0)
+}
+
+/// Floor modulo `a % b` (sign of `b`).
+///
+/// ```
+/// assert_eq!(rcute::int::floor_mod(-1, 4).unwrap(), 3);
+/// ```
+#[inline]
+pub fn floor_mod(a: i64, b: i64) -> Result<i64> {
+    Ok(floor_divmod(a, b)?.1)
+}
+
+/// Ceiling division `ceil(a / b) = -((-a) // b)`.
+///
+/// ```
+/// assert_eq!(rcute::int::ceil_div(7, 2).unwrap(), 4);
+/// assert_eq!(rcute::int::ceil_div(-7, 2).unwrap(), -3);
+/// ```
+#[inline]
+pub fn ceil_div(a: i64, b: i64) -> Result<i64> {
+    // -((-a) // b) computed without overflowing on a = i64::MIN
+    let (q, r) = floor_divmod(a, b)?;
+    if r != 0 {
+        add(q, 1)
+    } else {
+        Ok(q)
+    }
+}
+
+/// Greatest common divisor (non-negative; `gcd(0, 0) = 0`).
+///
+/// ```
+/// assert_eq!(rcute::int::gcd(12, -18), 6);
+/// ```
+pub fn gcd(a: i64, b: i64) -> i64 {
+    let (mut a, mut b) = (a.unsigned_abs(), b.unsigned_abs());
+    while b != 0 {
+        let t = a % b;
+        a = b;
+        b = t;
+    }
+    i64::try_from(a).unwrap_or(i64::MAX)
+}
+
+/// Least common multiple (non-negative), or an `overflow` error.
+///
+/// ```
+/// assert_eq!(rcute::int::lcm(4, 6).unwrap(), 12);
+/// ```
+pub fn lcm(a: i64, b: i64) -> Result<i64> {
+    if a == 0 || b == 0 {
+        return Ok(0);
+    }
+    let g = gcd(a, b);
+    mul((a / g).abs(), b.abs())
+}

@@ -1,0 +1,363 @@
+//! Layouts (`layout.md`): a shape and a congruent stride, read as a function
+//! from coordinates to offsets (integers), coordinates (coordinate values)
+//! or F2 values.
+
+use std::fmt;
+
+use crate::error::{Error, Result};
+use crate::htuple::{Builder, HRef, HTuple};
+use crate::int;
+use crate::shape::{self, Shape};
+use crate::stride::{self, Scalar};
+
+/// A stride: an HTuple of stride scalars.
+pub type Stride = HTuple<Scalar>;
+
+/// A layout `S:D` (`layout.md` section 1).
+///
+/// ```
+/// use rcute::{Layout, HTuple, Scalar};
+/// let l = Layout::new(HTuple::flat([4, 8]), HTuple::flat([Scalar::Int(8), Scalar::Int(1)])).unwrap();
+/// assert_eq!(l.to_string(), "(4, 8):(8, 1)");
+/// assert_eq!(l.eval_index(14).unwrap(), Scalar::Int(19));
+/// assert_eq!(l.size().unwrap(), 32);
+/// ```
+#[derive(Clone, PartialEq)]
+pub struct Layout {
+    shape: Shape,
+    stride: Stride,
+}
+
+impl Layout {
+    /// The layout `shape : stride` (the notation's literal `S:D`).
+    ///
+    /// Errors: `congruence` when the profiles differ; `value` for a zero or
+    /// negative extent.
+    pub fn new(shape: Shape, stride: Stride) -> Result<Layout> {
+        if !shape.as_ref().congruent(stride.as_ref()) {
+            return Err(Error::congruence(format!(
+                "layout: shape {shape} and stride {stride} are not congruent"
+            )));
+        }
+        check_positive(shape.as_ref())?;
+        Ok(Layout { shape, stride })
+    }
+
+    /// "set S:D": builds the layout without checks (used by the algebra to
+    /// reproduce the reference's internal constructions exactly). The
+    /// caller guarantees congruence.
+    #[inline]
+    pub fn from_parts(shape: Shape, stride: Stride) -> Layout {
+        debug_assert!(shape.as_ref().congruent(stride.as_ref()));
+        Layout { shape, stride }
+    }
+
+    /// `Layout(S, D)` with an HTuple `D` weakly congruent to `S`: each scalar
+    /// leaf of `D` seeds a prefix product over the sub-shape it stands for
+    /// (`layout.md` 2.1). `D = 1` gives the column-major layout.
+    ///
+    /// Errors: `rank` / `congruence` as `prefix_product`; `value` for a
+    /// non-positive extent.
+    ///
+    /// ```
+    /// use rcute::{Layout, HTuple, Scalar};
+    /// let s = HTuple::tuple([HTuple::leaf(2), HTuple::flat([3, 4])]);
+    /// let d = HTuple::flat([Scalar::Int(100), Scalar::Int(1)]);
+    /// assert_eq!(Layout::with_stride(s, d.as_ref()).unwrap().to_string(), "(2, (3, 4)):(100, (1, 3))");
+    /// ```
+    pub fn with_stride(shape: Shape, stride: HRef<'_, Scalar>) -> Result<Layout> {
+        check_positive(shape.as_ref())?;
+        let d = stride::prefix_product_tuple(shape.as_ref(), stride)?;
+        Ok(Layout { shape, stride: d })
+    }
+
+    /// `LayoutLeft(S)`: the column-major layout of `S` (`Layout(S)`).
+    ///
+    /// ```
+    /// use rcute::{Layout, HTuple};
+    /// assert_eq!(Layout::column_major(HTuple::flat([4, 8])).unwrap().to_string(), "(4, 8):(1, 4)");
+    /// ```
+    pub fn column_major(shape: Shape) -> Result<Layout> {
+        check_positive(shape.as_ref())?;
+        let d = stride::prefix_product(shape.as_ref(), &Scalar::Int(1))?;
+        Ok(Layout { shape, stride: d })
+    }
+
+    /// `LayoutRight(S)`: the row-major layout of `S` (the last leaf is
+    /// fastest), as C++ `make_layout(S, LayoutRight{})`.
+    ///
+    /// ```
+    /// use rcute::{Layout, HTuple};
+    /// assert_eq!(Layout::row_major(HTuple::flat([4, 8])).unwrap().to_string(), "(4, 8):(8, 1)");
+    /// ```
+    pub fn row_major(shape: Shape) -> Result<Layout> {
+        check_positive(shape.as_ref())?;
+        let leaves = shape.leaves();
+        let mut d = vec![Scalar::Int(0); leaves.len()];
+        let mut acc: i64 = 1;
+        for (k, &s) in leaves.iter().enumerate().rev() {
+            d[k] = Scalar::Int(acc);
+            acc = int::mul(acc, s)?;
+        }
+        let stride = HTuple::unflatten(d, shape.as_ref())?;
+        Ok(Layout { shape, stride })
+    }
+
+    /// The shape.
+    #[inline]
+    pub fn shape(&self) -> &Shape {
+        &self.shape
+    }
+
+    /// The stride.
+    #[inline]
+    pub fn stride(&self) -> &Stride {
+        &self.stride
+    }
+
+    /// Consumes the layout into `(shape, stride)`.
+    pub fn into_parts(self) -> (Shape, Stride) {
+        (self.shape, self.stride)
+    }
+
+    /// `size(L)`: product of the shape's leaves.
+    pub fn size(&self) -> Result<i64> {
+        shape::size(self.shape.as_ref())
+    }
+
+    /// `rank(L)`.
+    #[inline]
+    pub fn rank(&self) -> usize {
+        self.shape.rank()
+    }
+
+    /// `depth(L)`; `():()` is a `value` error, as in the reference.
+    pub fn depth(&self) -> Result<usize> {
+        let s = self.shape.as_ref();
+        if !s.is_leaf() && s.rank() == 0 {
+            return Err(Error::value("depth of an empty tuple is undefined"));
+        }
+        Ok(s.depth())
+    }
+
+    /// True when the shape is a leaf.
+    #[inline]
+    pub fn is_leaf(&self) -> bool {
+        self.shape.is_leaf()
+    }
+
+    /// The modes `L[0], L[1], ...` (a leaf-shaped layout yields itself).
+    pub fn modes(&self) -> impl Iterator<Item = Layout> + '_ {
+        self.shape
+            .as_ref()
+            .modes()
+            .zip(self.stride.as_ref().modes())
+            .map(|(s, d)| Layout {
+                shape: s.to_owned(),
+                stride: d.to_owned(),
+            })
+    }
+
+    /// `L[i]` (Python-style negative `i` counts from the end); `i >= rank`
+    /// is a `bounds` error (`layout.md` section 7).
+    ///
+    /// ```
+    /// use rcute::{Layout, HTuple};
+    /// let l = Layout::column_major(HTuple::flat([4, 8])).unwrap();
+    /// assert_eq!(l.mode(1).unwrap().to_string(), "8:4");
+    /// assert_eq!(l.mode(-1).unwrap().to_string(), "8:4");
+    /// assert!(l.mode(2).is_err());
+    /// ```
+    pub fn mode(&self, i: i64) -> Result<Layout> {
+        let r = self.rank() as i64;
+        let j = if i < 0 { i + r } else { i };
+        if j < 0 || j >= r {
+            return Err(Error::bounds(format!(
+                "mode {i} out of range for {self} of rank {r}"
+            )));
+        }
+        let j = j as usize;
+        match (self.shape.mode(j), self.stride.mode(j)) {
+            (Some(s), Some(d)) => Ok(Layout {
+                shape: s.to_owned(),
+                stride: d.to_owned(),
+            }),
+            _ => Err(Error::bounds(format!("mode {i} out of range for {self}"))),
+        }
+    }
+
+    /// `get(L, path)`: the sub-layout at a mode path. Indexing into a leaf
+    /// is a `type` error, an index past the rank a `bounds` error.
+    pub fn get(&self, path: &[usize]) -> Result<Layout> {
+        Ok(Layout {
+            shape: self.shape.as_ref().get(path)?.to_owned(),
+            stride: self.stride.as_ref().get(path)?.to_owned(),
+        })
+    }
+
+    /// `L(i)` for an integral coordinate `i` (any integer: the last mode
+    /// absorbs overflow, negative indices use floor division).
+    pub fn eval_index(&self, i: i64) -> Result<Scalar> {
+        let s = self.shape.leaves();
+        let d = self.stride.leaves();
+        let n = s.len();
+        if n == 0 {
+            return Ok(Scalar::Int(0));
+        }
+        // integer fast path
+        if d.iter().all(|x| matches!(x, Scalar::Int(_))) {
+            let mut q = i;
+            let mut acc: i64 = 0;
+            for k in 0..n {
+                let digit = if k + 1 == n {
+                    q
+                } else {
+                    let (qq, r) = int::floor_divmod(q, s[k])?;
+                    q = qq;
+                    r
+                };
+                if let Scalar::Int(dk) = d[k] {
+                    acc = int::add(acc, int::mul(digit, dk)?)?;
+                }
+            }
+            return Ok(Scalar::Int(acc));
+        }
+        let mut q = i;
+        let mut acc = Scalar::Int(0);
+        for k in 0..n {
+            let digit = if k + 1 == n {
+                q
+            } else {
+                let (qq, r) = int::floor_divmod(q, s[k])?;
+                q = qq;
+                r
+            };
+            acc = acc.add(&d[k].mul_int(digit)?)?;
+        }
+        Ok(acc)
+    }
+
+    /// `L(c)` for a coordinate in any form (`layout.md` section 5): `idx2crd`
+    /// to the natural coordinate, then the inner product with the stride.
+    /// `None` leaves contribute 0. Errors: those of `idx2crd`.
+    pub fn eval(&self, c: HRef<'_, Option<Scalar>>) -> Result<Scalar> {
+        if let Some(Some(Scalar::Int(i))) = c.as_leaf() {
+            return self.eval_index(*i);
+        }
+        let nat = shape::idx2crd(c, self.shape.as_ref())?;
+        let mut acc = Scalar::Int(0);
+        for (x, d) in nat.leaves().iter().zip(self.stride.leaves()) {
+            acc = acc.add(&x.mul(d)?)?;
+        }
+        Ok(acc)
+    }
+
+    /// The repr style `Layout(<shape>, <stride>)`.
+    ///
+    /// ```
+    /// use rcute::{Layout, HTuple};
+    /// assert_eq!(Layout::column_major(HTuple::flat([4, 8])).unwrap().repr(), "Layout((4, 8), (1, 4))");
+    /// ```
+    pub fn repr(&self) -> String {
+        format!("Layout({}, {})", self.shape, self.stride)
+    }
+
+    /// The layout `make_layout(modes...)`: concatenation into a tuple shape.
+    /// No modes is a `value` error (empty concatenation).
+    ///
+    /// ```
+    /// use rcute::{Layout, HTuple};
+    /// let a = Layout::column_major(HTuple::leaf(3)).unwrap();
+    /// assert_eq!(Layout::concat([a]).unwrap().to_string(), "(3,):(1,)");
+    /// ```
+    pub fn concat(modes: impl IntoIterator<Item = Layout>) -> Result<Layout> {
+        let mut bs = Builder::new();
+        let mut bd = Builder::new();
+        bs.open();
+        bd.open();
+        let mut n = 0;
+        for m in modes {
+            bs.push_owned(m.shape);
+            bd.push_owned(m.stride);
+            n += 1;
+        }
+        if n == 0 {
+            return Err(Error::value("make_layout: empty concatenation"));
+        }
+        bs.close();
+        bd.close();
+        Ok(Layout {
+            shape: bs.finish(),
+            stride: bd.finish(),
+        })
+    }
+
+    /// The concatenation of `modes`, allowing zero modes (`():()`).
+    pub fn concat_allow_empty(modes: impl IntoIterator<Item = Layout>) -> Layout {
+        let mut bs = Builder::new();
+        let mut bd = Builder::new();
+        bs.open();
+        bd.open();
+        for m in modes {
+            bs.push_owned(m.shape);
+            bd.push_owned(m.stride);
+        }
+        bs.close();
+        bd.close();
+        Layout {
+            shape: bs.finish(),
+            stride: bd.finish(),
+        }
+    }
+
+    /// A leaf-shaped layout `s:d`.
+    pub fn leaf(s: i64, d: Scalar) -> Layout {
+        Layout {
+            shape: HTuple::leaf(s),
+            stride: HTuple::leaf(d),
+        }
+    }
+
+    /// The flat list of `(shape leaf, stride leaf)` pairs in traversal order.
+    pub fn flat_modes(&self) -> impl Iterator<Item = (i64, &Scalar)> + '_ {
+        self.shape
+            .leaves()
+            .iter()
+            .copied()
+            .zip(self.stride.leaves())
+    }
+
+    /// True when every stride leaf is an integer.
+    pub fn has_integer_strides(&self) -> bool {
+        self.stride
+            .leaves()
+            .iter()
+            .all(|d| matches!(d, Scalar::Int(_)))
+    }
+}
+
+fn check_positive(s: HRef<'_, i64>) -> Result<()> {
+    if let Some(&e) = s.leaves().iter().find(|&&e| e <= 0) {
+        return Err(Error::value(format!(
+            "shape {s} has the non-positive extent {e}; shapes must be positive"
+        )));
+    }
+    Ok(())
+}
+
+impl fmt::Display for Layout {
+    /// `S:D` in Python `str` style; `{:#}` gives the C++ style.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if f.alternate() {
+            write!(f, "{:#}:{:#}", self.shape, self.stride)
+        } else {
+            write!(f, "{}:{}", self.shape, self.stride)
+        }
+    }
+}
+
+impl fmt::Debug for Layout {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
