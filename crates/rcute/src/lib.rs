@@ -23,6 +23,7 @@ pub mod layout;
 pub mod notation;
 pub mod shape;
 pub mod stride;
+pub mod swizzle;
 pub mod tiler;
 
 pub use atuple::ArithTuple;
@@ -31,4 +32,5 @@ pub use htuple::{HRef, HTuple};
 pub use layout::{Layout, Stride};
 pub use shape::{Coord, Shape};
 pub use stride::Scalar;
+pub use swizzle::{Swizzle, SwizzledLayout};
 pub use tiler::Tiler;

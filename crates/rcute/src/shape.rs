@@ -236,3 +236,38 @@ impl std::fmt::Display for DisplayCoord<'_> {
         })
     }
 }
+
+/// `congruent(a, b)` (`htuple.md` section 4), with the basis-value rule for
+/// coordinate-value leaves. `None` leaves count as leaves.
+pub fn congruent(a: HRef<'_, Option<Scalar>>, b: HRef<'_, Option<Scalar>>) -> bool {
+    a.congruent(b)
+}
+
+/// `weakly_congruent(a, b)` (`htuple.md` section 4): `a` coarsens `b`.
+pub fn weakly_congruent(a: HRef<'_, Option<Scalar>>, b: HRef<'_, Option<Scalar>>) -> bool {
+    a.weakly_congruent(b)
+}
+
+/// `compatible(a, b)` (`htuple.md` section 9).
+pub fn compatible(a: HRef<'_, i64>, b: HRef<'_, i64>) -> Result<bool> {
+    let _ = (a, b);
+    Err(Error::value("compatible: not implemented yet"))
+}
+
+/// `common_refinement(a, b)` (`htuple.md` section 9).
+pub fn common_refinement(a: HRef<'_, i64>, b: HRef<'_, i64>) -> Result<Shape> {
+    let _ = (a, b);
+    Err(Error::value("common_refinement: not implemented yet"))
+}
+
+/// `common_coarsening(a, b)` (`htuple.md` section 9).
+pub fn common_coarsening(a: HRef<'_, i64>, b: HRef<'_, i64>) -> Result<Shape> {
+    let _ = (a, b);
+    Err(Error::value("common_coarsening: not implemented yet"))
+}
+
+/// `product_each(a)` (`htuple.md` section 6): a leaf argument is a `type` error.
+pub fn product_each(a: HRef<'_, i64>) -> Result<Shape> {
+    let _ = a;
+    Err(Error::value("product_each: not implemented yet"))
+}
