@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Runs every rcute test: formatting, clippy, the Rust test suite (unit,
+# integration, property and doc tests), the shared conformance vectors and,
+# when the Python module is present, its pytest suite.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+echo "== cargo fmt --check"
+cargo fmt --all -- --check
+
+echo "== cargo clippy"
+cargo clippy --workspace --all-targets -- -D warnings
+
+echo "== cargo test"
+cargo test --workspace
+
+echo "== conformance vectors"
+cargo build --release -p rcute-cli
+SHARED="${RCUTE_SHARED:-../shared}"
+if [ -x "$SHARED/tools/check-vectors" ] && [ -d "$SHARED/vectors" ]; then
+  CHECK="$SHARED/tools/check-vectors"; VECTORS="$SHARED/vectors"
+else
+  echo "note: $SHARED not found; using the snapshot in tests/conformance"
+  CHECK="tests/conformance/check-vectors"; VECTORS="tests/conformance/vectors"
+fi
+python3 "$CHECK" --cmd "target/release/rcute eval -f -" "$VECTORS"
+
+if [ -f crates/rcute-py/pyproject.toml ]; then
+  echo "== python module"
+  VENV="${RCUTE_VENV:-target/py-venv}"
+  [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
+  "$VENV/bin/pip" install -q --upgrade pip maturin pytest
+  "$VENV/bin/pip" install -q ./crates/rcute-py
+  "$VENV/bin/python" -m pytest -q crates/rcute-py/tests
+fi
+echo "== all tests passed"
