@@ -1,10 +1,33 @@
 //! Swizzles (`swizzle.md`): the `Swizzle(B, M, S)` functor on integers,
-//! swizzled layouts (C++ `ComposedLayout<Swizzle, 0, Layout>`), conversion to
-//! F2-stride layouts and bank-conflict analysis.
+//! swizzled layouts (C++ `ComposedLayout<Swizzle, 0, Layout>`), a swizzle as
+//! an F2-stride layout, conversion of a swizzled layout to an equivalent
+//! F2-stride layout, and shared-memory bank-conflict analysis.
 
-use crate::{Error, Layout, Result};
+use std::collections::BTreeSet;
+use std::fmt;
 
-/// The swizzle functor `Swizzle(B, M, S)` (`swizzle.md` sections 1-2).
+use crate::htuple::{Builder, HRef, HTuple, MAX_DEPTH};
+use crate::{int, Error, Layout, Result, Scalar, Tiler};
+
+/// The swizzle functor `Swizzle(B, M, S)` (`swizzle.md` sections 1-3; C++
+/// `cute::Swizzle<B, M, S>`).
+///
+/// `bits` (`B`) is the width of the two bit fields, `base` (`M`) the number
+/// of low bits left alone and `shift` (`S`) the signed distance between the
+/// source and the target field. Build it with [`Swizzle::new`], which
+/// validates the parameters; two swizzles are equal when their parameters
+/// are.
+///
+/// Printing: `{}` gives `SW_B_M_S`, `{:#}` gives C++'s `Sw<B,M,S>`, and
+/// [`Swizzle::repr`] gives `Swizzle(B,M,S)`.
+///
+/// ```
+/// use rcute::Swizzle;
+/// let sw = Swizzle::new(3, 4, 3).unwrap();
+/// assert_eq!(sw.apply(1000).unwrap(), 920);
+/// assert_eq!(sw.to_string(), "SW_3_4_3");
+/// assert_eq!(format!("{sw:#}"), "Sw<3,4,3>");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Swizzle {
     /// number of bits in the mask (`B`)
@@ -15,24 +38,802 @@ pub struct Swizzle {
     pub shift: i64,
 }
 
+/// The largest bit position (exclusive) the fields of a swizzle may reach for
+/// [`Swizzle::apply`] to evaluate it exactly in 128-bit arithmetic.
+const WIDE_BITS: i64 = 126;
+
 impl Swizzle {
-    /// `Swizzle(B, M, S)`, validated as `swizzle.md` section 2 says.
+    /// `Swizzle(B, M, S)`, validated as `swizzle.md` section 2 says: valid
+    /// exactly when `B >= 0`, `M >= 0` and `|S| >= B` (the two bit fields do
+    /// not overlap; `B = 0`, the identity, is always valid).
+    ///
+    /// Errors: `value` for `B < 0`, `M < 0`, or overlapping fields
+    /// `|S| < B` (rcute rejects `S >= 0` with `S < B` too, like C++ CuTe and
+    /// unlike the reference).
+    ///
+    /// ```
+    /// use rcute::{ErrorKind, Swizzle};
+    /// assert!(Swizzle::new(2, 0, -2).is_ok());
+    /// assert!(Swizzle::new(0, 4, 0).is_ok());
+    /// assert_eq!(Swizzle::new(3, 0, 1).unwrap_err().kind, ErrorKind::Value);
+    /// assert_eq!(Swizzle::new(2, -1, 3).unwrap_err().kind, ErrorKind::Value);
+    /// ```
     pub fn new(bits: i64, base: i64, shift: i64) -> Result<Swizzle> {
-        let _ = (bits, base, shift);
-        Err(Error::value("Swizzle: not implemented yet"))
+        let name = format!("Swizzle({bits}, {base}, {shift})");
+        if bits < 0 {
+            return Err(Error::value(format!(
+                "{name}: the number of bits B must be non-negative"
+            )));
+        }
+        if base < 0 {
+            return Err(Error::value(format!(
+                "{name}: the base M must be non-negative"
+            )));
+        }
+        if shift.unsigned_abs() < bits.unsigned_abs() {
+            return Err(Error::value(format!(
+                "{name}: the bit fields overlap (|S| < B)"
+            )));
+        }
+        Ok(Swizzle { bits, base, shift })
     }
-    /// The swizzle applied to an offset.
+
+    /// True for `B = 0`, the identity swizzle.
+    ///
+    /// ```
+    /// assert!(rcute::Swizzle::new(0, 4, 3).unwrap().is_identity());
+    /// ```
+    pub fn is_identity(&self) -> bool {
+        self.bits == 0
+    }
+
+    /// The lowest bit of the source field, `M + max(0, S)`.
+    fn source_lo(&self) -> Result<i64> {
+        int::add(self.base, self.shift.max(0))
+    }
+
+    /// The lowest bit of the target field, `M - min(0, S)`.
+    fn target_lo(&self) -> Result<i64> {
+        int::sub(self.base, self.shift.min(0))
+    }
+
+    /// The bit position just above both fields, `M + |S| + B`.
+    fn top(&self) -> Result<i64> {
+        let abs_shift = i64::try_from(self.shift.unsigned_abs())
+            .map_err(|_| Error::overflow(format!("{self}: |S| overflows 64 bits")))?;
+        int::add(int::add(self.base, abs_shift)?, self.bits)
+    }
+
+    /// One past the highest bit of the target field, `M - min(0, S) + B`.
+    fn target_hi(&self) -> Result<i64> {
+        int::add(self.target_lo()?, self.bits)
+    }
+
+    fn mask_at(&self, lo: i64, what: &str) -> Result<i64> {
+        if self.bits == 0 {
+            return Ok(0);
+        }
+        let hi = int::add(lo, self.bits)?;
+        if hi > 63 {
+            return Err(Error::overflow(format!(
+                "{self}: the {what} mask reaches bit {hi}, beyond 64 bits"
+            )));
+        }
+        // hi <= 63, so the mask fits in 63 bits and is non-negative
+        Ok((((1u64 << self.bits) - 1) << lo) as i64)
+    }
+
+    /// `yyy_msk = (2^B - 1) << (M + max(0, S))`, the source field
+    /// (`swizzle.md` section 1). Errors: `overflow` when the mask does not
+    /// fit in 63 bits.
+    ///
+    /// ```
+    /// let sw = rcute::Swizzle::new(3, 4, 3).unwrap();
+    /// assert_eq!(sw.yyy_mask().unwrap(), 896);
+    /// ```
+    pub fn yyy_mask(&self) -> Result<i64> {
+        self.mask_at(self.source_lo()?, "source")
+    }
+
+    /// `zzz_msk = (2^B - 1) << (M - min(0, S))`, the target field
+    /// (`swizzle.md` section 1). Errors: `overflow` when the mask does not
+    /// fit in 63 bits.
+    ///
+    /// ```
+    /// let sw = rcute::Swizzle::new(3, 4, 3).unwrap();
+    /// assert_eq!(sw.zzz_mask().unwrap(), 112);
+    /// ```
+    pub fn zzz_mask(&self) -> Result<i64> {
+        self.mask_at(self.target_lo()?, "target")
+    }
+
+    /// The swizzle applied to an offset: `x XOR shiftr(x AND yyy_msk, S)`
+    /// (`swizzle.md` section 1; C++ `Swizzle::operator()`), with `x` read as
+    /// an infinite two's-complement integer.
+    ///
+    /// Errors: `overflow` when the result leaves the signed 64-bit range, or
+    /// when the fields reach beyond bit 126 and `x` has a set source bit
+    /// (such swizzles are not evaluated).
+    ///
+    /// ```
+    /// use rcute::Swizzle;
+    /// let sw = Swizzle::new(3, 4, 3).unwrap();
+    /// assert_eq!(sw.apply(255).unwrap(), 239);
+    /// assert_eq!(sw.apply(-1).unwrap(), -113);
+    /// assert_eq!(Swizzle::new(2, 0, -2).unwrap().apply(1).unwrap(), 5);
+    /// assert_eq!(Swizzle::new(0, 4, 3).unwrap().apply(123).unwrap(), 123);
+    /// ```
     pub fn apply(&self, x: i64) -> Result<i64> {
-        let _ = x;
-        Err(Error::value("Swizzle: not implemented yet"))
+        if self.bits == 0 {
+            return Ok(x);
+        }
+        let src_lo = self.source_lo()?;
+        let top = self.top();
+        match top {
+            Ok(top) if top <= WIDE_BITS => {
+                let xw = x as i128;
+                let field: i128 = ((1i128 << self.bits) - 1) << src_lo;
+                let src = xw & field;
+                let moved = if self.shift >= 0 {
+                    src >> self.shift
+                } else {
+                    src << (-self.shift)
+                };
+                i64::try_from(xw ^ moved).map_err(|_| {
+                    Error::overflow(format!("{self}({x}) = {} overflows 64 bits", xw ^ moved))
+                })
+            }
+            _ => {
+                // A non-negative x has no set bit at or above bit 63.
+                if x >= 0 && src_lo >= 63 {
+                    Ok(x)
+                } else {
+                    Err(Error::overflow(format!(
+                        "{self}({x}): the bit fields reach beyond bit {WIDE_BITS}"
+                    )))
+                }
+            }
+        }
+    }
+
+    /// The repr style `Swizzle(B,M,S)` (no spaces, `swizzle.md` section 3).
+    ///
+    /// ```
+    /// assert_eq!(rcute::Swizzle::new(3, 4, -3).unwrap().repr(), "Swizzle(3,4,-3)");
+    /// ```
+    pub fn repr(&self) -> String {
+        format!("Swizzle({},{},{})", self.bits, self.base, self.shift)
+    }
+
+    /// The swizzle as an F2-stride layout on `n` bits (`swizzle.md`
+    /// section 6): `coalesce((2, ..., 2) : (F(Sw(2^0)), ..., F(Sw(2^(n-1)))))`,
+    /// which agrees with the swizzle on every `x < 2^n`. Consecutive bits
+    /// whose images are consecutive shifts merge into one mode; a single
+    /// mode is returned as a leaf, and `n = 0` gives `1:0`.
+    ///
+    /// Not a PyCuTe function (the spec names it `swizzle_layout`).
+    ///
+    /// Errors: `value` for `n < 0` or `n > 63`; `overflow` from
+    /// [`Swizzle::apply`].
+    ///
+    /// ```
+    /// use rcute::Swizzle;
+    /// let sw = Swizzle::new(3, 4, 3).unwrap();
+    /// assert_eq!(sw.to_f2_layout(10).unwrap().to_string(), "(128, 8):(F1, F144)");
+    /// let sw = Swizzle::new(2, 4, -3).unwrap();
+    /// assert_eq!(sw.to_f2_layout(8).unwrap().to_string(), "(16, 4, 4):(F1, F144, F64)");
+    /// ```
+    pub fn to_f2_layout(&self, n: i64) -> Result<Layout> {
+        if !(0..=63).contains(&n) {
+            return Err(Error::value(format!(
+                "swizzle_layout({self}, {n}): the number of bits must be in 0..=63"
+            )));
+        }
+        let mut pieces = Vec::with_capacity(n as usize);
+        for b in 0..n {
+            pieces.push((2i64, self.apply(1i64 << b)?));
+        }
+        Ok(pieces_to_layout(coalesce_f2_pieces(pieces)?))
     }
 }
 
-/// A swizzled layout `Swizzle o Layout` (C++ `ComposedLayout`).
+/// `swizzle_layout(Sw, n)` (`swizzle.md` section 6): see
+/// [`Swizzle::to_f2_layout`].
+///
+/// ```
+/// use rcute::{Swizzle, swizzle::swizzle_layout};
+/// let sw = Swizzle::new(1, 0, 1).unwrap();
+/// assert_eq!(swizzle_layout(&sw, 4).unwrap().to_string(), "(2, 2, 4):(F1, F3, F4)");
+/// ```
+pub fn swizzle_layout(sw: &Swizzle, n: i64) -> Result<Layout> {
+    sw.to_f2_layout(n)
+}
+
+impl fmt::Display for Swizzle {
+    /// `SW_B_M_S`; `{:#}` gives the C++ style `Sw<B,M,S>`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if f.alternate() {
+            write!(f, "Sw<{},{},{}>", self.bits, self.base, self.shift)
+        } else {
+            write!(f, "SW_{}_{}_{}", self.bits, self.base, self.shift)
+        }
+    }
+}
+
+/// Merges consecutive `(extent, F2 stride)` pieces as F2 coalescing does
+/// (`sa * da == db` with `sa` a power of two) and drops extent-1 pieces.
+fn coalesce_f2_pieces(pieces: Vec<(i64, i64)>) -> Result<Vec<(i64, i64)>> {
+    let mut out: Vec<(i64, i64)> = Vec::with_capacity(pieces.len());
+    for (s, d) in pieces {
+        if s == 1 {
+            continue;
+        }
+        if let Some(last) = out.last_mut() {
+            let (ls, ld) = *last;
+            if ls > 0 && ls & (ls - 1) == 0 && crate::f2::clmul(ld, ls).ok() == Some(d) {
+                last.0 = int::mul(ls, s)?;
+                continue;
+            }
+        }
+        out.push((s, d));
+    }
+    Ok(out)
+}
+
+/// A layout from flat F2 pieces: `1:0` for none, a leaf for one, a flat
+/// tuple otherwise.
+fn pieces_to_layout(pieces: Vec<(i64, i64)>) -> Layout {
+    match pieces.as_slice() {
+        [] => Layout::leaf(1, Scalar::Int(0)),
+        [(s, d)] => Layout::leaf(*s, Scalar::F2(*d)),
+        _ => Layout::from_parts(
+            HTuple::flat(pieces.iter().map(|p| p.0)),
+            HTuple::flat(pieces.iter().map(|p| Scalar::F2(p.1))),
+        ),
+    }
+}
+
+/// A swizzled layout `Sw o L` (`swizzle.md` section 10; C++
+/// `ComposedLayout<Swizzle, _0, Layout>`): the swizzle applied to the
+/// offsets of an integer-strided layout. Its domain (shape, size, rank,
+/// depth, modes) is that of `L`.
+///
+/// Printing: `{}` gives `SW_3_4_3 o (8, 8):(8, 1)`, `{:#}` gives
+/// `Sw<3,4,3> o (8,8):(8,1)`.
+///
+/// ```
+/// use rcute::{Layout, HTuple, Swizzle, SwizzledLayout};
+/// let l = Layout::row_major(HTuple::flat([8, 64])).unwrap();
+/// let sl = SwizzledLayout::new(Swizzle::new(3, 4, 3).unwrap(), l).unwrap();
+/// assert_eq!(sl.eval_index(2).unwrap(), 144);
+/// assert_eq!(sl.to_string(), "SW_3_4_3 o (8, 64):(64, 1)");
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct SwizzledLayout {
     /// the swizzle applied to the layout's offsets
     pub swizzle: Swizzle,
     /// the layout
     pub layout: Layout,
+}
+
+impl SwizzledLayout {
+    /// `composition(Sw, L)`: the swizzled layout "`Sw` after `L`"
+    /// (`swizzle.md` section 10).
+    ///
+    /// Errors: `type` when `L` has a coordinate or F2 stride (the swizzle
+    /// acts on integer offsets only).
+    ///
+    /// ```
+    /// use rcute::{Layout, HTuple, Scalar, Swizzle, SwizzledLayout};
+    /// let sw = Swizzle::new(3, 4, 3).unwrap();
+    /// let f2 = Layout::new(HTuple::leaf(8), HTuple::leaf(Scalar::F2(1))).unwrap();
+    /// assert!(SwizzledLayout::new(sw, f2).is_err());
+    /// ```
+    pub fn new(swizzle: Swizzle, layout: Layout) -> Result<SwizzledLayout> {
+        if !layout.has_integer_strides() {
+            return Err(Error::type_(format!(
+                "composition({swizzle}, {layout}): a swizzle applies to integer offsets only, \
+                 the layout has non-integer strides"
+            )));
+        }
+        Ok(SwizzledLayout { swizzle, layout })
+    }
+
+    /// The shape of the inner layout.
+    pub fn shape(&self) -> &crate::Shape {
+        self.layout.shape()
+    }
+
+    /// `size(Sw o L) = size(L)`. Errors: `overflow`.
+    pub fn size(&self) -> Result<i64> {
+        self.layout.size()
+    }
+
+    /// `rank(Sw o L) = rank(L)`.
+    pub fn rank(&self) -> usize {
+        self.layout.rank()
+    }
+
+    /// `depth(Sw o L) = depth(L)`.
+    pub fn depth(&self) -> Result<usize> {
+        self.layout.depth()
+    }
+
+    /// Mode `i` of the swizzled layout: `Sw o L[i]` (C++ `get<i>` of a
+    /// composed layout). Errors: those of [`Layout::mode`].
+    pub fn mode(&self, i: i64) -> Result<SwizzledLayout> {
+        Ok(SwizzledLayout {
+            swizzle: self.swizzle,
+            layout: self.layout.mode(i)?,
+        })
+    }
+
+    fn offset_of(&self, v: Scalar) -> Result<i64> {
+        match v {
+            Scalar::Int(o) => self.swizzle.apply(o),
+            other => Err(Error::type_(format!(
+                "{self}: the inner layout gave {other}, not an integer offset"
+            ))),
+        }
+    }
+
+    /// `(Sw o L)(i) = Sw(L(i))` for an integral coordinate `i` (any integer,
+    /// as [`Layout::eval_index`]). Errors: those of `L(i)` and of
+    /// [`Swizzle::apply`].
+    ///
+    /// ```
+    /// use rcute::{Layout, HTuple, Swizzle, SwizzledLayout};
+    /// let l = Layout::row_major(HTuple::flat([8, 8])).unwrap();
+    /// let sl = SwizzledLayout::new(Swizzle::new(3, 4, 3).unwrap(), l).unwrap();
+    /// assert_eq!(sl.eval_index(41).unwrap(), 13);
+    /// ```
+    pub fn eval_index(&self, i: i64) -> Result<i64> {
+        self.offset_of(self.layout.eval_index(i)?)
+    }
+
+    /// `(Sw o L)(c) = Sw(L(c))` for any coordinate `L` accepts (integral,
+    /// flat, natural, out of range; `swizzle.md` section 10). Errors: those
+    /// of `L(c)` and of [`Swizzle::apply`].
+    pub fn eval(&self, c: HRef<'_, Option<Scalar>>) -> Result<i64> {
+        self.offset_of(self.layout.eval(c)?)
+    }
+
+    /// `composition(Sw o L, B) = Sw o composition(L, B)` (`swizzle.md`
+    /// section 10; C++ composes into the inner layout).
+    /// Errors: those of [`crate::algebra::composition`].
+    pub fn compose(&self, b: &Tiler) -> Result<SwizzledLayout> {
+        let inner = crate::algebra::composition(&self.layout, b)?;
+        SwizzledLayout::new(self.swizzle, inner)
+    }
+
+    /// The repr style: the notation that rebuilds the value,
+    /// `composition(Swizzle(3,4,3), Layout((8, 8), (8, 1)))` (the notation
+    /// does not fix this form).
+    pub fn repr(&self) -> String {
+        format!(
+            "composition({}, {})",
+            self.swizzle.repr(),
+            self.layout.repr()
+        )
+    }
+
+    /// `cosize(Sw o L)`: the largest offset `Sw(L(c))` over `L`'s domain,
+    /// plus one (the issue's definition; for an identity swizzle it is
+    /// `max L(c) + 1`).
+    ///
+    /// Only offsets within `2^(hi+1)` of `max L(c)` can be largest, where
+    /// `hi` is one past the target field (the swizzle changes no other
+    /// bit); those offsets are enumerated exactly.
+    ///
+    /// Errors: `overflow`; `value` when more than about four million
+    /// candidate offsets would have to be examined.
+    ///
+    /// ```
+    /// use rcute::{Layout, HTuple, Swizzle, SwizzledLayout};
+    /// // offsets 0..63; Sw(3,0,3) maps 56 + 7 = 63 -> 56 and 56 -> 63.
+    /// let l = Layout::column_major(HTuple::leaf(63)).unwrap();
+    /// let sl = SwizzledLayout::new(Swizzle::new(3, 0, 3).unwrap(), l).unwrap();
+    /// assert_eq!(sl.cosize().unwrap(), 64);
+    /// ```
+    pub fn cosize(&self) -> Result<i64> {
+        let mut modes: Vec<(i64, i64)> = Vec::new();
+        for (s, d) in self.layout.flat_modes() {
+            let d = match d {
+                Scalar::Int(d) => *d,
+                other => {
+                    return Err(Error::type_(format!(
+                        "cosize({self}): the stride {other} is not an integer"
+                    )))
+                }
+            };
+            if s > 1 && d != 0 {
+                modes.push((s, d));
+            }
+        }
+        // largest plain offset
+        let mut hi: i64 = 0;
+        for &(s, d) in &modes {
+            let span = int::mul(s - 1, d)?;
+            if span > 0 {
+                hi = int::add(hi, span)?;
+            }
+        }
+        if self.swizzle.is_identity() {
+            return int::add(hi, 1);
+        }
+        let window_bits = int::add(self.swizzle.target_hi()?, 1)?;
+        let lo = if window_bits >= 62 {
+            i64::MIN
+        } else {
+            hi.saturating_sub(1i64 << window_bits).saturating_add(1)
+        };
+        let offsets = offsets_in_window(&mut modes, lo, &self.to_string())?;
+        let mut best: Option<i64> = None;
+        for y in offsets {
+            let v = self.swizzle.apply(y)?;
+            best = Some(best.map_or(v, |b| b.max(v)));
+        }
+        match best {
+            Some(b) => int::add(b, 1),
+            None => Err(Error::value(format!(
+                "cosize({self}): no offset found (internal error)"
+            ))),
+        }
+    }
+
+    /// Converts `Sw o L` into an F2-stride layout `R` with
+    /// `R(c) = Sw(L(c))` for every coordinate `c` of `L` (`swizzle.md`
+    /// section 7), when one of `L`'s form exists.
+    ///
+    /// `R` has `L`'s profile, except that a leaf mode `s:2^e` whose image
+    /// is not a carry-less multiple (`Sw(c*2^e) != c * F(Sw(2^e))` for some
+    /// `c < s`) is split into factors of 2 with strides `F(Sw(2^(e+b)))`,
+    /// then coalesced; a single piece stays a leaf. Size-1 and stride-0
+    /// modes get the integer stride 0 (as composition gives them). The
+    /// result equals `composition(swizzle_layout(Sw, n), L)` for a large
+    /// enough `n`.
+    ///
+    /// Errors (`divisibility`): a stride that is neither 0 nor a
+    /// non-negative power of two; modes whose bit ranges
+    /// `[e, e + bitlen(s - 1))` overlap (integer addition would carry); a
+    /// mode that must be split but whose extent is not divisible by 2.
+    /// `overflow` from [`Swizzle::apply`].
+    ///
+    /// ```
+    /// use rcute::{Layout, HTuple, Swizzle, SwizzledLayout};
+    /// let l = Layout::row_major(HTuple::flat([8, 64])).unwrap();
+    /// let sl = SwizzledLayout::new(Swizzle::new(3, 4, 3).unwrap(), l).unwrap();
+    /// assert_eq!(sl.to_f2_layout().unwrap().to_string(), "((2, 4), 64):((F64, F144), F1)");
+    /// ```
+    pub fn to_f2_layout(&self) -> Result<Layout> {
+        // carry-freeness: powers of two and disjoint bit ranges
+        let mut ranges: Vec<(i64, i64)> = Vec::new();
+        for (s, d) in self.layout.flat_modes() {
+            let d = match d {
+                Scalar::Int(d) => *d,
+                other => {
+                    return Err(Error::type_(format!(
+                        "{self}: the stride {other} is not an integer"
+                    )))
+                }
+            };
+            if s == 1 || d == 0 {
+                continue;
+            }
+            if d < 0 || d & (d - 1) != 0 {
+                return Err(Error::divisibility(format!(
+                    "{self} has no F2-stride form: the stride {d} is not a power of two"
+                )));
+            }
+            let e = i64::from(d.trailing_zeros());
+            let w = i64::from(64 - (s - 1).leading_zeros());
+            ranges.push((e, int::add(e, w)?));
+        }
+        ranges.sort_unstable();
+        for pair in ranges.windows(2) {
+            if let [a, b] = pair {
+                if b.0 < a.1 {
+                    return Err(Error::divisibility(format!(
+                        "{self} has no F2-stride form: modes share the offset bits \
+                         {}..{} (integer addition would carry)",
+                        b.0,
+                        a.1.min(b.1)
+                    )));
+                }
+            }
+        }
+        let mut bs = Builder::new();
+        let mut bd = Builder::new();
+        convert_rec(
+            self,
+            self.layout.shape().as_ref(),
+            self.layout.stride().as_ref(),
+            &mut bs,
+            &mut bd,
+            0,
+        )?;
+        Ok(Layout::from_parts(bs.finish(), bd.finish()))
+    }
+}
+
+fn convert_rec(
+    sl: &SwizzledLayout,
+    s: HRef<'_, i64>,
+    d: HRef<'_, Scalar>,
+    bs: &mut Builder<i64>,
+    bd: &mut Builder<Scalar>,
+    depth: usize,
+) -> Result<()> {
+    if depth > MAX_DEPTH {
+        return Err(Error::value("swizzled layout nested too deep"));
+    }
+    match (s.as_leaf(), d.as_leaf()) {
+        (Some(&s), Some(d)) => {
+            let d = d.as_int().unwrap_or(0);
+            if s == 1 || d == 0 {
+                bs.leaf(s);
+                bd.leaf(Scalar::Int(0));
+                return Ok(());
+            }
+            let pieces = coalesce_f2_pieces(split_mode(sl, s, d)?)?;
+            let l = pieces_to_layout(pieces);
+            bs.push_owned(l.shape().clone());
+            bd.push_owned(l.stride().clone());
+            Ok(())
+        }
+        _ => {
+            bs.open();
+            bd.open();
+            for (sm, dm) in s.modes().zip(d.modes()) {
+                convert_rec(sl, sm, dm, bs, bd, depth + 1)?;
+            }
+            bs.close();
+            bd.close();
+            Ok(())
+        }
+    }
+}
+
+/// The F2 pieces of one carry-free mode `s : d` (`d` a power of two): the
+/// whole extent when it is a carry-less multiple, otherwise a factor 2 is
+/// split off and the rest examined again.
+fn split_mode(sl: &SwizzledLayout, s: i64, d: i64) -> Result<Vec<(i64, i64)>> {
+    let sw = &sl.swizzle;
+    let mut pieces = Vec::new();
+    let mut e = i64::from(d.trailing_zeros());
+    let mut rem = s;
+    while rem > 1 {
+        let width = i64::from(64 - (rem - 1).leading_zeros());
+        if int::add(e, width)? > 63 {
+            return Err(Error::overflow(format!(
+                "{sl}: the offsets of the mode {s}:{d} exceed 63 bits"
+            )));
+        }
+        let base = sw.apply(1i64 << e)?;
+        let mut fits = true;
+        for b in 1..width {
+            let img = sw.apply(1i64 << (e + b))?;
+            if crate::f2::clmul(base, 1i64 << b).ok() != Some(img) {
+                fits = false;
+                break;
+            }
+        }
+        if fits {
+            pieces.push((rem, base));
+            break;
+        }
+        if rem % 2 != 0 {
+            return Err(Error::divisibility(format!(
+                "{sl} has no F2-stride form: the mode {s}:{d} must be split at bit {e}, \
+                 but its remaining extent {rem} is odd"
+            )));
+        }
+        pieces.push((2, base));
+        rem /= 2;
+        e += 1;
+    }
+    Ok(pieces)
+}
+
+/// The distinct offsets `sum c_k d_k` (`0 <= c_k < s_k`) that lie in
+/// `[lo, max]`, where `max` is the largest offset. Modes are visited by
+/// decreasing `|d|`; partial sums that cannot reach `lo` are pruned.
+fn offsets_in_window(modes: &mut [(i64, i64)], lo: i64, what: &str) -> Result<BTreeSet<i64>> {
+    const BUDGET: i64 = 1 << 22;
+    modes.sort_unstable_by_key(|&(_, d)| std::cmp::Reverse(d.unsigned_abs()));
+    // rest_max[k]: the largest sum the modes k.. can add
+    let mut rest_max = vec![0i64; modes.len() + 1];
+    for k in (0..modes.len()).rev() {
+        let (s, d) = modes[k];
+        rest_max[k] = int::add(rest_max[k + 1], int::mul(s - 1, d)?.max(0))?;
+    }
+    let mut work: i64 = 0;
+    let mut cur: BTreeSet<i64> = BTreeSet::new();
+    cur.insert(0);
+    for (k, &(s, d)) in modes.iter().enumerate() {
+        let need = lo.saturating_sub(rest_max[k + 1]); // partial sums must reach this
+        let mut next = BTreeSet::new();
+        for &p in &cur {
+            // c in [0, s) with p + c*d >= need
+            let (c0, c1) = if d > 0 {
+                let c0 = if p >= need {
+                    0
+                } else {
+                    int::ceil_div(int::sub(need, p)?, d)?
+                };
+                (c0, s - 1)
+            } else {
+                // d < 0: p + c*d >= need  <=>  c <= (p - need) / |d|
+                let c1 = if p < need {
+                    -1
+                } else {
+                    int::floor_div(int::sub(p, need)?, int::neg(d)?)?.min(s - 1)
+                };
+                (0, c1)
+            };
+            if c0 > c1 {
+                continue;
+            }
+            work = work.saturating_add(c1 - c0 + 1);
+            if work > BUDGET {
+                return Err(Error::value(format!(
+                    "cosize({what}): too many candidate offsets to examine \
+                     (more than {BUDGET})"
+                )));
+            }
+            for c in c0..=c1 {
+                next.insert(int::add(p, int::mul(c, d)?)?);
+            }
+        }
+        cur = next;
+    }
+    Ok(cur)
+}
+
+impl fmt::Display for SwizzledLayout {
+    /// `SW_B_M_S o <L>`; `{:#}` gives `Sw<B,M,S> o <L in C++ style>`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if f.alternate() {
+            write!(f, "{:#} o {:#}", self.swizzle, self.layout)
+        } else {
+            write!(f, "{} o {}", self.swizzle, self.layout)
+        }
+    }
+}
+
+/// A shared-memory layout for [`bank_conflicts`]: a plain layout (integer
+/// or F2 strides) or a swizzled layout.
+#[derive(Clone, Copy, Debug)]
+pub enum SmemLayout<'a> {
+    /// A layout with integer or F2 strides (an F2 offset counts as its
+    /// integer value).
+    Layout(&'a Layout),
+    /// A swizzled layout `Sw o L`.
+    Swizzled(&'a SwizzledLayout),
+}
+
+impl<'a> From<&'a Layout> for SmemLayout<'a> {
+    fn from(l: &'a Layout) -> Self {
+        SmemLayout::Layout(l)
+    }
+}
+
+impl<'a> From<&'a SwizzledLayout> for SmemLayout<'a> {
+    fn from(l: &'a SwizzledLayout) -> Self {
+        SmemLayout::Swizzled(l)
+    }
+}
+
+impl fmt::Display for SmemLayout<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SmemLayout::Layout(l) => fmt::Display::fmt(l, f),
+            SmemLayout::Swizzled(l) => fmt::Display::fmt(l, f),
+        }
+    }
+}
+
+impl SmemLayout<'_> {
+    /// The element offset of the element `e` (an index or coordinate of the
+    /// layout's domain).
+    fn offset(&self, e: &Scalar) -> Result<i64> {
+        let c = HTuple::leaf(Some(e.clone()));
+        match self {
+            SmemLayout::Swizzled(l) => l.eval(c.as_ref()),
+            SmemLayout::Layout(l) => match l.eval(c.as_ref())? {
+                Scalar::Int(o) | Scalar::F2(o) => Ok(o),
+                other => Err(Error::type_(format!(
+                    "bank_conflicts: the shared-memory layout {l} gives the coordinate \
+                     {other}, not an offset"
+                ))),
+            },
+        }
+    }
+}
+
+/// Number of shared-memory banks.
+pub const NUM_BANKS: usize = 32;
+/// Width of one bank word in bytes.
+pub const BANK_BYTES: i64 = 4;
+/// Number of threads in a warp.
+pub const WARP_SIZE: i64 = 32;
+/// The largest element size [`bank_conflicts`] accepts, in bytes.
+pub const MAX_ELEM_BYTES: i64 = 1024;
+
+/// The result of [`bank_conflicts`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BankConflicts {
+    /// The number of passes the request needs: the largest entry of
+    /// `per_bank` (1 = conflict-free, `k` = a `k`-way conflict).
+    pub passes: i64,
+    /// For each bank, the number of distinct 4-byte words requested from it.
+    pub per_bank: [i64; NUM_BANKS],
+}
+
+/// Bank-conflict analysis of one warp's shared-memory request
+/// (`swizzle.md` section 9).
+///
+/// `smem` maps an element (index or coordinate) to its element offset;
+/// `access` maps thread `t` to the element it reads (`smem`'s index, or a
+/// coordinate value such as `t@0`); elements are `elem_bytes` bytes. Threads
+/// `0 .. min(size(access), 32)` (one warp) take part. Element offset `o`
+/// occupies bytes `[o*e, o*e + e)`; the 4-byte word `w` lies in bank
+/// `w mod 32`. Each bank serves its distinct words one per pass (requests
+/// for the same word are broadcast), so the pass count is the largest
+/// number of distinct words of one bank. For `e` = 1, 2, 4 an element lies
+/// in the single word `floor(o*e/4)`, which is section 9's formula; a wider
+/// element counts every word it covers.
+///
+/// Errors: `value` for `elem_bytes` outside `1..=1024`; `type` when `smem`
+/// gives coordinates rather than offsets; errors of evaluating `access` or
+/// `smem`; `overflow`.
+///
+/// ```
+/// use rcute::{HTuple, Layout, Scalar, Swizzle, SwizzledLayout};
+/// use rcute::swizzle::{bank_conflicts, SmemLayout};
+/// // a row-major 32x32 tile of floats; the warp reads column 0
+/// let tile = Layout::row_major(HTuple::flat([32, 32])).unwrap();
+/// let column = Layout::new(HTuple::leaf(32), HTuple::leaf(Scalar::Int(1))).unwrap();
+/// assert_eq!(bank_conflicts(SmemLayout::Layout(&tile), &column, 4).unwrap().passes, 32);
+/// let sw = SwizzledLayout::new(Swizzle::new(5, 0, 5).unwrap(), tile).unwrap();
+/// assert_eq!(bank_conflicts(SmemLayout::Swizzled(&sw), &column, 4).unwrap().passes, 1);
+/// ```
+pub fn bank_conflicts(
+    smem: SmemLayout<'_>,
+    access: &Layout,
+    elem_bytes: i64,
+) -> Result<BankConflicts> {
+    if !(1..=MAX_ELEM_BYTES).contains(&elem_bytes) {
+        return Err(Error::value(format!(
+            "bank_conflicts({smem}, {access}, {elem_bytes}): the element size must be \
+             1..={MAX_ELEM_BYTES} bytes"
+        )));
+    }
+    let threads = access.size()?.min(WARP_SIZE);
+    let mut words: BTreeSet<i64> = BTreeSet::new();
+    for t in 0..threads {
+        let e = match access.eval_index(t)? {
+            Scalar::F2(n) => Scalar::Int(n),
+            e => e,
+        };
+        let o = smem.offset(&e)?;
+        let first = int::mul(o, elem_bytes)?;
+        let last = int::add(first, elem_bytes - 1)?;
+        let (w0, w1) = (
+            int::floor_div(first, BANK_BYTES)?,
+            int::floor_div(last, BANK_BYTES)?,
+        );
+        for w in w0..=w1 {
+            words.insert(w);
+        }
+    }
+    let mut per_bank = [0i64; NUM_BANKS];
+    for w in words {
+        let b = int::floor_mod(w, NUM_BANKS as i64)?;
+        if let Some(slot) = per_bank.get_mut(b as usize) {
+            *slot += 1;
+        }
+    }
+    let passes = per_bank.iter().copied().max().unwrap_or(0);
+    Ok(BankConflicts { passes, per_bank })
 }
