@@ -773,7 +773,8 @@ pub struct BankConflicts {
 /// Bank-conflict analysis of one warp's shared-memory request
 /// (`swizzle.md` section 9).
 ///
-/// `smem` maps an element (index or coordinate) to its element offset;
+/// `smem` (a `&Layout`, a `&SwizzledLayout` or a [`SmemLayout`]) maps an
+/// element (index or coordinate) to its element offset;
 /// `access` maps thread `t` to the element it reads (`smem`'s index, or a
 /// coordinate value such as `t@0`); elements are `elem_bytes` bytes. Threads
 /// `0 .. min(size(access), 32)` (one warp) take part. Element offset `o`
@@ -790,19 +791,22 @@ pub struct BankConflicts {
 ///
 /// ```
 /// use rcute::{HTuple, Layout, Scalar, Swizzle, SwizzledLayout};
-/// use rcute::swizzle::{bank_conflicts, SmemLayout};
+/// use rcute::swizzle::bank_conflicts;
 /// // a row-major 32x32 tile of floats; the warp reads column 0
 /// let tile = Layout::row_major(HTuple::flat([32, 32])).unwrap();
 /// let column = Layout::new(HTuple::leaf(32), HTuple::leaf(Scalar::Int(1))).unwrap();
-/// assert_eq!(bank_conflicts(SmemLayout::Layout(&tile), &column, 4).unwrap().passes, 32);
+/// assert_eq!(bank_conflicts(&tile, &column, 4).unwrap().passes, 32);
 /// let sw = SwizzledLayout::new(Swizzle::new(5, 0, 5).unwrap(), tile).unwrap();
-/// assert_eq!(bank_conflicts(SmemLayout::Swizzled(&sw), &column, 4).unwrap().passes, 1);
+/// let r = bank_conflicts(&sw, &column, 4).unwrap();
+/// assert_eq!(r.passes, 1);
+/// assert_eq!(r.per_bank, [1; 32]);
 /// ```
-pub fn bank_conflicts(
-    smem: SmemLayout<'_>,
+pub fn bank_conflicts<'a>(
+    smem: impl Into<SmemLayout<'a>>,
     access: &Layout,
     elem_bytes: i64,
 ) -> Result<BankConflicts> {
+    let smem: SmemLayout<'a> = smem.into();
     if !(1..=MAX_ELEM_BYTES).contains(&elem_bytes) {
         return Err(Error::value(format!(
             "bank_conflicts({smem}, {access}, {elem_bytes}): the element size must be \
