@@ -1,18 +1,582 @@
-//! right_inverse, left_inverse, nullspace (`algebra.md` sections 11-13).
-use crate::{Layout, Result};
+//! right_inverse, left_inverse, nullspace (`algebra.md` sections 11-13;
+//! F2 strides: `swizzle.md` section 8).
+use std::cmp::Ordering;
 
-/// `right_inverse(A)`.
+use crate::error::Error;
+use crate::htuple::HTuple;
+use crate::stride::Path;
+use crate::{int, Layout, Result, Scalar};
+
+use tmp::coprofile;
+use tmp::{coalesce, coalesce_z, fold};
+
+// ---------------------------------------------------------------------------
+// shared helpers
+// ---------------------------------------------------------------------------
+
+/// A mode of the folded layout: size, stride, domain multiplier (`pp`).
+struct Mode {
+    s: i64,
+    d: Scalar,
+    pp: i64,
+}
+
+/// `fold(A)` with the prefix products of its sizes.
+fn folded_modes(a: &Layout) -> Result<Vec<Mode>> {
+    let f = fold(a.flat_modes())?;
+    let mut out = Vec::with_capacity(f.len());
+    let mut pp: i64 = 1;
+    let n = f.len();
+    for (k, (s, d)) in f.into_iter().enumerate() {
+        out.push(Mode { s, d, pp });
+        if k + 1 < n {
+            pp = int::mul(pp, s)?;
+        }
+    }
+    Ok(out)
+}
+
+/// Stable merge sort with a fallible comparator (never panics on an
+/// inconsistent order; the first comparison error is returned).
+fn try_sort_by<T>(v: Vec<T>, cmp: &mut impl FnMut(&T, &T) -> Result<Ordering>) -> Result<Vec<T>> {
+    if v.len() <= 1 {
+        return Ok(v);
+    }
+    let mut left = v;
+    let right = left.split_off(left.len() / 2);
+    let left = try_sort_by(left, cmp)?;
+    let right = try_sort_by(right, cmp)?;
+    let mut out = Vec::with_capacity(left.len() + right.len());
+    let mut li = left.into_iter().peekable();
+    let mut ri = right.into_iter().peekable();
+    loop {
+        let take_right = match (li.peek(), ri.peek()) {
+            (Some(x), Some(y)) => cmp(y, x)? == Ordering::Less,
+            (Some(_), None) => false,
+            (None, Some(_)) => true,
+            (None, None) => break,
+        };
+        let next = if take_right { ri.next() } else { li.next() };
+        if let Some(x) = next {
+            out.push(x);
+        }
+    }
+    Ok(out)
+}
+
+/// The codomain axes of `A`: `None` for a scalar codomain (integer or F2),
+/// else the leaf paths of `coprofile(A)` and the profile itself.
+fn codomain_axes(a: &Layout) -> Result<(HTuple<i64>, Option<Vec<Path>>)> {
+    let p = coprofile(a)?;
+    if p.is_leaf() {
+        return Ok((p, None));
+    }
+    let paths: Vec<Path> = p
+        .as_ref()
+        .leaf_paths()
+        .into_iter()
+        .map(|q| q.iter().copied().collect())
+        .collect();
+    Ok((p, Some(paths)))
+}
+
+/// Rejects F2 values nested inside coordinate strides.
+fn reject_f2_in_coord(a: &Layout, op: &str) -> Result<()> {
+    fn has_f2(x: &Scalar) -> bool {
+        match x {
+            Scalar::F2(_) => true,
+            Scalar::Int(_) => false,
+            Scalar::Coord(c) => c.children().iter().any(has_f2),
+        }
+    }
+    for d in a.stride().leaves() {
+        if d.is_coord() && has_f2(d) {
+            return Err(Error::type_(format!(
+                "{op}: the coordinate stride {d} of {a} holds an F2 value (unsupported)"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// True when some stride leaf is a nonzero F2 value.
+fn has_f2_strides(a: &Layout) -> bool {
+    a.stride()
+        .leaves()
+        .iter()
+        .any(|d| matches!(d, Scalar::F2(v) if *v != 0))
+}
+
+/// Builds the layout nested like `profile` whose leaf number `k` (in
+/// traversal order) is `axis[k]`.
+fn nest_like(profile: &HTuple<i64>, axis: Vec<Layout>) -> Result<Layout> {
+    fn rec(
+        p: crate::HRef<'_, i64>,
+        it: &mut std::vec::IntoIter<Layout>,
+        depth: usize,
+    ) -> Result<Layout> {
+        if depth > crate::htuple::MAX_DEPTH {
+            return Err(Error::value("codomain profile nested too deep"));
+        }
+        if p.is_leaf() {
+            return it
+                .next()
+                .ok_or_else(|| Error::value("internal: missing axis result"));
+        }
+        let mut modes = Vec::with_capacity(p.rank());
+        for m in p.modes() {
+            modes.push(rec(m, it, depth + 1)?);
+        }
+        Ok(Layout::concat_allow_empty(modes))
+    }
+    let mut it = axis.into_iter();
+    rec(profile.as_ref(), &mut it, 0)
+}
+
+/// "set unwrap(S) : unwrap(D)" for flat lists (an empty list gives `1:0`).
+fn set_unwrapped(s: Vec<i64>, d: Vec<Scalar>) -> Layout {
+    match s.len() {
+        0 => Layout::leaf(1, Scalar::Int(0)),
+        1 => {
+            let (s0, d0) = (s[0], d.into_iter().next().unwrap_or_default());
+            Layout::leaf(s0, d0)
+        }
+        _ => Layout::from_parts(HTuple::flat(s), HTuple::flat(d)),
+    }
+}
+
+fn bitlen(v: i64) -> u32 {
+    64 - v.leading_zeros()
+}
+
+fn is_pow2(v: i64) -> bool {
+    v > 0 && v & (v - 1) == 0
+}
+
+fn f2_value(d: &Scalar) -> i64 {
+    match d {
+        Scalar::Int(v) | Scalar::F2(v) => *v,
+        Scalar::Coord(_) => 0,
+    }
+}
+
+// ---------------------------------------------------------------------------
+// right_inverse
+// ---------------------------------------------------------------------------
+
+/// `right_inverse(A)` (`algebra.md` section 11; F2 strides `swizzle.md`
+/// section 8; C++ CuTe `right_inverse`): the largest layout `R` built from a
+/// chain of A's modes such that `A(R(k)) == k` for `0 <= k < size(R)`
+/// (integer codomain). R enumerates, in order, the domain positions of the
+/// offsets `0, 1, 2, ...`.
+///
+/// * Integer codomain: the result is coalesced (a leaf or a flat tuple);
+///   no chain from stride 1 gives `1:0`.
+/// * Coordinate codomain: one coalesced result per codomain axis `E(p)` of
+///   `coprofile(A)` (it inverts A on that axis), concatenated and nested like
+///   `coprofile(A)`.
+/// * F2 strides: a mode joins the chain when its residue (stride XOR running
+///   position) times its size stays below the running position and the
+///   back-substituted stride really maps to the next positions; the result
+///   has F2 strides and satisfies `A(R(k)) == F(k)` for `k < size(R)`.
+///
+/// Errors: `type` for mixed algebras (an integer stride next to a
+/// coordinate stride, an F2 value inside a coordinate stride);
+/// `overflow` for products outside 64 bits.
+///
+/// ```
+/// use rcute::{Layout, HTuple, Scalar};
+/// use rcute::algebra::right_inverse;
+/// let a = Layout::row_major(HTuple::flat([4, 8])).unwrap();       // (4,8):(8,1)
+/// let r = right_inverse(&a).unwrap();
+/// assert_eq!(r.to_string(), "(8, 4):(4, 1)");
+/// for k in 0..32 {
+///     let i = r.eval_index(k).unwrap().as_int().unwrap();
+///     assert_eq!(a.eval_index(i).unwrap(), Scalar::Int(k));
+/// }
+/// ```
 pub fn right_inverse(a: &Layout) -> Result<Layout> {
-    let _ = a;
-    Err(super::not_yet("right_inverse"))
+    reject_f2_in_coord(a, "right_inverse")?;
+    let (profile, axes) = codomain_axes(a)?;
+    let modes = folded_modes(a)?;
+    let modes: Vec<(usize, Mode)> = modes.into_iter().enumerate().collect();
+    let chain = try_sort_by(modes, &mut |x: &(usize, Mode), y: &(usize, Mode)| {
+        x.1.d.try_cmp(&y.1.d)
+    })?;
+    match axes {
+        None if has_f2_strides(a) => right_inverse_f2(a, &chain),
+        None => coalesce(&walk_chain(&chain, Scalar::Int(1))?),
+        Some(paths) => {
+            let mut results = Vec::with_capacity(paths.len());
+            for p in &paths {
+                let e = Scalar::basis(1, p);
+                results.push(coalesce(&walk_chain(&chain, e)?)?);
+            }
+            nest_like(&profile, results)
+        }
+    }
 }
-/// `left_inverse(A)`.
+
+/// The contiguous-chain walk on one axis `e` (integers or coordinates).
+fn walk_chain(chain: &[(usize, Mode)], e: Scalar) -> Result<Layout> {
+    let mut cur = e;
+    let mut s_out = Vec::new();
+    let mut d_out = Vec::new();
+    for (_, m) in chain {
+        if m.d.is_zero() || m.s == 1 || m.d != cur {
+            continue;
+        }
+        s_out.push(m.s);
+        d_out.push(Scalar::Int(m.pp));
+        cur = cur.mul_int(m.s)?;
+    }
+    Ok(set_unwrapped(s_out, d_out))
+}
+
+/// Evaluates the accepted F2 modes (sizes `s`, F2 strides `d`) at the
+/// integer index `k` (`0 <= k < product(s)`).
+fn eval_f2_modes(s: &[i64], d: &[i64], k: i64) -> Result<i64> {
+    let mut q = k;
+    let mut acc = 0i64;
+    for (idx, (&si, &di)) in s.iter().zip(d).enumerate() {
+        let digit = if idx + 1 == s.len() {
+            q
+        } else {
+            let (qq, r) = int::floor_divmod(q, si)?;
+            q = qq;
+            r
+        };
+        acc ^= crate::f2::clmul(di, digit)?;
+    }
+    Ok(acc)
+}
+
+/// `x << b` as a checked integer product.
+fn shl(x: i64, b: u32) -> Result<i64> {
+    let f = 1i64
+        .checked_shl(b)
+        .filter(|v| *v > 0)
+        .ok_or_else(|| Error::overflow(format!("{x} << {b} overflows 64 bits")))?;
+    int::mul(x, f)
+}
+
+/// The F2 walk (`swizzle.md` section 8).
+///
+/// A is F2-linear in its integral index wherever its folded extents are
+/// powers of two (the last mode may have any extent). Modes at or after the
+/// first non-power-of-two extent that is not last are left out, and the
+/// walk stops after accepting a non-power-of-two size, so that R is
+/// F2-linear too; every accepted mode is checked on the bits of its digit.
+fn right_inverse_f2(a: &Layout, chain: &[(usize, Mode)]) -> Result<Layout> {
+    let nmodes = chain.len();
+    // first non-power-of-two extent (by fold position) that is not last
+    let mut by_pos: Vec<(i64, i64)> = vec![(1, 1); nmodes];
+    for (k, m) in chain {
+        if let Some(slot) = by_pos.get_mut(*k) {
+            *slot = (m.s, m.pp);
+        }
+    }
+    let limit = by_pos
+        .iter()
+        .enumerate()
+        .find(|(k, (s, _))| k + 1 < nmodes && !is_pow2(*s))
+        .map(|(k, (_, pp))| (k, *pp));
+    let mut cur: i64 = 1; // running position (a power of two while the walk goes on)
+    let mut s_acc: Vec<i64> = Vec::new();
+    let mut d_acc: Vec<i64> = Vec::new();
+    for (k, m) in chain {
+        if m.d.is_zero() || m.s == 1 {
+            continue;
+        }
+        if let Some((t, _)) = limit {
+            if *k >= t {
+                continue;
+            }
+        }
+        let dv = f2_value(&m.d);
+        let nb = bitlen(m.s - 1); // digit bits 0..nb
+        let log_cur = cur.trailing_zeros();
+        let r = dv ^ cur;
+        if r != 0 && bitlen(r) + nb - 1 > log_cur {
+            continue; // (s-1)·residue reaches the running position
+        }
+        let dn = m.pp ^ eval_f2_modes(&s_acc, &d_acc, r)?;
+        if let Some((_, plin)) = limit {
+            if bitlen(dn) + nb - 1 > plin.trailing_zeros() {
+                continue; // would leave the region where A is F2-linear
+            }
+        }
+        let mut ok = true;
+        for b in 0..nb {
+            let want = Scalar::F2(shl(cur, b)?);
+            if a.eval_index(shl(dn, b)?)? != want {
+                ok = false;
+                break;
+            }
+        }
+        if !ok {
+            continue;
+        }
+        s_acc.push(m.s);
+        d_acc.push(dn);
+        cur = int::mul(cur, m.s)?;
+        if !is_pow2(m.s) {
+            break;
+        }
+    }
+    let d = d_acc.into_iter().map(Scalar::F2).collect();
+    coalesce(&set_unwrapped(s_acc, d))
+}
+
+// ---------------------------------------------------------------------------
+// left_inverse
+// ---------------------------------------------------------------------------
+
+/// `left_inverse(A)` (`algebra.md` section 12; F2 strides `swizzle.md`
+/// section 8; C++ CuTe `left_inverse`): a layout `R` with `R(A(k)) == k`
+/// for `0 <= k < size(A)` when A is injective, spanning the whole codomain
+/// range A uses (holes map to zero-contribution positions).
+///
+/// Precondition (per codomain axis): the nonzero, non-size-1 strides of the
+/// folded A, sorted, form an ordered chain — each divides the next and the
+/// next is at least the previous one times its size.
+///
+/// * Integer codomain: the result is `coalesce_z`-ed (a leaf or a flat
+///   tuple); all-zero strides give `1:0`.
+/// * Coordinate codomain: one `coalesce_z`-ed layout per axis of
+///   `coprofile(A)`, nested like it.
+/// * F2 strides: only chains without gaps (the first stride `F1`, each next
+///   stride the previous one times its power-of-two size) are supported; the
+///   result has integer strides and maps `A(k)` (read as an integer) to `k`.
+///
+/// Errors: `divisibility` when the strides do not form an ordered chain;
+/// `injectivity` when a stride overlaps the previous mode (non-injective);
+/// `value` for an F2 chain with a gap or a non-power-of-two extent below the
+/// last; `type` for a multi-term coordinate stride, mixed algebras or F2
+/// values inside coordinate strides; `overflow` beyond 64 bits.
+///
+/// ```
+/// use rcute::{Layout, HTuple, Scalar};
+/// use rcute::algebra::left_inverse;
+/// let a = Layout::new(HTuple::leaf(4), HTuple::leaf(Scalar::Int(2))).unwrap();   // 4:2
+/// let r = left_inverse(&a).unwrap();
+/// assert_eq!(r.to_string(), "(2, 4):(0, 1)");
+/// for k in 0..4 {
+///     let o = a.eval_index(k).unwrap().as_int().unwrap();
+///     assert_eq!(r.eval_index(o).unwrap(), Scalar::Int(k));
+/// }
+/// ```
 pub fn left_inverse(a: &Layout) -> Result<Layout> {
-    let _ = a;
-    Err(super::not_yet("left_inverse"))
+    reject_f2_in_coord(a, "left_inverse")?;
+    let (profile, axes) = codomain_axes(a)?;
+    let f2 = axes.is_none() && has_f2_strides(a);
+    let paths: Vec<Path> = axes.clone().unwrap_or_else(|| vec![Path::new()]);
+    let modes = folded_modes(a)?;
+    let sorted = try_sort_by(modes, &mut |x: &Mode, y: &Mode| {
+        Ok(x.d.try_cmp(&y.d)?.then(x.s.cmp(&y.s)).then(x.pp.cmp(&y.pp)))
+    })?;
+    let n = paths.len();
+    let mut s_ax: Vec<Vec<i64>> = vec![vec![1]; n];
+    let mut d_ax: Vec<Vec<Scalar>> = vec![vec![Scalar::Int(0)]; n];
+    let mut cur: Vec<i64> = vec![1; n];
+    for m in &sorted {
+        let (val, path) = m.d.basis_term()?;
+        let mv = match val {
+            Scalar::Int(v) | Scalar::F2(v) => v,
+            Scalar::Coord(_) => {
+                return Err(Error::type_(format!(
+                    "left_inverse: stride {} is not a basis value",
+                    m.d
+                )))
+            }
+        };
+        if mv == 0 || m.s == 1 {
+            continue;
+        }
+        let p = paths.iter().position(|q| *q == path).ok_or_else(|| {
+            Error::type_(format!(
+                "left_inverse: stride {} lies on no codomain axis of {a}",
+                m.d
+            ))
+        })?;
+        let (sp, dp) = match (s_ax.get_mut(p), d_ax.get_mut(p)) {
+            (Some(sp), Some(dp)) => (sp, dp),
+            _ => return Err(Error::value("internal: axis out of range")),
+        };
+        let last = sp.last().copied().unwrap_or(1);
+        if f2 {
+            if sp.len() > 1 && !is_pow2(last) {
+                return Err(Error::value(format!(
+                    "left_inverse: the F2 layout {a} has the non-power-of-two extent {last} below its last mode"
+                )));
+            }
+            let want = int::mul(cur[p], last)?;
+            match mv.cmp(&want) {
+                Ordering::Less => {
+                    return Err(Error::injectivity(format!(
+                        "left_inverse: non-injective layout {a}: stride F{mv} overlaps the modes below it"
+                    )))
+                }
+                Ordering::Greater => {
+                    return Err(Error::value(format!(
+                        "left_inverse: the F2 layout {a} has a gap before stride F{mv} (expected F{want}); a gap would need an F2 extent"
+                    )))
+                }
+                Ordering::Equal => {}
+            }
+            cur[p] = mv;
+        } else {
+            let (gap, r) = int::floor_divmod(mv, cur[p])?;
+            if r != 0 {
+                return Err(Error::divisibility(format!(
+                    "left_inverse: strides of {a} do not form an ordered chain ({} is not a multiple of {})",
+                    m.d, cur[p]
+                )));
+            }
+            if gap < last {
+                return Err(Error::injectivity(format!(
+                    "left_inverse: non-injective layout {a} (stride {} overlaps the previous mode)",
+                    m.d
+                )));
+            }
+            if let Some(l) = sp.last_mut() {
+                *l = gap;
+            }
+            cur[p] = int::mul(cur[p], gap)?;
+        }
+        sp.push(m.s);
+        dp.push(Scalar::Int(m.pp));
+    }
+    let mut results = Vec::with_capacity(n);
+    for (s, d) in s_ax.into_iter().zip(d_ax) {
+        results.push(coalesce_z(&set_unwrapped(s, d))?);
+    }
+    match axes {
+        None => results
+            .into_iter()
+            .next()
+            .ok_or_else(|| Error::value("internal: no axis")),
+        Some(_) => nest_like(&profile, results),
+    }
 }
-/// `nullspace(A)`.
+
+// ---------------------------------------------------------------------------
+// nullspace
+// ---------------------------------------------------------------------------
+
+/// `nullspace(A)` (`algebra.md` section 13; C++ CuTe `nullspace`): the
+/// compact layout `N` enumerating the coordinates of A's zero-stride modes,
+/// on the flattened (not coalesced) A, so that `A(N(i)) == 0` for every
+/// `i < size(N)`. The result is a leaf or a flat tuple with integer strides
+/// (the domain multipliers of those modes); no zero stride gives `1:0`.
+/// A zero stride is zero in any algebra (`0`, `F0`, a zero coordinate).
+///
+/// Errors: `overflow` when a domain multiplier exceeds 64 bits.
+///
+/// ```
+/// use rcute::{Layout, HTuple, Scalar};
+/// use rcute::algebra::nullspace;
+/// let a = Layout::new(HTuple::flat([2, 4, 6]),
+///     HTuple::flat([Scalar::Int(0), Scalar::Int(2), Scalar::Int(0)])).unwrap();
+/// let n = nullspace(&a).unwrap();
+/// assert_eq!(n.to_string(), "(2, 6):(1, 8)");
+/// for i in 0..12 {
+///     let c = n.eval_index(i).unwrap().as_int().unwrap();
+///     assert!(a.eval_index(c).unwrap().is_zero());
+/// }
+/// ```
 pub fn nullspace(a: &Layout) -> Result<Layout> {
-    let _ = a;
-    Err(super::not_yet("nullspace"))
+    let mut s_out = Vec::new();
+    let mut d_out = Vec::new();
+    let mut pp: i64 = 1;
+    let modes: Vec<(i64, &Scalar)> = a.flat_modes().collect();
+    let last_zero = modes.iter().rposition(|(_, d)| d.is_zero());
+    let Some(last_zero) = last_zero else {
+        return Ok(Layout::leaf(1, Scalar::Int(0)));
+    };
+    for (k, (s, d)) in modes.iter().enumerate().take(last_zero + 1) {
+        if d.is_zero() {
+            s_out.push(*s);
+            d_out.push(Scalar::Int(pp));
+        }
+        if k < last_zero {
+            pp = int::mul(pp, *s)?;
+        }
+    }
+    Ok(set_unwrapped(s_out, d_out))
+}
+
+// ---------------------------------------------------------------------------
+// TEMPORARY local versions of fold / coalesce / coalesce_z / coprofile
+// (owned by other helpers; replaced by theirs once they land on main)
+// ---------------------------------------------------------------------------
+pub(crate) mod tmp {
+    use crate::error::Error;
+    use crate::{HTuple, Layout, Result, Scalar};
+
+    fn merges(sa: i64, da: &Scalar, d: &Scalar) -> Result<bool> {
+        if da.mul_int(sa)? != *d {
+            return Ok(false);
+        }
+        let lhs = da.mul_int(crate::int::sub(sa, 1)?)?.add(d)?;
+        let rhs = da.mul_int(crate::int::sub(crate::int::mul(2, sa)?, 1)?)?;
+        Ok(lhs == rhs)
+    }
+
+    pub(crate) fn fold<'a>(
+        modes: impl IntoIterator<Item = (i64, &'a Scalar)>,
+    ) -> Result<Vec<(i64, Scalar)>> {
+        let mut out: Vec<(i64, Scalar)> = Vec::new();
+        for (s, d) in modes {
+            while out.last().is_some_and(|x| x.0 == 1) {
+                out.pop();
+            }
+            if let Some(last) = out.last_mut() {
+                if merges(last.0, &last.1, d)? {
+                    last.0 = crate::int::mul(last.0, s)?;
+                    continue;
+                }
+            }
+            out.push((s, d.clone()));
+        }
+        Ok(out)
+    }
+
+    fn from_list(out: Vec<(i64, Scalar)>) -> Layout {
+        if out.len() == 1 {
+            let (s, d) = out.into_iter().next().unwrap_or((1, Scalar::Int(0)));
+            return Layout::leaf(s, d);
+        }
+        let (s, d): (Vec<i64>, Vec<Scalar>) = out.into_iter().unzip();
+        Layout::from_parts(HTuple::flat(s), HTuple::flat(d))
+    }
+
+    pub(crate) fn coalesce_z(a: &Layout) -> Result<Layout> {
+        let out = fold(a.flat_modes())?;
+        if out.is_empty() {
+            return Ok(Layout::leaf(1, Scalar::Int(0)));
+        }
+        Ok(from_list(out))
+    }
+
+    pub(crate) fn coalesce(a: &Layout) -> Result<Layout> {
+        let mut out = fold(a.flat_modes())?;
+        if out.is_empty() {
+            return Ok(Layout::leaf(1, Scalar::Int(0)));
+        }
+        if out.len() >= 2 && out.last().is_some_and(|x| x.0 == 1) {
+            out.pop();
+        }
+        Ok(from_list(out))
+    }
+
+    pub(crate) fn coprofile(a: &Layout) -> Result<HTuple<i64>> {
+        let mut acc = Scalar::Int(0);
+        for d in a.stride().leaves() {
+            acc = acc.add(d).map_err(|e| {
+                Error::type_(format!("coprofile of {a}: mixed algebras ({})", e.message))
+            })?;
+        }
+        Ok(acc.as_tuple().map(|_| 0))
+    }
 }

@@ -1,13 +1,137 @@
 //! layout_add and greatest_common_domain (`algebra.md` sections 15, 16).
-use crate::{HRef, Layout, Result};
+use crate::error::Error;
+use crate::{int, HRef, HTuple, Layout, Result, Scalar};
 
-/// `layout_add(A, B)`.
+use super::inverse::tmp::coalesce;
+
+/// `layout_add(A, B)` (`algebra.md` section 15): the layout `R` with
+/// `size(R) = size(A)` and `R(i) = A(i) + B(i)` for `0 <= i < size(A)`,
+/// built on the greatest common domain of `coalesce(A)` and `coalesce(B)`
+/// and returned coalesced (a leaf or a flat tuple). The C++ CuTe analogue is
+/// the sum of two layouts over a shared domain.
+///
+/// Takes two layouts of any profile and stride algebra; the sum is formed in
+/// the stride algebra (integers, coordinate values, F2 values).
+///
+/// Errors: `value` when `size(A) != size(B)` ("size mismatch") or when the
+/// two coalesced layouts share no factorisation covering the whole domain
+/// ("no common refinement"); `type` when a sum mixes algebras (an integer
+/// plus a coordinate value); `overflow` for results outside 64 bits.
+///
+/// ```
+/// use rcute::{Layout, HTuple, Scalar};
+/// use rcute::algebra::layout_add;
+/// let a = Layout::column_major(HTuple::flat([4, 3])).unwrap();               // (4,3):(1,4)
+/// let b = Layout::new(HTuple::flat([4, 3]), HTuple::flat([Scalar::Int(3), Scalar::Int(1)])).unwrap();
+/// let r = layout_add(&a, &b).unwrap();
+/// assert_eq!(r.to_string(), "(4, 3):(4, 5)");
+/// for i in 0..12 {
+///     let want = a.eval_index(i).unwrap().add(&b.eval_index(i).unwrap()).unwrap();
+///     assert_eq!(r.eval_index(i).unwrap(), want);
+/// }
+/// ```
 pub fn layout_add(a: &Layout, b: &Layout) -> Result<Layout> {
-    let _ = (a, b);
-    Err(super::not_yet("layout_add"))
+    let (na, nb) = (a.size()?, b.size()?);
+    if na != nb {
+        return Err(Error::value(format!(
+            "layout_add: size mismatch: size({a}) = {na}, size({b}) = {nb}"
+        )));
+    }
+    let ac = coalesce(a)?;
+    let bc = coalesce(b)?;
+    let g = greatest_common_domain(ac.shape().as_ref(), bc.shape().as_ref())?;
+    if g.size()? != na {
+        return Err(Error::value(format!(
+            "layout_add: no common refinement of {a} and {b} (their common domain {g} has size {}, not {na})",
+            g.size()?
+        )));
+    }
+    let (gs, gd) = g.into_parts();
+    let d = gd.try_map(|x| match x {
+        Scalar::Int(idx) => ac.eval_index(*idx)?.add(&bc.eval_index(*idx)?),
+        other => Err(Error::type_(format!(
+            "layout_add: common-domain stride {other} is not an integer"
+        ))),
+    })?;
+    coalesce(&Layout::from_parts(gs, d))
 }
-/// `greatest_common_domain(A, B)` of two shapes.
+
+/// `greatest_common_domain(A, B)` of two shapes (`algebra.md` section 16):
+/// the largest aligned factorisation the two shapes share, as a depth-1
+/// layout with a **tuple** shape. Its shape lists the common factors; its
+/// integer strides give the integral index (in both domains) at which each
+/// factor starts. With no common factor the result is `(1,):(0,)`. Only the
+/// leaves of the shapes matter, not their profiles. C++ CuTe uses the same
+/// construction for `max_common_layout` of copies.
+///
+/// Errors: `value` for a non-positive extent; `overflow` for indices outside
+/// 64 bits.
+///
+/// ```
+/// use rcute::HTuple;
+/// use rcute::algebra::greatest_common_domain;
+/// let a = HTuple::flat([8i64, 3]);
+/// let b = HTuple::flat([4i64, 6]);
+/// let g = greatest_common_domain(a.as_ref(), b.as_ref()).unwrap();
+/// assert_eq!(g.to_string(), "(4, 2, 3):(1, 4, 8)");
+/// ```
 pub fn greatest_common_domain(a: HRef<'_, i64>, b: HRef<'_, i64>) -> Result<Layout> {
-    let _ = (a, b);
-    Err(super::not_yet("greatest_common_domain"))
+    for (name, s) in [("first", a), ("second", b)] {
+        if let Some(&e) = s.leaves().iter().find(|&&e| e <= 0) {
+            return Err(Error::value(format!(
+                "greatest_common_domain: the {name} shape {s} has the non-positive extent {e}"
+            )));
+        }
+    }
+    let mut av: Vec<i64> = a.leaves().to_vec();
+    let mut bv: Vec<i64> = b.leaves().to_vec();
+    let mut shape: Vec<i64> = Vec::new();
+    let mut stride: Vec<Scalar> = Vec::new();
+    let (mut pa, mut pb): (i64, i64) = (1, 1);
+    let (mut i, mut j) = (0usize, 0usize);
+    while i < av.len() && j < bv.len() {
+        if av[i] == 1 {
+            i += 1;
+            continue;
+        }
+        if bv[j] == 1 {
+            j += 1;
+            continue;
+        }
+        let l = int::lcm(pa, pb)?;
+        let ra = int::floor_div(l, pa)?;
+        let rb = int::floor_div(l, pb)?;
+        if int::floor_mod(av[i], ra)? == 0 && int::floor_mod(bv[j], rb)? == 0 {
+            let g = int::gcd(int::floor_div(av[i], ra)?, int::floor_div(bv[j], rb)?);
+            if g != 1 {
+                shape.push(g);
+                stride.push(Scalar::Int(l));
+                av[i] = int::floor_div(av[i], int::mul(ra, g)?)?;
+                bv[j] = int::floor_div(bv[j], int::mul(rb, g)?)?;
+                pa = int::mul(l, g)?;
+                pb = pa;
+                continue;
+            }
+        }
+        let ea = int::mul(pa, av[i])?;
+        let eb = int::mul(pb, bv[j])?;
+        let qa = int::floor_mod(eb, ea)? == 0;
+        let qb = int::floor_mod(ea, eb)? == 0;
+        if qa || !qb {
+            pa = ea;
+            i += 1;
+        }
+        if qb || !qa {
+            pb = eb;
+            j += 1;
+        }
+    }
+    if shape.is_empty() {
+        shape.push(1);
+        stride.push(Scalar::Int(0));
+    }
+    Ok(Layout::from_parts(
+        HTuple::flat(shape),
+        HTuple::flat(stride),
+    ))
 }
