@@ -289,6 +289,26 @@ impl<'a, T> HRef<'a, T> {
         1 + self.modes().map(|m| m.depth()).max().unwrap_or(0)
     }
 
+    /// `depth(x)` as the reference computes it (`htuple.md` section 3): 0
+    /// for a leaf, `1 + max depth of the modes` for a tuple. The maximum
+    /// over no modes is undefined there, so an empty tuple anywhere in `x`
+    /// (`()`, `((),)`, `(3, ())`) is a `value` error.
+    ///
+    /// ```
+    /// use rcute::HTuple;
+    /// let t = HTuple::tuple([HTuple::leaf(3), HTuple::flat([4, 5])]);
+    /// assert_eq!(t.as_ref().try_depth().unwrap(), 2);
+    /// assert!(HTuple::<i64>::empty().as_ref().try_depth().is_err());
+    /// ```
+    pub fn try_depth(&self) -> Result<usize> {
+        if self.nodes.iter().any(|n| n.rank == 0) {
+            return Err(Error::value(
+                "depth: the depth of an empty tuple is undefined",
+            ));
+        }
+        Ok(self.depth())
+    }
+
     fn first_mode(&self) -> HRef<'a, T> {
         let n = self.nodes[1];
         HRef {

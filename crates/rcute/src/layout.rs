@@ -131,13 +131,10 @@ impl Layout {
         self.shape.rank()
     }
 
-    /// `depth(L)`; `():()` is a `value` error, as in the reference.
+    /// `depth(L)`; a shape containing an empty tuple (`():()`,
+    /// `((),):((),)`) is a `value` error, as in the reference.
     pub fn depth(&self) -> Result<usize> {
-        let s = self.shape.as_ref();
-        if !s.is_leaf() && s.rank() == 0 {
-            return Err(Error::value("depth of an empty tuple is undefined"));
-        }
-        Ok(s.depth())
+        self.shape.as_ref().try_depth()
     }
 
     /// True when the shape is a leaf.
@@ -336,7 +333,7 @@ impl Layout {
     }
 }
 
-fn check_positive(s: HRef<'_, i64>) -> Result<()> {
+pub(crate) fn check_positive(s: HRef<'_, i64>) -> Result<()> {
     if let Some(&e) = s.leaves().iter().find(|&&e| e <= 0) {
         return Err(Error::value(format!(
             "shape {s} has the non-positive extent {e}; shapes must be positive"

@@ -177,11 +177,19 @@ fn idx2crd_scalar(
 /// assert_eq!(crd2idx(c.as_ref(), s.as_ref()).unwrap(), 25);
 /// ```
 pub fn crd2idx(c: HRef<'_, Option<Scalar>>, s: HRef<'_, i64>) -> Result<i64> {
-    fn rec(
+    /// Walk state: the running sum, the weight of the next leaf, and the
+    /// sub-shape whose size still has to be folded into that weight (folded
+    /// lazily, so that the unused product after the last leaf cannot
+    /// overflow).
+    struct St<'a> {
+        acc: i64,
+        weight: i64,
+        pending: Option<HRef<'a, i64>>,
+    }
+    fn rec<'a>(
         c: HRef<'_, Option<Scalar>>,
-        s: HRef<'_, i64>,
-        weight: &mut i64,
-        acc: &mut i64,
+        s: HRef<'a, i64>,
+        st: &mut St<'a>,
         depth: usize,
     ) -> Result<()> {
         if depth > MAX_DEPTH {
@@ -189,8 +197,11 @@ pub fn crd2idx(c: HRef<'_, Option<Scalar>>, s: HRef<'_, i64>) -> Result<i64> {
         }
         match c.as_leaf() {
             Some(Some(Scalar::Int(v))) => {
-                *acc = int::add(*acc, int::mul(*v, *weight)?)?;
-                *weight = int::mul(*weight, size(s)?)?;
+                if let Some(p) = st.pending.take() {
+                    st.weight = int::mul(st.weight, size(p)?)?;
+                }
+                st.acc = int::add(st.acc, int::mul(*v, st.weight)?)?;
+                st.pending = Some(s);
                 Ok(())
             }
             Some(None) => Err(Error::rank(format!(
@@ -207,15 +218,19 @@ pub fn crd2idx(c: HRef<'_, Option<Scalar>>, s: HRef<'_, i64>) -> Result<i64> {
                     )));
                 }
                 for (cm, sm) in c.modes().zip(s.modes()) {
-                    rec(cm, sm, weight, acc, depth + 1)?;
+                    rec(cm, sm, st, depth + 1)?;
                 }
                 Ok(())
             }
         }
     }
-    let (mut w, mut acc) = (1, 0);
-    rec(c, s, &mut w, &mut acc, 0)?;
-    Ok(acc)
+    let mut st = St {
+        acc: 0,
+        weight: 1,
+        pending: None,
+    };
+    rec(c, s, &mut st, 0)?;
+    Ok(st.acc)
 }
 
 /// Displays a coordinate with `None` for `_` leaves.
@@ -237,37 +252,394 @@ impl std::fmt::Display for DisplayCoord<'_> {
     }
 }
 
-/// `congruent(a, b)` (`htuple.md` section 4), with the basis-value rule for
-/// coordinate-value leaves. `None` leaves count as leaves.
+/// One node of a profile as seen by [`congruent`] / [`weakly_congruent`]:
+/// a sub-tree of a coordinate HTuple, or a child of a coordinate value.
+#[derive(Clone, Copy)]
+enum Prof<'a> {
+    H(HRef<'a, Option<Scalar>>),
+    S(&'a Scalar),
+}
+
+impl<'a> Prof<'a> {
+    /// The explicit children, if this node is a basis (coordinate) value.
+    fn basis(self) -> Option<&'a [Scalar]> {
+        match self {
+            Prof::H(h) => match h.as_leaf() {
+                Some(Some(Scalar::Coord(c))) => Some(c.children()),
+                _ => None,
+            },
+            Prof::S(Scalar::Coord(c)) => Some(c.children()),
+            Prof::S(_) => None,
+        }
+    }
+
+    /// The modes of a tuple, or the explicit children of a basis value
+    /// (which the reference treats as a tuple); `None` for other leaves.
+    fn tuple_like(self) -> Option<smallvec::SmallVec<[Prof<'a>; 8]>> {
+        if let Some(ch) = self.basis() {
+            return Some(ch.iter().map(Prof::S).collect());
+        }
+        match self {
+            Prof::H(h) if !h.is_leaf() => Some(h.modes().map(Prof::H).collect()),
+            _ => None,
+        }
+    }
+
+    fn is_plain_tuple(self) -> bool {
+        matches!(self, Prof::H(h) if !h.is_leaf())
+    }
+}
+
+/// The basis-value rule (`htuple.md` section 4): the coordinate value with
+/// explicit children `xs` is weakly congruent to `p` iff `p` is a tuple with
+/// at least `len(xs)` modes and each `xs[i]` is weakly congruent to `p[i]`.
+fn basis_rule(xs: &[Scalar], p: Prof<'_>, depth: usize) -> bool {
+    if depth > MAX_DEPTH {
+        return false;
+    }
+    match p.tuple_like() {
+        Some(ps) => {
+            xs.len() <= ps.len()
+                && xs
+                    .iter()
+                    .zip(ps)
+                    .all(|(x, q)| weakly_rec(Prof::S(x), q, depth + 1))
+        }
+        None => false,
+    }
+}
+
+fn congruent_rec(a: Prof<'_>, b: Prof<'_>, depth: usize) -> bool {
+    if depth > MAX_DEPTH {
+        return false;
+    }
+    if let Some(xs) = a.basis() {
+        return basis_rule(xs, b, depth + 1);
+    }
+    if let Some(ys) = b.basis() {
+        return basis_rule(ys, a, depth + 1);
+    }
+    match (a.tuple_like(), b.tuple_like()) {
+        (Some(x), Some(y)) => {
+            x.len() == y.len()
+                && x.into_iter()
+                    .zip(y)
+                    .all(|(p, q)| congruent_rec(p, q, depth + 1))
+        }
+        (None, None) => true,
+        _ => false,
+    }
+}
+
+fn weakly_rec(a: Prof<'_>, b: Prof<'_>, depth: usize) -> bool {
+    if depth > MAX_DEPTH {
+        return false;
+    }
+    if let Some(xs) = a.basis() {
+        return basis_rule(xs, b, depth + 1);
+    }
+    if !a.is_plain_tuple() {
+        return true;
+    }
+    match (a.tuple_like(), b.tuple_like()) {
+        (Some(x), Some(y)) => {
+            x.len() == y.len()
+                && x.into_iter()
+                    .zip(y)
+                    .all(|(p, q)| weakly_rec(p, q, depth + 1))
+        }
+        _ => false,
+    }
+}
+
+/// `congruent(a, b)` (`htuple.md` section 4): `a` and `b` have the same
+/// profile. Takes two coordinate-like HTuples (leaves: integers, stride
+/// scalars or `None`, which counts as a leaf) and returns a boolean.
+///
+/// If either side is a basis (coordinate) value, the basis-value rule
+/// decides: a coordinate value with explicit children `(x_0, ..., x_{k-1})`
+/// matches a tuple `p` iff `k <= len(p)` and each `x_i` is weakly congruent
+/// to `p[i]` (a coordinate value on the other side counts as the tuple of
+/// its explicit children). Otherwise two tuples must have equal lengths and
+/// congruent modes, and two leaves are congruent. Never fails; nesting past
+/// [`MAX_DEPTH`] answers `false`. PyCuTe `congruent`, C++ `congruent`.
+///
+/// ```
+/// use rcute::{HTuple, Scalar, shape::congruent};
+/// let c = |v: i64| Some(Scalar::Int(v));
+/// let a = HTuple::flat([c(4), c(8)]);
+/// let b = HTuple::flat([c(5), c(7)]);
+/// assert!(congruent(a.as_ref(), b.as_ref()));
+/// assert!(!congruent(HTuple::leaf(c(3)).as_ref(), HTuple::flat([c(3)]).as_ref()));
+/// let e1 = HTuple::leaf(Some(Scalar::basis(1, &[1])));   // E(1)
+/// assert!(congruent(e1.as_ref(), HTuple::flat([c(1), c(2)]).as_ref()));
+/// assert!(congruent(HTuple::flat([c(1), c(2)]).as_ref(), e1.as_ref()));
+/// assert!(!congruent(e1.as_ref(), HTuple::leaf(c(1)).as_ref()));
+/// ```
 pub fn congruent(a: HRef<'_, Option<Scalar>>, b: HRef<'_, Option<Scalar>>) -> bool {
-    a.congruent(b)
+    congruent_rec(Prof::H(a), Prof::H(b), 0)
 }
 
-/// `weakly_congruent(a, b)` (`htuple.md` section 4): `a` coarsens `b`.
+/// `weakly_congruent(a, b)` (`htuple.md` section 4): `a` coarsens `b`, i.e.
+/// `b`'s profile is `a`'s with some leaves replaced by sub-trees. Takes two
+/// coordinate-like HTuples and returns a boolean.
+///
+/// A basis value `a` is decided by the basis-value rule (see
+/// [`congruent`]); a leaf `a` coarsens anything; a tuple `a` needs a tuple
+/// `b` (a coordinate value `b` counts as the tuple of its explicit
+/// children) of the same length with weakly congruent modes. Never fails;
+/// nesting past [`MAX_DEPTH`] answers `false`. PyCuTe `weakly_congruent`,
+/// C++ `weakly_congruent`.
+///
+/// ```
+/// use rcute::{HTuple, Scalar, shape::weakly_congruent};
+/// let c = |v: i64| Some(Scalar::Int(v));
+/// let a = HTuple::leaf(c(30));
+/// let b = HTuple::flat([c(3), c(4)]);
+/// assert!(weakly_congruent(a.as_ref(), b.as_ref()));
+/// assert!(!weakly_congruent(b.as_ref(), a.as_ref()));
+/// let e01 = HTuple::leaf(Some(Scalar::basis(1, &[0, 1])));   // E(0,1)
+/// assert!(!weakly_congruent(e01.as_ref(), b.as_ref()));
+/// ```
 pub fn weakly_congruent(a: HRef<'_, Option<Scalar>>, b: HRef<'_, Option<Scalar>>) -> bool {
-    a.weakly_congruent(b)
+    weakly_rec(Prof::H(a), Prof::H(b), 0)
 }
 
-/// `compatible(a, b)` (`htuple.md` section 9).
+fn check_depth(op: &str, depth: usize) -> Result<()> {
+    if depth > MAX_DEPTH {
+        return Err(Error::value(format!(
+            "{op}: nesting deeper than {MAX_DEPTH} levels"
+        )));
+    }
+    Ok(())
+}
+
+/// `compatible(a, b)` (`htuple.md` section 9): `a` coarsens `b` and the
+/// sizes agree, i.e. every coordinate of `a` is a coordinate of `b`.
+///
+/// Two tuples need equal lengths and compatible modes; an integer `a`
+/// needs `a == size(b)`; a tuple `a` is never compatible with an integer
+/// `b`. Errors: `overflow` when a size overflows 64 bits. PyCuTe
+/// `is_compatible` / C++ `compatible`.
+///
+/// ```
+/// use rcute::{HTuple, shape::compatible};
+/// let s = HTuple::flat([2i64, 15]);
+/// assert!(compatible(HTuple::leaf(30).as_ref(), s.as_ref()).unwrap());
+/// assert!(!compatible(s.as_ref(), HTuple::leaf(30).as_ref()).unwrap());
+/// ```
 pub fn compatible(a: HRef<'_, i64>, b: HRef<'_, i64>) -> Result<bool> {
-    let _ = (a, b);
-    Err(Error::value("compatible: not implemented yet"))
+    fn rec(a: HRef<'_, i64>, b: HRef<'_, i64>, depth: usize) -> Result<bool> {
+        check_depth("compatible", depth)?;
+        if let Some(&x) = a.as_leaf() {
+            return Ok(x == size(b)?);
+        }
+        if b.is_leaf() || a.rank() != b.rank() {
+            return Ok(false);
+        }
+        for (x, y) in a.modes().zip(b.modes()) {
+            if !rec(x, y, depth + 1)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+    rec(a, b, 0)
 }
 
-/// `common_refinement(a, b)` (`htuple.md` section 9).
+/// `common_refinement(a, b)` (`htuple.md` section 9): the finer of the two
+/// shapes, leaf by leaf: two tuples recurse mode by mode, two equal
+/// integers give that integer, an integer against a tuple of the same size
+/// gives the tuple.
+///
+/// Errors: `rank` when two tuples differ in length; `value` for two
+/// different integers ("incompatible leaves") or an integer against a tuple
+/// of another size ("size mismatch"); `overflow` for sizes past 64 bits.
+/// C++ CuTe's shape refinement; PyCuTe has no such function.
+///
+/// ```
+/// use rcute::{HTuple, shape::common_refinement};
+/// let a = HTuple::tuple([HTuple::leaf(6i64), HTuple::flat([2, 2])]);
+/// let b = HTuple::tuple([HTuple::flat([2i64, 3]), HTuple::leaf(4)]);
+/// assert_eq!(common_refinement(a.as_ref(), b.as_ref()).unwrap().to_string(), "((2, 3), (2, 2))");
+/// ```
 pub fn common_refinement(a: HRef<'_, i64>, b: HRef<'_, i64>) -> Result<Shape> {
-    let _ = (a, b);
-    Err(Error::value("common_refinement: not implemented yet"))
+    fn rec(a: HRef<'_, i64>, b: HRef<'_, i64>, out: &mut Builder<i64>, depth: usize) -> Result<()> {
+        check_depth("common_refinement", depth)?;
+        match (a.as_leaf(), b.as_leaf()) {
+            (Some(&x), Some(&y)) => {
+                if x != y {
+                    return Err(Error::value(format!(
+                        "common_refinement: incompatible leaves {x} vs {y}"
+                    )));
+                }
+                out.leaf(x);
+            }
+            (Some(&x), None) => {
+                let sb = size(b)?;
+                if x != sb {
+                    return Err(Error::value(format!(
+                        "common_refinement: size mismatch {x} vs {b} (size {sb})"
+                    )));
+                }
+                out.push(b);
+            }
+            (None, Some(&y)) => {
+                let sa = size(a)?;
+                if sa != y {
+                    return Err(Error::value(format!(
+                        "common_refinement: size mismatch {a} (size {sa}) vs {y}"
+                    )));
+                }
+                out.push(a);
+            }
+            (None, None) => {
+                if a.rank() != b.rank() {
+                    return Err(Error::rank(format!(
+                        "common_refinement: rank mismatch {a} vs {b}"
+                    )));
+                }
+                out.open();
+                for (x, y) in a.modes().zip(b.modes()) {
+                    rec(x, y, out, depth + 1)?;
+                }
+                out.close();
+            }
+        }
+        Ok(())
+    }
+    let mut out = Builder::new();
+    rec(a, b, &mut out, 0)?;
+    Ok(out.finish())
 }
 
-/// `common_coarsening(a, b)` (`htuple.md` section 9).
+/// `common_coarsening(a, b)` (`htuple.md` section 9): the coarsest shape
+/// that both `a` and `b` refine. Two tuples of equal length are coarsened
+/// mode by mode; if that fails in some mode (or the lengths differ, or one
+/// side is an integer), the level collapses to its size, which must be the
+/// same on both sides.
+///
+/// Errors: `value` ("no common coarsening") when the sizes differ at a level
+/// that has to collapse; `overflow` for sizes past 64 bits. C++ CuTe's
+/// shape coarsening; PyCuTe has no such function.
+///
+/// ```
+/// use rcute::{HTuple, shape::common_coarsening};
+/// let a = HTuple::tuple([HTuple::leaf(4i64), HTuple::flat([3, 5])]);
+/// let b = HTuple::tuple([HTuple::flat([2i64, 2]), HTuple::leaf(15)]);
+/// assert_eq!(common_coarsening(a.as_ref(), b.as_ref()).unwrap().to_string(), "(4, 15)");
+/// assert!(common_coarsening(HTuple::leaf(3).as_ref(), HTuple::leaf(4).as_ref()).is_err());
+/// ```
 pub fn common_coarsening(a: HRef<'_, i64>, b: HRef<'_, i64>) -> Result<Shape> {
-    let _ = (a, b);
-    Err(Error::value("common_coarsening: not implemented yet"))
+    fn rec(a: HRef<'_, i64>, b: HRef<'_, i64>, depth: usize) -> Result<Shape> {
+        check_depth("common_coarsening", depth)?;
+        if !a.is_leaf() && !b.is_leaf() && a.rank() == b.rank() {
+            let modes: Result<Vec<Shape>> = a
+                .modes()
+                .zip(b.modes())
+                .map(|(x, y)| rec(x, y, depth + 1))
+                .collect();
+            if let Ok(modes) = modes {
+                return Ok(HTuple::tuple(modes));
+            }
+        }
+        let (sa, sb) = (size(a)?, size(b)?);
+        if sa != sb {
+            return Err(Error::value(format!(
+                "common_coarsening: no common coarsening of {a} (size {sa}) and {b} (size {sb})"
+            )));
+        }
+        Ok(HTuple::leaf(sa))
+    }
+    rec(a, b, 0)
 }
 
-/// `product_each(a)` (`htuple.md` section 6): a leaf argument is a `type` error.
+/// `product_each(a)` (`htuple.md` section 6): the flat tuple of the sizes
+/// of `a`'s modes, e.g. `((2,(3,4)),(5,6),7)` gives `(24, 30, 7)`.
+///
+/// Errors: `type` for a leaf argument (the reference iterates over it);
+/// `overflow` for a size past 64 bits. PyCuTe `product_each`, C++
+/// `product_each`.
+///
+/// ```
+/// use rcute::{HTuple, shape::product_each};
+/// let a = HTuple::tuple([HTuple::flat([2i64, 3]), HTuple::leaf(4)]);
+/// assert_eq!(product_each(a.as_ref()).unwrap().to_string(), "(6, 4)");
+/// assert!(product_each(HTuple::leaf(5).as_ref()).is_err());
+/// ```
 pub fn product_each(a: HRef<'_, i64>) -> Result<Shape> {
-    let _ = a;
-    Err(Error::value("product_each: not implemented yet"))
+    if a.is_leaf() {
+        return Err(Error::type_(format!(
+            "product_each: the argument {a} is an integer, not a tuple"
+        )));
+    }
+    let sizes = a.modes().map(size).collect::<Result<Vec<i64>>>()?;
+    Ok(HTuple::flat(sizes))
+}
+
+/// The natural coordinates of a shape in colexicographic order
+/// (`htuple.md` section 8), produced lazily by [`coordinates`].
+pub struct Coordinates {
+    shape: Shape,
+    digits: smallvec::SmallVec<[i64; 8]>,
+    remaining: u64,
+}
+
+impl Iterator for Coordinates {
+    type Item = HTuple<i64>;
+
+    fn next(&mut self) -> Option<HTuple<i64>> {
+        if self.remaining == 0 {
+            return None;
+        }
+        self.remaining -= 1;
+        let out = HTuple::unflatten(self.digits.iter().copied(), self.shape.as_ref()).ok();
+        // advance the odometer: the first leaf varies fastest
+        let extents = self.shape.leaves();
+        let n = extents.len();
+        for (k, (d, &e)) in self.digits.iter_mut().zip(extents).enumerate() {
+            *d += 1;
+            if *d < e || k + 1 == n {
+                break;
+            }
+            *d = 0;
+        }
+        out
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = usize::try_from(self.remaining).unwrap_or(usize::MAX);
+        (n, usize::try_from(self.remaining).ok())
+    }
+}
+
+/// `coordinates(S)` (`htuple.md` section 8): an iterator over the natural
+/// coordinates of the shape `S` in colexicographic order (the leftmost leaf
+/// varies fastest), i.e. `idx2crd(i, S)` for `i` in `0 .. size(S)`. Each
+/// item is an HTuple congruent to `S`. Lazy: nothing is materialised up
+/// front. `coordinates(())` yields the single coordinate `()`.
+///
+/// Errors: `value` for a zero or negative extent (shapes are positive);
+/// `overflow` when `size(S)` overflows 64 bits. PyCuTe
+/// `coordinates` (without its trailing-`raise` bug).
+///
+/// ```
+/// use rcute::{HTuple, shape::coordinates};
+/// let s = HTuple::flat([3i64, 2]);
+/// let all: Vec<String> = coordinates(s.as_ref()).unwrap().map(|c| c.to_string()).collect();
+/// assert_eq!(all, ["(0, 0)", "(1, 0)", "(2, 0)", "(0, 1)", "(1, 1)", "(2, 1)"]);
+/// assert_eq!(coordinates(HTuple::<i64>::empty().as_ref()).unwrap().count(), 1);
+/// ```
+pub fn coordinates(s: HRef<'_, i64>) -> Result<Coordinates> {
+    if let Some(&e) = s.leaves().iter().find(|&&e| e <= 0) {
+        return Err(Error::value(format!(
+            "coordinates: shape {s} has the non-positive extent {e}"
+        )));
+    }
+    let n = size(s)?;
+    Ok(Coordinates {
+        shape: s.to_owned(),
+        digits: smallvec::smallvec![0; s.num_leaves()],
+        remaining: u64::try_from(n).unwrap_or(0),
+    })
 }

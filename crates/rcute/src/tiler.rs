@@ -17,6 +17,7 @@ use crate::stride::Scalar;
 /// assert_eq!(tiler_to_layout(&t).unwrap().to_string(), "(4, 5):(1@0, 1@1)");
 /// ```
 #[derive(Clone, Debug, PartialEq)]
+#[allow(clippy::large_enum_variant)] // a layout tiler is the common case; no boxing
 pub enum Tiler {
     /// `None` / `_`.
     None,

@@ -1,18 +1,151 @@
 //! coshape, coprofile and cosize (`strides.md` section 5).
-use crate::{HTuple, Layout, Result};
+use crate::htuple::MAX_DEPTH;
+use crate::tiler::{tiler_to_layout, Tiler};
+use crate::{Error, HTuple, Layout, Result, Scalar};
 
-/// `coshape(L)` (`strides.md` 5).
+/// `0 + sum of xs` in the stride algebras, as Python's `sum` computes it.
+fn stride_sum(xs: impl IntoIterator<Item = Scalar>, a: &Layout, op: &str) -> Result<Scalar> {
+    let mut total = Scalar::Int(0);
+    for x in xs {
+        total = total.add(&x).map_err(|e| {
+            Error::new(
+                e.kind,
+                format!("{op}({a}): the strides mix algebras: {}", e.message),
+            )
+        })?;
+    }
+    Ok(total)
+}
+
+/// The value with `x`'s explicit structure and every integer / F2 leaf
+/// replaced by the integer 1 (`repeat_like(1, total)`).
+fn ones_like(x: &Scalar, depth: usize) -> Result<Scalar> {
+    if depth > MAX_DEPTH {
+        return Err(Error::value("coshape: coordinate value nested too deep"));
+    }
+    match x {
+        Scalar::Coord(c) => Ok(Scalar::coord(
+            c.children()
+                .iter()
+                .map(|ch| ones_like(ch, depth + 1))
+                .collect::<Result<_>>()?,
+        )),
+        _ => Ok(Scalar::Int(1)),
+    }
+}
+
+/// `coshape(L)` (`strides.md` section 5): the extent of the codomain,
+/// `as_tuple(total + ones)` where `total = 0 + sum((s-1)*d)` over the leaves
+/// of `L` and `ones` is `1` at every explicit position of `total`.
+///
+/// Takes a layout; returns an integer for an integer codomain
+/// (`1 + sum((s-1)*d)`, strides signed, so it may be `<= 0`) or a tuple for a
+/// coordinate codomain (one entry per explicit position of the summed
+/// coordinate value, recursively).
+///
+/// Errors: `type` for an F2 codomain (the XOR total has no shape) and for
+/// strides that mix integer and coordinate values where a nonzero integer
+/// meets a coordinate value; `overflow` past 64 bits. PyCuTe
+/// `Layout.coshape` / C++ `coshape`.
+///
+/// ```
+/// use rcute::{Layout, HTuple, Scalar, algebra::coshape};
+/// let l = Layout::new(HTuple::flat([4, 8]), HTuple::flat([Scalar::basis(1, &[0]), Scalar::basis(6, &[1])])).unwrap();
+/// assert_eq!(coshape(&l).unwrap().to_string(), "(4, 43)");
+/// let m = Layout::new(HTuple::flat([3, 4]), HTuple::flat([Scalar::Int(-1), Scalar::Int(3)])).unwrap();
+/// assert_eq!(coshape(&m).unwrap().to_string(), "8");
+/// ```
 pub fn coshape(a: &Layout) -> Result<HTuple<i64>> {
-    let _ = a;
-    Err(super::not_yet("coshape"))
+    let terms = a
+        .flat_modes()
+        .map(|(s, d)| d.mul(&Scalar::Int(crate::int::sub(s, 1)?)))
+        .collect::<Result<Vec<Scalar>>>()?;
+    let total = stride_sum(terms, a, "coshape")?;
+    if let Scalar::F2(_) = total {
+        return Err(Error::type_(format!(
+            "coshape({a}): an F2 (XOR) codomain has no shape"
+        )));
+    }
+    let ones = ones_like(&total, 0)?;
+    let ext = total.add(&ones).map_err(|e| {
+        Error::new(
+            e.kind,
+            format!("coshape({a}): the codomain has no shape: {}", e.message),
+        )
+    })?;
+    ext.as_tuple().try_map(|v| match v {
+        Scalar::Int(n) => Ok(*n),
+        other => Err(Error::type_(format!(
+            "coshape({a}): the codomain extent {other} is not an integer"
+        ))),
+    })
 }
-/// `coprofile(L)` (`strides.md` 5): every leaf printed as 0.
+
+/// `coprofile(L)` (`strides.md` section 5): the profile of the codomain,
+/// the structure of `as_tuple(0 + sum of the stride leaves)`. Only the
+/// structure is meaningful, so every leaf is `0`: an integer or F2 codomain
+/// gives `0`, a coordinate codomain a tuple of zeros mirroring the explicit
+/// positions of the sum.
+///
+/// Errors: `type` when the strides mix algebras (a nonzero integer and a
+/// coordinate value); `overflow` past 64 bits. PyCuTe `Layout.coprofile`.
+///
+/// ```
+/// use rcute::{Layout, HTuple, Scalar, algebra::coprofile};
+/// let l = Layout::new(HTuple::flat([4, 8]), HTuple::flat([Scalar::basis(1, &[0]), Scalar::basis(1, &[1, 1])])).unwrap();
+/// assert_eq!(coprofile(&l).unwrap().to_string(), "(0, (0, 0))");
+/// let m = Layout::column_major(HTuple::flat([4, 8])).unwrap();
+/// assert_eq!(coprofile(&m).unwrap().to_string(), "0");
+/// ```
 pub fn coprofile(a: &Layout) -> Result<HTuple<i64>> {
-    let _ = a;
-    Err(super::not_yet("coprofile"))
+    let total = stride_sum(a.stride().leaves().iter().cloned(), a, "coprofile")?;
+    Ok(total.as_tuple().map(|_| 0))
 }
-/// `cosize(L) = product(coshape(L))`.
+
+/// `coprofile(T)` of a tiler (`strides.md` section 5): the tiler is profiled
+/// as `tiler_to_layout` promotes it, a `None` entry counting as one axis;
+/// a layout tiler is profiled as [`coprofile`] does.
+///
+/// Errors: those of [`coprofile`] and of `tiler_to_layout` (an empty tuple).
+///
+/// ```
+/// use rcute::{Tiler, algebra::codomain::coprofile_tiler};
+/// let t = Tiler::Tuple(vec![Tiler::None, Tiler::Int(4)]);
+/// assert_eq!(coprofile_tiler(&t).unwrap().to_string(), "(0, 0)");
+/// assert_eq!(coprofile_tiler(&Tiler::Int(24)).unwrap().to_string(), "0");
+/// ```
+pub fn coprofile_tiler(t: &Tiler) -> Result<HTuple<i64>> {
+    fn none_to_axis(t: &Tiler) -> Tiler {
+        match t {
+            Tiler::None => Tiler::Int(1),
+            Tiler::Tuple(v) => Tiler::Tuple(v.iter().map(none_to_axis).collect()),
+            other => other.clone(),
+        }
+    }
+    let l = match t {
+        Tiler::Layout(l) => return coprofile(l),
+        Tiler::None => {
+            return Err(Error::type_("coprofile: None is not a tiler on its own"));
+        }
+        _ => tiler_to_layout(&none_to_axis(t))?,
+    };
+    coprofile(&l)
+}
+
+/// `cosize(L) = product(coshape(L))` (`strides.md` section 5; PyCuTe has no
+/// such function). For an integer codomain this is `1 + sum((s-1)*d)`,
+/// with signed strides (C++ `cosize` uses `|d|`; the two differ only for
+/// negative strides).
+///
+/// Errors: those of [`coshape`] (`type` for F2 or mixed strides);
+/// `overflow` past 64 bits.
+///
+/// ```
+/// use rcute::{Layout, HTuple, Scalar, algebra::cosize};
+/// let l = Layout::new(HTuple::flat([4, 8]), HTuple::flat([Scalar::Int(1), Scalar::Int(5)])).unwrap();
+/// assert_eq!(cosize(&l).unwrap(), 39);
+/// ```
 pub fn cosize(a: &Layout) -> Result<i64> {
-    let _ = a;
-    Err(super::not_yet("cosize"))
+    let cs = coshape(a)?;
+    crate::shape::size(cs.as_ref())
 }

@@ -1,18 +1,136 @@
 //! make_layout_like, make_ordered_layout, make_identity_layout (`layout.md` sections 9, 11).
-use crate::{HRef, Layout, Result};
+use std::cmp::Ordering;
 
-/// `make_layout_like(L)`.
+use crate::htuple::MAX_DEPTH;
+use crate::int;
+use crate::{Error, HRef, HTuple, Layout, Result, Scalar};
+
+/// Stable sort of the indices `0..n` by `cmp`, propagating the first
+/// comparison error (a Python `sorted` whose `<` may raise).
+fn sorted_indices(
+    n: usize,
+    mut cmp: impl FnMut(usize, usize) -> Result<Ordering>,
+) -> Result<Vec<usize>> {
+    let mut idx: Vec<usize> = (0..n).collect();
+    let mut err = None;
+    idx.sort_by(|&i, &j| match cmp(i, j) {
+        Ok(o) => o,
+        Err(e) => {
+            err.get_or_insert(e);
+            Ordering::Equal
+        }
+    });
+    match err {
+        Some(e) => Err(e),
+        None => Ok(idx),
+    }
+}
+
+/// Compact strides for the leaves `extents`, assigned in the order `order`
+/// (leaf indices); leaves with `pinned[i]` keep stride 0. The running
+/// product is formed lazily, so the unused product after the last leaf
+/// cannot overflow.
+fn compact_in_order(extents: &[i64], order: &[usize], pinned: &[bool]) -> Result<Vec<Scalar>> {
+    let mut out = vec![Scalar::Int(0); extents.len()];
+    let mut current: i64 = 1;
+    let mut pending: Option<i64> = None;
+    for &i in order {
+        if pinned[i] {
+            continue;
+        }
+        if let Some(p) = pending.take() {
+            current = int::mul(current, p)?;
+        }
+        out[i] = Scalar::Int(current);
+        pending = Some(extents[i]);
+    }
+    Ok(out)
+}
+
+/// `make_layout_like(L)` (`layout.md` section 9): the layout with `L`'s
+/// shape and compact strides ordered like `L`'s strides. The leaves are
+/// visited in ascending order of their strides (stable: ties keep leaf
+/// order; coordinate strides compare colexicographically) and receive the
+/// running product of the extents visited so far; a leaf whose stride is 0
+/// keeps stride 0.
+///
+/// Takes any layout; returns a layout congruent to it with integer
+/// strides. Errors: `type` when a nonzero integer stride has to be compared
+/// with a coordinate stride; `overflow` past 64 bits. PyCuTe
+/// `make_layout_like`, C++ `make_layout_like`.
+///
+/// ```
+/// use rcute::{Layout, HTuple, Scalar, algebra::make_layout_like};
+/// let l = Layout::new(HTuple::flat([2, 3, 4, 5]),
+///     HTuple::flat([0, 42, 4, 0].map(Scalar::Int))).unwrap();
+/// assert_eq!(make_layout_like(&l).unwrap().to_string(), "(2, 3, 4, 5):(0, 4, 1, 0)");
+/// ```
 pub fn make_layout_like(a: &Layout) -> Result<Layout> {
-    let _ = a;
-    Err(super::not_yet("make_layout_like"))
+    let d = a.stride().leaves();
+    let s = a.shape().leaves();
+    let order = sorted_indices(d.len(), |i, j| d[i].try_cmp(&d[j]))
+        .map_err(|e| Error::new(e.kind, format!("make_layout_like({a}): {}", e.message)))?;
+    let pinned: Vec<bool> = d.iter().map(|x| *x == Scalar::Int(0)).collect();
+    let strides = compact_in_order(s, &order, &pinned)?;
+    let stride = HTuple::unflatten(strides, a.shape().as_ref())?;
+    Ok(Layout::from_parts(a.shape().clone(), stride))
 }
-/// `make_ordered_layout(shape, order)`.
+
+/// `make_ordered_layout(shape, order)` (`layout.md` section 9): the compact
+/// layout of `shape` whose leaves receive strides in ascending order of
+/// their `order` values (stable: equal values keep leaf order; only the
+/// relative order matters).
+///
+/// Takes a shape and an integer HTuple congruent to it; returns a layout of
+/// that shape with integer strides. Errors: `congruence` when `order` is
+/// not congruent to `shape`; `value` for a non-positive extent; `overflow`
+/// past 64 bits. PyCuTe `make_ordered_layout`, C++ `make_ordered_layout`.
+///
+/// ```
+/// use rcute::{HTuple, algebra::make_ordered_layout};
+/// let s = HTuple::flat([2i64, 3, 4, 2]);
+/// let o = HTuple::flat([0i64, 2, 3, 0]);
+/// assert_eq!(make_ordered_layout(s.as_ref(), o.as_ref()).unwrap().to_string(),
+///            "(2, 3, 4, 2):(1, 4, 12, 2)");
+/// ```
 pub fn make_ordered_layout(shape: HRef<'_, i64>, order: HRef<'_, i64>) -> Result<Layout> {
-    let _ = (shape, order);
-    Err(super::not_yet("make_ordered_layout"))
+    if !shape.congruent(order) {
+        return Err(Error::congruence(format!(
+            "make_ordered_layout: shape {shape} and order {order} are not congruent"
+        )));
+    }
+    crate::layout::check_positive(shape)?;
+    let o = order.leaves();
+    let idx = sorted_indices(o.len(), |i, j| Ok(o[i].cmp(&o[j])))?;
+    let strides = compact_in_order(shape.leaves(), &idx, &vec![false; o.len()])?;
+    let stride = HTuple::unflatten(strides, shape)?;
+    Ok(Layout::from_parts(shape.to_owned(), stride))
 }
-/// `make_identity_layout(shape)`.
+
+/// `make_identity_layout(S)` (`layout.md` section 11): `S : make_basis_like(S)`,
+/// each shape leaf at path `p` getting the unit basis stride `E(p)` (a leaf
+/// shape gets the integer 1), so the layout maps every coordinate to itself
+/// as a coordinate value.
+///
+/// Takes a shape; returns a layout of that shape. Errors: `value` for a
+/// non-positive extent or nesting past the depth limit. C++
+/// `make_identity_layout`; PyCuTe's `identity_tensor` layout.
+///
+/// ```
+/// use rcute::{HTuple, algebra::make_identity_layout};
+/// let s = HTuple::tuple([HTuple::flat([2i64, 3]), HTuple::leaf(4)]);
+/// assert_eq!(make_identity_layout(s.as_ref()).unwrap().to_string(),
+///            "((2, 3), 4):((1@0@0, 1@1@0), 1@1)");
+/// ```
 pub fn make_identity_layout(shape: HRef<'_, i64>) -> Result<Layout> {
-    let _ = shape;
-    Err(super::not_yet("make_identity_layout"))
+    crate::layout::check_positive(shape)?;
+    let paths = shape.leaf_paths();
+    if paths.iter().any(|p| p.len() > MAX_DEPTH) {
+        return Err(Error::value(format!(
+            "make_identity_layout: shape {shape} is nested deeper than {MAX_DEPTH} levels"
+        )));
+    }
+    let strides = paths.iter().map(|p| Scalar::basis(1, p));
+    let stride = HTuple::unflatten(strides, shape)?;
+    Ok(Layout::from_parts(shape.to_owned(), stride))
 }
