@@ -1,0 +1,272 @@
+//! Test-only helpers for the coalesce / filter / composition tests: a tiny
+//! parser for layouts (`S:D`, strides `3`, `-2`, `F5`, `1@0`, `2@1@0`,
+//! `4@2+2@3`, multi-term values written as a tuple at a shape leaf) and
+//! tilers (`_`, integers, layouts, tuples), plus brute-force evaluators.
+#![allow(dead_code)]
+
+use rcute::{HRef, HTuple, Layout, Scalar, Tiler};
+
+#[derive(Clone, Debug)]
+enum Expr {
+    Atom(Scalar),
+    None,
+    Tuple(Vec<Expr>),
+    Layout(Box<Expr>, Box<Expr>),
+}
+
+struct P<'a> {
+    s: &'a [u8],
+    i: usize,
+}
+
+impl P<'_> {
+    fn ws(&mut self) {
+        while self.i < self.s.len() && self.s[self.i].is_ascii_whitespace() {
+            self.i += 1;
+        }
+    }
+    fn peek(&mut self) -> Option<u8> {
+        self.ws();
+        self.s.get(self.i).copied()
+    }
+    fn eat(&mut self, c: u8) -> bool {
+        if self.peek() == Some(c) {
+            self.i += 1;
+            true
+        } else {
+            false
+        }
+    }
+    fn int(&mut self) -> i64 {
+        self.ws();
+        let st = self.i;
+        if self.s.get(self.i) == Some(&b'-') {
+            self.i += 1;
+        }
+        while self.i < self.s.len() && self.s[self.i].is_ascii_digit() {
+            self.i += 1;
+        }
+        std::str::from_utf8(&self.s[st..self.i])
+            .unwrap()
+            .parse()
+            .unwrap_or_else(|_| panic!("bad int at {st}"))
+    }
+    fn term(&mut self) -> Scalar {
+        if self.eat(b'F') {
+            return Scalar::F2(self.int());
+        }
+        let v = self.int();
+        let mut path = Vec::new();
+        while self.eat(b'@') {
+            path.push(self.int() as usize);
+        }
+        path.reverse();
+        Scalar::basis(v, &path)
+    }
+    fn atom(&mut self) -> Scalar {
+        let mut x = self.term();
+        while self.eat(b'+') {
+            x = x.add(&self.term()).unwrap();
+        }
+        x
+    }
+    fn node(&mut self) -> Expr {
+        let e = if self.eat(b'(') {
+            let mut v = Vec::new();
+            if !self.eat(b')') {
+                loop {
+                    v.push(self.node());
+                    if self.eat(b',') {
+                        if self.eat(b')') {
+                            break;
+                        }
+                        continue;
+                    }
+                    assert!(self.eat(b')'), "expected )");
+                    break;
+                }
+            }
+            Expr::Tuple(v)
+        } else if self.eat(b'_') {
+            Expr::None
+        } else {
+            Expr::Atom(self.atom())
+        };
+        if self.eat(b':') {
+            let d = self.node();
+            return Expr::Layout(Box::new(e), Box::new(d));
+        }
+        e
+    }
+}
+
+fn parse(s: &str) -> Expr {
+    let mut p = P {
+        s: s.as_bytes(),
+        i: 0,
+    };
+    let e = p.node();
+    p.ws();
+    assert_eq!(p.i, s.len(), "trailing input in {s}");
+    e
+}
+
+fn to_shape(e: &Expr) -> HTuple<i64> {
+    match e {
+        Expr::Atom(Scalar::Int(v)) => HTuple::leaf(*v),
+        Expr::Tuple(v) => HTuple::tuple(v.iter().map(to_shape)),
+        _ => panic!("bad shape"),
+    }
+}
+
+fn to_value(e: &Expr) -> Scalar {
+    match e {
+        Expr::Atom(s) => s.clone(),
+        Expr::Tuple(v) => Scalar::coord(v.iter().map(to_value).collect()),
+        _ => panic!("bad stride value"),
+    }
+}
+
+fn to_stride(e: &Expr, shape: HRef<'_, i64>) -> HTuple<Scalar> {
+    if shape.is_leaf() {
+        return HTuple::leaf(to_value(e));
+    }
+    match e {
+        Expr::Tuple(v) => {
+            assert_eq!(v.len(), shape.rank(), "stride rank");
+            HTuple::tuple(v.iter().zip(shape.modes()).map(|(x, m)| to_stride(x, m)))
+        }
+        _ => panic!("stride leaf for a tuple shape"),
+    }
+}
+
+fn expr_layout(e: &Expr) -> Layout {
+    match e {
+        Expr::Layout(s, d) => {
+            let shape = to_shape(s);
+            let stride = to_stride(d, shape.as_ref());
+            Layout::new(shape, stride).unwrap()
+        }
+        _ => panic!("not a layout"),
+    }
+}
+
+/// Parses `S:D`.
+pub fn l(s: &str) -> Layout {
+    expr_layout(&parse(s))
+}
+
+fn expr_tiler(e: &Expr) -> Tiler {
+    match e {
+        Expr::None => Tiler::None,
+        Expr::Atom(Scalar::Int(v)) => Tiler::Int(*v),
+        Expr::Tuple(v) => Tiler::Tuple(v.iter().map(expr_tiler).collect()),
+        Expr::Layout(..) => Tiler::Layout(expr_layout(e)),
+        _ => panic!("bad tiler"),
+    }
+}
+
+/// Parses a tiler: `_`, an integer, a layout, or a tuple of tilers.
+pub fn t(s: &str) -> Tiler {
+    expr_tiler(&parse(s))
+}
+
+/// Builds a layout from flat leaves under a nesting given by `groups`
+/// (lengths of consecutive groups; a group of length 1 stays a leaf).
+pub fn grouped(shape: &[i64], stride: &[Scalar], groups: &[usize]) -> Layout {
+    let mut ms = Vec::new();
+    let mut md = Vec::new();
+    let mut k = 0;
+    for &g in groups {
+        if g == 1 {
+            ms.push(HTuple::leaf(shape[k]));
+            md.push(HTuple::leaf(stride[k].clone()));
+        } else {
+            ms.push(HTuple::flat(shape[k..k + g].iter().copied()));
+            md.push(HTuple::flat(stride[k..k + g].iter().cloned()));
+        }
+        k += g;
+    }
+    if ms.len() == 1 && groups[0] == 1 {
+        return Layout::new(ms.pop().unwrap(), md.pop().unwrap()).unwrap();
+    }
+    Layout::new(HTuple::tuple(ms), HTuple::tuple(md)).unwrap()
+}
+
+/// Reference evaluation of a layout at an integer index, written
+/// independently of the library: colexicographic digits, last mode absorbs.
+pub fn eval_ref(l: &Layout, i: i64) -> Scalar {
+    let s = l.shape().leaves();
+    let d = l.stride().leaves();
+    let mut q = i;
+    let mut acc = Scalar::Int(0);
+    for k in 0..s.len() {
+        let digit = if k + 1 == s.len() {
+            q
+        } else {
+            let r = q.rem_euclid(s[k]);
+            q = q.div_euclid(s[k]);
+            r
+        };
+        acc = acc.add(&d[k].mul_int(digit).unwrap()).unwrap();
+    }
+    acc
+}
+
+/// `compatible(a, b)` of htuple.md section 9 (a coarsens b, sizes agree).
+pub fn compatible(a: HRef<'_, i64>, b: HRef<'_, i64>) -> bool {
+    match (a.as_leaf(), b.as_leaf()) {
+        (Some(&x), _) => x == b.leaves().iter().product::<i64>(),
+        (None, Some(_)) => false,
+        (None, None) => {
+            a.rank() == b.rank() && a.modes().zip(b.modes()).all(|(x, y)| compatible(x, y))
+        }
+    }
+}
+
+/// Whether `x` (an integer or coordinate value) lies in the domain of a
+/// layout of shape `s` (a leaf shape is read as its 1-tuple for coordinate
+/// values).
+pub fn in_domain(x: &Scalar, s: HRef<'_, i64>) -> bool {
+    match x {
+        Scalar::Int(v) => *v >= 0 && *v < s.leaves().iter().product::<i64>(),
+        Scalar::F2(_) => false,
+        Scalar::Coord(_) => {
+            let t = x.as_tuple();
+            let ch: Vec<Scalar> = t.as_ref().modes().map(|m| Scalar::from_tuple(m)).collect();
+            let modes: Vec<HRef<'_, i64>> = if s.is_leaf() {
+                vec![s]
+            } else {
+                s.modes().collect()
+            };
+            if ch.iter().skip(modes.len()).any(|y| !y.is_zero()) {
+                return false;
+            }
+            ch.iter().zip(modes).all(|(y, m)| in_domain(y, m))
+        }
+    }
+}
+
+/// Reference evaluation of A at an in-domain point (integer or coordinate).
+pub fn eval_point(a: &Layout, x: &Scalar) -> Scalar {
+    match x {
+        Scalar::Int(i) => eval_ref(a, *i),
+        Scalar::Coord(_) => {
+            let t = x.as_tuple();
+            let ch: Vec<Scalar> = t.as_ref().modes().map(|m| Scalar::from_tuple(m)).collect();
+            if a.is_leaf() {
+                return eval_point(a, ch.first().unwrap_or(&Scalar::Int(0)));
+            }
+            let mut acc = Scalar::Int(0);
+            for (k, m) in a.modes().enumerate() {
+                if let Some(y) = ch.get(k) {
+                    if !y.is_zero() {
+                        acc = acc.add(&eval_point(&m, y)).unwrap();
+                    }
+                }
+            }
+            acc
+        }
+        Scalar::F2(_) => panic!("F2 point"),
+    }
+}
