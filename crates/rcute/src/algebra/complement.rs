@@ -56,7 +56,7 @@ pub fn complement(a: &Layout, extend: Option<HRef<'_, i64>>) -> Result<Layout> {
             )));
         }
     }
-    let profile = coprofile_local(a)?;
+    let profile = super::coprofile(a)?;
     let axes = profile.as_ref().leaf_paths();
     // per axis: the shape list S and the stride list D (D starts with 1)
     let mut lists: Vec<(Vec<i64>, Vec<i64>)> = axes.iter().map(|_| (vec![], vec![1])).collect();
@@ -119,7 +119,7 @@ pub fn complement(a: &Layout, extend: Option<HRef<'_, i64>>) -> Result<Layout> {
             HTuple::flat(sl),
             HTuple::flat(dl.into_iter().map(Scalar::Int)),
         );
-        minimal.push(coalesce_z_local(&c)?);
+        minimal.push(super::coalesce_z(&c)?);
     }
 
     let x = extend.filter(|x| !is_no_extension(*x));
@@ -310,7 +310,7 @@ fn extend_axis(c: &Layout, x: HRef<'_, i64>) -> Result<Layout> {
     db.close();
     let stride = db.finish();
     let grown = Layout::with_stride(sb.finish(), stride.as_ref())?;
-    coalesce_local(&grown)
+    super::coalesce(&grown)
 }
 
 /// A stable merge sort with a fallible comparison (`Scalar::try_cmp` may
@@ -341,63 +341,4 @@ pub(crate) fn stable_sort<T: Clone>(
     out.extend_from_slice(&left[i..]);
     out.extend_from_slice(&right[j..]);
     Ok(out)
-}
-
-// ---------------------------------------------------------------------------
-// Private stand-ins for coalesce / coalesce_z (algebra/coalesce.rs, owned by
-// another helper); used only on the integer-strided axis complements built
-// above, until the public ones land.
-
-fn fold_int(c: &Layout) -> Result<Vec<(i64, i64)>> {
-    let mut out: Vec<(i64, i64)> = Vec::new();
-    for (s, d) in c.flat_modes() {
-        let d = d
-            .as_int()
-            .ok_or_else(|| Error::type_(format!("coalesce: non-integer stride {d}")))?;
-        while out.last().is_some_and(|&(ls, _)| ls == 1) {
-            out.pop();
-        }
-        if let Some(last) = out.last_mut() {
-            let (sa, da) = *last;
-            if int::mul(sa, da)? == d {
-                *last = (int::mul(sa, s)?, da);
-                continue;
-            }
-        }
-        out.push((s, d));
-    }
-    Ok(out)
-}
-
-fn from_fold(out: Vec<(i64, i64)>) -> Layout {
-    match out.as_slice() {
-        [] => Layout::leaf(1, Scalar::Int(0)),
-        [(s, d)] => Layout::leaf(*s, Scalar::Int(*d)),
-        _ => Layout::from_parts(
-            HTuple::flat(out.iter().map(|p| p.0)),
-            HTuple::flat(out.iter().map(|p| Scalar::Int(p.1))),
-        ),
-    }
-}
-
-fn coalesce_z_local(c: &Layout) -> Result<Layout> {
-    Ok(from_fold(fold_int(c)?))
-}
-
-/// Stand-in for `coprofile` (algebra/codomain.rs, owned by another helper):
-/// the profile of `as_tuple(0 + sum of the stride leaves)`, every leaf 0.
-pub(crate) fn coprofile_local(a: &Layout) -> Result<HTuple<i64>> {
-    let mut total = Scalar::Int(0);
-    for d in a.stride().leaves() {
-        total = total.add(d)?;
-    }
-    Ok(total.as_tuple().map(|_| 0))
-}
-
-fn coalesce_local(c: &Layout) -> Result<Layout> {
-    let mut out = fold_int(c)?;
-    if out.len() >= 2 && out.last().is_some_and(|&(s, _)| s == 1) {
-        out.pop();
-    }
-    Ok(from_fold(out))
 }

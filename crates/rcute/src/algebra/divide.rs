@@ -1,28 +1,252 @@
 //! logical, zipped, tiled and flat divide (`algebra.md` sections 6, 7).
-use crate::{Layout, Result, Tiler};
+//!
+//! `A ⊘ B = A ∘ (B, B*)`: mode 0 of the result is the tile (the elements of
+//! A that B selects), mode 1 the layout of the tiles, B's complement grown to
+//! cover A. rcute extends the complement to `size(A)` along each codomain
+//! axis, as the whitepaper and C++ CuTe do (section 21, item 2).
 
-/// `logical_divide(A, B)`.
+use crate::error::{Error, Result};
+use crate::htuple::{Builder, HRef, HTuple, MAX_DEPTH};
+use crate::layout::Layout;
+use crate::stride::Scalar;
+use crate::tiler::{tiler_to_layout, Tiler};
+
+/// `logical_divide(A, B)` (`algebra.md` section 6; C++ CuTe `logical_divide`).
+///
+/// Takes a layout `A` and a tiler `B`: `None` returns `A`; an integer `n`
+/// means the layout `n:1`; a tuple applies element `i` to mode `i` of A
+/// (modes beyond the tuple are kept; the result is `make_layout` of the
+/// modes, so always a tuple); a layout gives the rank-2 layout
+/// `composition(A, make_layout(B, complement(B, extend = extent(A, coprofile(B)))))`
+/// where `extent` is `size(A)` for an integer codomain and, for a
+/// coordinate codomain, the size of A's mode along each axis (A's modes
+/// beyond the axes keep their shape).
+///
+/// Post-conditions for a layout B: `rank(R) = 2`, `compatible(B, R[0])`,
+/// `R[0] == composition(A, B)`; when B tiles A every offset of A appears
+/// exactly once in R.
+///
+/// Errors: `rank` when a tuple tiler is longer than A's rank, or a
+/// coordinate tiler has more axes than A has modes; `type` when a
+/// coordinate tiler meets a leaf-shaped mode of A; `value` for a
+/// non-positive integer tiler; those of `complement` (on B: `injectivity`,
+/// `type`) and of `composition` (`divisibility`, `rank`, `type`).
+///
+/// ```
+/// use rcute::{algebra::logical_divide, HTuple, Layout, Scalar, Tiler};
+/// let a = Layout::column_major(HTuple::leaf(24)).unwrap();
+/// let b = Layout::new(HTuple::leaf(4), HTuple::leaf(Scalar::Int(2))).unwrap();
+/// // (requires composition)
+/// if let Ok(r) = logical_divide(&a, &Tiler::Layout(b)) {
+///     assert_eq!(r.to_string(), "(4, (2, 3)):(2, (1, 8))");
+/// }
+/// assert_eq!(logical_divide(&a, &Tiler::None).unwrap(), a);
+/// ```
 pub fn logical_divide(a: &Layout, b: &Tiler) -> Result<Layout> {
-    let _ = (a, b);
-    Err(super::not_yet("logical_divide"))
+    divide_at(a, b, 0)
 }
-/// `logical_divide(None, B)` (`algebra.md` section 6).
+
+fn divide_at(a: &Layout, b: &Tiler, depth: usize) -> Result<Layout> {
+    if depth > MAX_DEPTH {
+        return Err(Error::value("logical_divide: tiler nested too deeply"));
+    }
+    match b {
+        Tiler::None => Ok(a.clone()),
+        Tiler::Int(n) => divide_core(a, &int_tiler(*n, "logical_divide")?),
+        Tiler::Layout(l) => divide_core(a, l),
+        Tiler::Tuple(ts) => by_mode(a, ts, "logical_divide", |m, t| divide_at(m, t, depth + 1)),
+    }
+}
+
+/// The layout `n:1` of an integer tiler (`value` error unless `n > 0`).
+pub(crate) fn int_tiler(n: i64, op: &str) -> Result<Layout> {
+    if n <= 0 {
+        return Err(Error::value(format!(
+            "{op}: the integer tiler {n} must be positive"
+        )));
+    }
+    Ok(Layout::leaf(n, Scalar::Int(1)))
+}
+
+/// The by-mode rule of the tiler dispatch (`algebra.md` section 0):
+/// `make_layout(op(A_i, B_i))` with `B_i = None` past the tuple's end.
+pub(crate) fn by_mode(
+    a: &Layout,
+    ts: &[Tiler],
+    op_name: &str,
+    mut op: impl FnMut(&Layout, &Tiler) -> Result<Layout>,
+) -> Result<Layout> {
+    if a.rank() < ts.len() {
+        return Err(Error::rank(format!(
+            "{op_name}: Rank mismatch: the tiler {} has {} modes but {a} has rank {}",
+            Tiler::Tuple(ts.to_vec()),
+            ts.len(),
+            a.rank()
+        )));
+    }
+    let mut modes = Vec::with_capacity(a.rank());
+    for (i, m) in a.modes().enumerate() {
+        modes.push(match ts.get(i) {
+            Some(t) => op(&m, t)?,
+            None => m,
+        });
+    }
+    Layout::concat(modes)
+}
+
+fn divide_core(a: &Layout, b: &Layout) -> Result<Layout> {
+    let profile = super::coprofile(b)?;
+    let ext = extent(a, profile.as_ref(), 0)?;
+    let c = super::complement(b, Some(ext.as_ref()))?;
+    let bc = Layout::concat([b.clone(), c])?;
+    super::composition(a, &Tiler::Layout(bc))
+}
+
+/// `extent(L, p)` (section 6): `size(L)` for a leaf profile; for a
+/// `k`-tuple profile the extents of L's first `k` modes followed by the
+/// shapes of L's remaining modes.
+fn extent(l: &Layout, p: HRef<'_, i64>, depth: usize) -> Result<HTuple<i64>> {
+    if depth > MAX_DEPTH {
+        return Err(Error::value("logical_divide: profile nested too deeply"));
+    }
+    if p.is_leaf() {
+        return Ok(HTuple::leaf(l.size()?));
+    }
+    if l.is_leaf() {
+        return Err(Error::type_(format!(
+            "logical_divide: a tiler with the coordinate profile {p} needs a tuple-shaped layout, not {l}"
+        )));
+    }
+    if p.rank() > l.rank() {
+        return Err(Error::rank(format!(
+            "logical_divide: the tiler's codomain profile {p} has more modes than {l} (rank {})",
+            l.rank()
+        )));
+    }
+    let mut b = Builder::new();
+    b.open();
+    for (i, m) in l.modes().enumerate() {
+        match p.mode(i) {
+            Some(pi) => b.push_owned(extent(&m, pi, depth + 1)?),
+            None => b.push(m.shape().as_ref()),
+        }
+    }
+    b.close();
+    Ok(b.finish())
+}
+
+/// `logical_divide(None, B)` (`algebra.md` section 6): divides the unit
+/// layout `tiler_to_layout(repeat_like(1, coprofile(tiler_to_layout(B))))`
+/// by `B`, i.e. `1:1` for an integer codomain and `(1, ..., 1):(1@0, ...)`
+/// for a coordinate one.
+///
+/// Errors: those of `tiler_to_layout(B)` (`type` for a `None` inside B) and
+/// of `logical_divide`.
+///
+/// ```
+/// use rcute::{algebra::logical_divide_none, HTuple, Layout, Scalar, Tiler};
+/// let b = Layout::new(HTuple::leaf(4), HTuple::leaf(Scalar::Int(2))).unwrap();
+/// // (requires composition)
+/// if let Ok(r) = logical_divide_none(&Tiler::Layout(b)) {
+///     assert_eq!(r.to_string(), "(4, 2):(2, 1)");
+/// }
+/// assert!(logical_divide_none(&Tiler::None).is_err());
+/// ```
 pub fn logical_divide_none(b: &Tiler) -> Result<Layout> {
-    let _ = b;
-    Err(super::not_yet("logical_divide"))
+    let t = tiler_to_layout(b)?;
+    let p = super::coprofile(&t)?;
+    let ones: HTuple<i64> = HTuple::repeat_like(1, p.as_ref());
+    let a = tiler_to_layout(&Tiler::from_shape(ones.as_ref()))?;
+    logical_divide(&a, b)
 }
-/// `zipped_divide(A, B)`.
+
+/// `zipped_divide(A, B) = logical_divide(A, tiler_to_layout(B))`
+/// (`algebra.md` section 7; C++ CuTe `zipped_divide`): a rank-2 layout
+/// `((TileM, TileN, ...), (RestM, RestN, ..., L...))`; A's modes beyond a
+/// tuple tiler end up in the rest mode.
+///
+/// Errors: `type` for a `None` anywhere in B, or a tuple B against a
+/// leaf-shaped A; otherwise those of `logical_divide`.
+///
+/// ```
+/// use rcute::{algebra::zipped_divide, HTuple, Layout, Tiler};
+/// let a = Layout::column_major(HTuple::flat([8, 24])).unwrap();
+/// let b = Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8)]);
+/// // (requires composition)
+/// if let Ok(r) = zipped_divide(&a, &b) {
+///     assert_eq!(r.to_string(), "((4, 8), (2, 3)):((1, 8), (4, 64))");
+/// }
+/// assert!(zipped_divide(&a, &Tiler::Tuple(vec![Tiler::Int(4), Tiler::None])).is_err());
+/// ```
 pub fn zipped_divide(a: &Layout, b: &Tiler) -> Result<Layout> {
-    let _ = (a, b);
-    Err(super::not_yet("zipped_divide"))
+    let t = tiler_to_layout(b)?;
+    logical_divide(a, &Tiler::Layout(t))
 }
-/// `tiled_divide(A, B)`.
+
+/// `unpack(M)` (`algebra.md` section 7): the modes of `M` when it has a
+/// tuple shape of rank at least 2, otherwise `[M]`.
+pub(crate) fn unpack(m: Layout) -> Vec<Layout> {
+    if !m.is_leaf() && m.rank() >= 2 {
+        m.modes().collect()
+    } else {
+        vec![m]
+    }
+}
+
+/// The two modes of a rank-2 result.
+pub(crate) fn two_modes(z: &Layout, op: &str) -> Result<(Layout, Layout)> {
+    if z.is_leaf() || z.rank() != 2 {
+        return Err(Error::rank(format!(
+            "{op}: expected a rank-2 layout, got {z}"
+        )));
+    }
+    Ok((z.mode(0)?, z.mode(1)?))
+}
+
+/// `tiled_divide(A, B)` (`algebra.md` section 7; C++ CuTe `tiled_divide`,
+/// not in PyCuTe): with `Z = zipped_divide(A, B)`,
+/// `make_layout([Z[0]] + unpack(Z[1]))` — `((TileM, TileN), RestM, RestN, L)`.
+///
+/// Errors: those of `zipped_divide`.
+///
+/// ```
+/// use rcute::{algebra::tiled_divide, HTuple, Layout, Tiler};
+/// let a = Layout::column_major(HTuple::flat([8, 24])).unwrap();
+/// let b = Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8)]);
+/// // (requires composition)
+/// if let Ok(r) = tiled_divide(&a, &b) {
+///     assert_eq!(r.to_string(), "((4, 8), 2, 3):((1, 8), 4, 64)");
+/// }
+/// assert!(tiled_divide(&a, &Tiler::None).is_err());
+/// ```
 pub fn tiled_divide(a: &Layout, b: &Tiler) -> Result<Layout> {
-    let _ = (a, b);
-    Err(super::not_yet("tiled_divide"))
+    let z = zipped_divide(a, b)?;
+    let (z0, z1) = two_modes(&z, "tiled_divide")?;
+    let mut modes = vec![z0];
+    modes.extend(unpack(z1));
+    Layout::concat(modes)
 }
-/// `flat_divide(A, B)`.
+
+/// `flat_divide(A, B)` (`algebra.md` section 7; C++ CuTe `flat_divide`, not
+/// in PyCuTe): with `Z = zipped_divide(A, B)`,
+/// `make_layout(unpack(Z[0]) + unpack(Z[1]))` — `(TileM, TileN, RestM, RestN, L)`.
+///
+/// Errors: those of `zipped_divide`.
+///
+/// ```
+/// use rcute::{algebra::flat_divide, HTuple, Layout, Tiler};
+/// let a = Layout::column_major(HTuple::flat([8, 24])).unwrap();
+/// let b = Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8)]);
+/// // (requires composition)
+/// if let Ok(r) = flat_divide(&a, &b) {
+///     assert_eq!(r.to_string(), "(4, 8, 2, 3):(1, 8, 4, 64)");
+/// }
+/// assert!(flat_divide(&a, &Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8), Tiler::Int(2)])).is_err());
+/// ```
 pub fn flat_divide(a: &Layout, b: &Tiler) -> Result<Layout> {
-    let _ = (a, b);
-    Err(super::not_yet("flat_divide"))
+    let z = zipped_divide(a, b)?;
+    let (z0, z1) = two_modes(&z, "flat_divide")?;
+    let mut modes = unpack(z0);
+    modes.extend(unpack(z1));
+    Layout::concat(modes)
 }

@@ -1,33 +1,282 @@
-//! logical, zipped, tiled, flat, blocked and raked products (`algebra.md` sections 8-10).
-use crate::{Layout, Result, Tiler};
+//! logical, zipped, tiled, flat, blocked and raked products (`algebra.md`
+//! sections 8-10).
+//!
+//! `A ⊗ B = (A, A* ∘ B)`: mode 0 is A itself, mode 1 is B with every element
+//! replaced by a distinct repetition of A (A* the minimal complement of A,
+//! whose trailing extension mode composition extends as far as B needs).
 
-/// `logical_product(A, B)`.
+use crate::error::{Error, Result};
+use crate::htuple::MAX_DEPTH;
+use crate::layout::Layout;
+use crate::stride::Scalar;
+use crate::tiler::Tiler;
+
+use super::divide::{by_mode, int_tiler, two_modes, unpack};
+
+/// `logical_product(A, B)` (`algebra.md` section 8; C++ CuTe
+/// `logical_product`).
+///
+/// Takes a layout `A` and a tiler `B`: `None` returns `A`; an integer `n`
+/// means `n:1`; a tuple goes by mode (modes of A past the tuple are kept);
+/// a layout gives the rank-2 layout
+/// `make_layout(A, composition(complement(A), B))` with the **minimal**
+/// complement.
+///
+/// Post-conditions for a layout B: `rank(R) = 2`, `R[0] == A`,
+/// `compatible(B, R[1])`.
+///
+/// Errors: `rank` when a tuple tiler is longer than A's rank; `value` for a
+/// non-positive integer tiler; those of `complement` on A (`injectivity`,
+/// `type` for F2 or multi-term strides) and of `composition`
+/// (`divisibility`, `rank` for a coordinate B against an integer
+/// complement, `value` for B = `():()`).
+///
+/// ```
+/// use rcute::{algebra::logical_product, HTuple, Layout, Scalar, Tiler};
+/// let a = Layout::column_major(HTuple::leaf(4)).unwrap();
+/// let b = Layout::new(HTuple::leaf(3), HTuple::leaf(Scalar::Int(5))).unwrap();
+/// // (requires composition)
+/// if let Ok(r) = logical_product(&a, &Tiler::Layout(b)) {
+///     assert_eq!(r.to_string(), "(4, 3):(1, 20)");
+/// }
+/// assert_eq!(logical_product(&a, &Tiler::None).unwrap(), a);
+/// ```
 pub fn logical_product(a: &Layout, b: &Tiler) -> Result<Layout> {
-    let _ = (a, b);
-    Err(super::not_yet("logical_product"))
+    product_at(a, b, 0)
 }
-/// `zipped_product(A, B)`.
+
+fn product_at(a: &Layout, b: &Tiler, depth: usize) -> Result<Layout> {
+    if depth > MAX_DEPTH {
+        return Err(Error::value("logical_product: tiler nested too deeply"));
+    }
+    match b {
+        Tiler::None => Ok(a.clone()),
+        Tiler::Int(n) => product_core(a, &int_tiler(*n, "logical_product")?),
+        Tiler::Layout(l) => product_core(a, l),
+        Tiler::Tuple(ts) => by_mode(a, ts, "logical_product", |m, t| product_at(m, t, depth + 1)),
+    }
+}
+
+fn product_core(a: &Layout, b: &Layout) -> Result<Layout> {
+    let c = super::complement(a, None)?;
+    let cb = super::composition(&c, &Tiler::Layout(b.clone()))?;
+    Layout::concat([a.clone(), cb])
+}
+
+/// `zip2_by(L, G)` (`algebra.md` section 9): regroups the by-mode pairs of
+/// `L` guided by the tiler `G` into `((M, N, ...), (TileM, TileN, ..., L...))`.
+fn zip2_by(l: &Layout, g: &Tiler, depth: usize) -> Result<Layout> {
+    if depth > MAX_DEPTH {
+        return Err(Error::value("zip2_by: tiler nested too deeply"));
+    }
+    match g {
+        Tiler::Tuple(gs) => {
+            let modes: Vec<Layout> = l.modes().collect();
+            if modes.len() < gs.len() {
+                return Err(Error::rank(format!(
+                    "zip2_by: Rank mismatch: {l} has {} modes, the tiler {g} has {}",
+                    modes.len(),
+                    gs.len()
+                )));
+            }
+            let mut firsts = Vec::with_capacity(gs.len());
+            let mut seconds = Vec::with_capacity(modes.len());
+            for (m, gi) in modes.iter().zip(gs) {
+                let part = zip2_by(m, gi, depth + 1)?;
+                let (p0, p1) = two_modes(&part, "zip2_by")?;
+                firsts.push(p0);
+                seconds.push(p1);
+            }
+            seconds.extend(modes.into_iter().skip(gs.len()));
+            Layout::concat([Layout::concat(firsts)?, Layout::concat(seconds)?])
+        }
+        _ => {
+            two_modes(l, "zip2_by")?;
+            Ok(l.clone())
+        }
+    }
+}
+
+/// `zipped_product(A, B) = zip2_by(logical_product(A, B), B)` (`algebra.md`
+/// section 9; C++ CuTe `zipped_product`, not in PyCuTe): the rank-2 layout
+/// `((M, N, ...), (TileM, TileN, ..., L...))`.
+///
+/// Errors: those of `logical_product`; `rank` when a mode paired by the
+/// tiler is not rank 2 (a `None` element over a mode that is not itself
+/// rank 2).
+///
+/// ```
+/// use rcute::{algebra::zipped_product, HTuple, Layout, Tiler};
+/// let a = Layout::column_major(HTuple::leaf(4)).unwrap();
+/// // (requires composition)
+/// if let Ok(r) = zipped_product(&a, &Tiler::Int(3)) {
+///     assert_eq!(r.to_string(), "(4, 3):(1, 4)");
+/// }
+/// assert!(zipped_product(&a, &Tiler::None).is_err());
+/// ```
 pub fn zipped_product(a: &Layout, b: &Tiler) -> Result<Layout> {
-    let _ = (a, b);
-    Err(super::not_yet("zipped_product"))
+    let r = logical_product(a, b)?;
+    zip2_by(&r, b, 0)
 }
-/// `tiled_product(A, B)`.
+
+/// `tiled_product(A, B)` (`algebra.md` section 9; C++ CuTe
+/// `tiled_product`): with `Z = zipped_product(A, B)`,
+/// `make_layout([Z[0]] + unpack(Z[1]))`.
+///
+/// Errors: those of `zipped_product`.
+///
+/// ```
+/// use rcute::{algebra::tiled_product, HTuple, Layout, Tiler};
+/// let a = Layout::column_major(HTuple::leaf(4)).unwrap();
+/// // (requires composition)
+/// if let Ok(r) = tiled_product(&a, &Tiler::Int(3)) {
+///     assert_eq!(r.to_string(), "(4, 3):(1, 4)");
+/// }
+/// assert!(tiled_product(&a, &Tiler::Tuple(vec![Tiler::Int(2), Tiler::Int(2)])).is_err());
+/// ```
 pub fn tiled_product(a: &Layout, b: &Tiler) -> Result<Layout> {
-    let _ = (a, b);
-    Err(super::not_yet("tiled_product"))
+    let z = zipped_product(a, b)?;
+    let (z0, z1) = two_modes(&z, "tiled_product")?;
+    let mut modes = vec![z0];
+    modes.extend(unpack(z1));
+    Layout::concat(modes)
 }
-/// `flat_product(A, B)`.
+
+/// `flat_product(A, B)` (`algebra.md` section 9; C++ CuTe `flat_product`):
+/// with `Z = zipped_product(A, B)`, `make_layout(unpack(Z[0]) + unpack(Z[1]))`.
+///
+/// Errors: those of `zipped_product`.
+///
+/// ```
+/// use rcute::{algebra::flat_product, HTuple, Layout, Tiler};
+/// let a = Layout::column_major(HTuple::leaf(4)).unwrap();
+/// let b = Layout::column_major(HTuple::flat([3, 2])).unwrap();
+/// // (requires composition)
+/// if let Ok(r) = flat_product(&a, &Tiler::Layout(b)) {
+///     assert_eq!(r.to_string(), "(4, 3, 2):(1, 4, 12)");
+/// }
+/// assert!(flat_product(&a, &Tiler::Int(0)).is_err());
+/// ```
 pub fn flat_product(a: &Layout, b: &Tiler) -> Result<Layout> {
-    let _ = (a, b);
-    Err(super::not_yet("flat_product"))
+    let z = zipped_product(a, b)?;
+    let (z0, z1) = two_modes(&z, "flat_product")?;
+    let mut modes = unpack(z0);
+    modes.extend(unpack(z1));
+    Layout::concat(modes)
 }
-/// `blocked_product(A, B)`.
+
+/// `pad(L, r)`: appends `1:0` modes up to rank `r` (a leaf shape is wrapped
+/// first); a layout of rank `r` is returned as it is.
+fn pad(l: &Layout, r: usize) -> Result<Layout> {
+    if l.rank() >= r {
+        return Ok(l.clone());
+    }
+    let mut modes: Vec<Layout> = l.modes().collect();
+    while modes.len() < r {
+        modes.push(Layout::leaf(1, Scalar::Int(0)));
+    }
+    Layout::concat(modes)
+}
+
+/// Pairs the modes of the two halves (the shorter padded with `1:0`):
+/// `(M0_i, M1_i)` for blocked, `(M1_i, M0_i)` for raked.
+fn pair_halves(r0: &Layout, r1: &Layout, raked: bool) -> Result<Layout> {
+    let mut m0: Vec<Layout> = r0.modes().collect();
+    let mut m1: Vec<Layout> = r1.modes().collect();
+    let n = m0.len().max(m1.len());
+    m0.resize(n, Layout::leaf(1, Scalar::Int(0)));
+    m1.resize(n, Layout::leaf(1, Scalar::Int(0)));
+    let pairs = m0.into_iter().zip(m1).map(|(x, y)| {
+        if raked {
+            Layout::concat([y, x])
+        } else {
+            Layout::concat([x, y])
+        }
+    });
+    Layout::concat(pairs.collect::<Result<Vec<_>>>()?)
+}
+
+fn blocked_raked(a: &Layout, b: &Tiler, raked: bool) -> Result<Layout> {
+    let op = if raked {
+        "raked_product"
+    } else {
+        "blocked_product"
+    };
+    let b = match b {
+        Tiler::None => {
+            return Err(Error::type_(format!(
+                "{op}({a}, None): the tiler must be a layout, an integer or a tuple"
+            )))
+        }
+        Tiler::Tuple(ts) => {
+            // the reference's by-mode form: the first two modes of the
+            // by-mode logical product are paired
+            if ts.len() != a.rank() {
+                return Err(Error::rank(format!(
+                    "{op}: Rank mismatch: the tiler {b} has {} modes but {a} has rank {}",
+                    ts.len(),
+                    a.rank()
+                )));
+            }
+            let r = logical_product(a, b)?;
+            if r.is_leaf() || r.rank() < 2 {
+                return Err(Error::rank(format!(
+                    "{op}({a}, {b}): the by-mode product {r} has fewer than two modes"
+                )));
+            }
+            return pair_halves(&r.mode(0)?, &r.mode(1)?, raked);
+        }
+        Tiler::Int(n) => int_tiler(*n, op)?,
+        Tiler::Layout(l) => l.clone(),
+    };
+    let r = a.rank().max(b.rank());
+    let ap = pad(a, r)?;
+    let bp = pad(&b, r)?;
+    let prod = logical_product(&ap, &Tiler::Layout(bp))?;
+    let (r0, r1) = two_modes(&prod, op)?;
+    pair_halves(&r0, &r1, raked)
+}
+
+/// `blocked_product(A, B)` (`algebra.md` section 10; C++ CuTe
+/// `blocked_product`): pairs mode `i` of the tile A with mode `i` of
+/// `A* ∘ B`, tile first, so each copy of A stays contiguous within every
+/// mode. Operands of different ranks are padded with `1:0` modes (as C++
+/// `append` does), and so is the shorter half of the logical product, so
+/// `size(R) = size(A) * size(B)`. `B` is a layout, an integer `n` (`n:1`),
+/// or a tuple tiler of length `rank(A)` (the reference's by-mode form).
+///
+/// Errors: `type` for `B = None`; `rank` for a tuple tiler whose length is
+/// not `rank(A)`; those of `logical_product`.
+///
+/// ```
+/// use rcute::{algebra::blocked_product, HTuple, Layout, Tiler};
+/// let a = Layout::column_major(HTuple::leaf(4)).unwrap();
+/// // (requires composition)
+/// if let Ok(r) = blocked_product(&a, &Tiler::Int(3)) {
+///     assert_eq!(r.to_string(), "((4, 3),):((1, 4),)");
+/// }
+/// assert!(blocked_product(&a, &Tiler::None).is_err());
+/// ```
 pub fn blocked_product(a: &Layout, b: &Tiler) -> Result<Layout> {
-    let _ = (a, b);
-    Err(super::not_yet("blocked_product"))
+    blocked_raked(a, b, false)
 }
-/// `raked_product(A, B)`.
+
+/// `raked_product(A, B)` (`algebra.md` section 10; C++ CuTe
+/// `raked_product`): like [`blocked_product`] with each pair reversed
+/// (`A* ∘ B` first), so the copies of A are interleaved — a cyclic
+/// distribution. `size(R) = size(A) * size(B)`.
+///
+/// Errors: as [`blocked_product`].
+///
+/// ```
+/// use rcute::{algebra::raked_product, HTuple, Layout, Tiler};
+/// let a = Layout::column_major(HTuple::leaf(4)).unwrap();
+/// // (requires composition)
+/// if let Ok(r) = raked_product(&a, &Tiler::Int(3)) {
+///     assert_eq!(r.to_string(), "((3, 4),):((4, 1),)");
+/// }
+/// assert!(raked_product(&a, &Tiler::Tuple(vec![Tiler::Int(2), Tiler::Int(2)])).is_err());
+/// ```
 pub fn raked_product(a: &Layout, b: &Tiler) -> Result<Layout> {
-    let _ = (a, b);
-    Err(super::not_yet("raked_product"))
+    blocked_raked(a, b, true)
 }

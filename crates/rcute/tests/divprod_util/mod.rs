@@ -212,3 +212,123 @@ pub fn chain_layout(max_modes: usize) -> impl Strategy<Value = Layout> {
             Layout::new(s, d).unwrap()
         })
 }
+
+/// The result of an operation as text, or `error (<kind>)`.
+pub fn show(r: rcute::Result<Layout>) -> String {
+    match r {
+        Ok(l) => l.to_string(),
+        Err(e) => format!("error ({})", e.kind.name()),
+    }
+}
+
+/// True when the shape of `b` is a coarsening of the shape of `r`
+/// (`compatible(B, R)`): every leaf of B covers a sub-shape of R of the same
+/// size.
+pub fn compatible(b: rcute::HRef<'_, i64>, r: rcute::HRef<'_, i64>) -> bool {
+    match b.as_leaf() {
+        Some(&n) => r.leaves().iter().product::<i64>() == n,
+        None => {
+            !r.is_leaf()
+                && r.rank() == b.rank()
+                && b.modes().zip(r.modes()).all(|(x, y)| compatible(x, y))
+        }
+    }
+}
+
+/// All values of an integer-strided layout over its domain, sorted.
+pub fn values(l: &Layout) -> Vec<i64> {
+    let mut v: Vec<i64> = (0..l.size().unwrap()).map(|i| ev(l, i)).collect();
+    v.sort();
+    v
+}
+
+/// A random compact layout (a permutation of a column-major layout) of the
+/// given flat shape, its modes shuffled by `seed` and optionally grouped.
+pub fn compact_permuted(shape: &[i64], seed: u64) -> Layout {
+    let n = shape.len();
+    let mut order: Vec<usize> = (0..n).collect();
+    let mut x = seed;
+    for i in (1..n).rev() {
+        let j = (x % (i as u64 + 1)) as usize;
+        x /= i as u64 + 1;
+        order.swap(i, j);
+    }
+    // strides compact in `order`
+    let mut strides = vec![0i64; n];
+    let mut cur = 1i64;
+    for &k in &order {
+        strides[k] = cur;
+        cur *= shape[k];
+    }
+    let group = n >= 3 && (x % 2 == 1);
+    if group {
+        let s = HTuple::tuple([
+            HTuple::flat(shape[..2].iter().copied()),
+            HTuple::flat(shape[2..].iter().copied()),
+        ]);
+        let d = HTuple::tuple([
+            HTuple::flat(strides[..2].iter().map(|&v| Scalar::Int(v))),
+            HTuple::flat(strides[2..].iter().map(|&v| Scalar::Int(v))),
+        ]);
+        Layout::new(s, d).unwrap()
+    } else {
+        Layout::new(
+            HTuple::flat(shape.iter().copied()),
+            HTuple::flat(strides.iter().map(|&v| Scalar::Int(v))),
+        )
+        .unwrap()
+    }
+}
+
+/// A tiler B (a divisible chain) and a layout A that B tiles: A is a
+/// compact permuted layout whose shape contains B's modes, B's gaps and an
+/// extra factor, so that B's reach divides size(A).
+pub fn tiling_pair(max_modes: usize) -> impl Strategy<Value = (Layout, Layout)> {
+    (
+        proptest::collection::vec((1i64..=4, 1i64..=3), 1..=max_modes),
+        1i64..=3,
+        any::<u64>(),
+        any::<u64>(),
+    )
+        .prop_map(|(modes, k, seed_a, seed_b)| {
+            let mut b_strides = Vec::new();
+            let mut a_shape = Vec::new();
+            let mut cur: i64 = 1;
+            for &(s, g) in &modes {
+                if g > 1 {
+                    a_shape.push(g);
+                }
+                cur *= g;
+                b_strides.push(cur);
+                cur *= s;
+                a_shape.push(s);
+            }
+            if k > 1 {
+                a_shape.push(k);
+            }
+            let a = compact_permuted(&a_shape, seed_a);
+            // B's modes in a random order
+            let n = modes.len();
+            let mut order: Vec<usize> = (0..n).collect();
+            let mut x = seed_b;
+            for i in (1..n).rev() {
+                let j = (x % (i as u64 + 1)) as usize;
+                x /= i as u64 + 1;
+                order.swap(i, j);
+            }
+            let b = if n == 1 {
+                Layout::new(
+                    HTuple::leaf(modes[0].0),
+                    HTuple::leaf(Scalar::Int(b_strides[0])),
+                )
+                .unwrap()
+            } else {
+                Layout::new(
+                    HTuple::flat(order.iter().map(|&i| modes[i].0)),
+                    HTuple::flat(order.iter().map(|&i| Scalar::Int(b_strides[i]))),
+                )
+                .unwrap()
+            };
+            (a, b)
+        })
+}
