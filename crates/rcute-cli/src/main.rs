@@ -1,4 +1,30 @@
 //! `rcute`: the command-line shell over the rcute library.
+//!
+//! Each subcommand lives in its own module; this file only parses the
+//! command line and dispatches.
+
+use clap::{Parser, Subcommand};
+
+mod eval;
+
+/// CuTe's layout algebra on the command line.
+#[derive(Parser, Debug)]
+#[command(name = "rcute", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Evaluate CuTe notation: one expression, or a script (one statement per line)
+    Eval(eval::EvalArgs),
+}
+
 fn main() {
-    println!("rcute: not implemented yet");
+    let cli = Cli::parse();
+    let code = match cli.command {
+        Command::Eval(args) => eval::run(&args),
+    };
+    std::process::exit(code);
 }

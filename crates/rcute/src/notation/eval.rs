@@ -1,0 +1,397 @@
+//! The evaluator: variables, arithmetic, layout evaluation and slicing,
+//! mode access, and calls routed to [`super::ops::call`].
+
+use std::collections::HashMap;
+
+use super::ops;
+use super::parser::{parse_statement, BinOp, Expr, ExprKind, Statement};
+use super::value::{values_equal, Value};
+use crate::error::{Error, Result};
+use crate::int;
+use crate::layout::Layout;
+use crate::stride::Scalar;
+
+/// An evaluation session: the variables bound so far.
+///
+/// ```
+/// use rcute::notation::{Session, format_value, Style};
+/// let mut s = Session::new();
+/// let a = s.eval_line("A = (4,8):(8,1)").unwrap().unwrap();
+/// assert_eq!(format_value(&a, Style::Str), "(4, 8):(8, 1)");
+/// let v = s.eval_line("A(2,3)").unwrap().unwrap();
+/// assert_eq!(v.to_string(), "19");
+/// assert!(s.eval_line("# a comment").is_none());
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Session {
+    vars: HashMap<String, Value>,
+}
+
+impl Session {
+    /// A session without variables.
+    pub fn new() -> Session {
+        Session::default()
+    }
+
+    /// The value bound to `name`, if any.
+    pub fn get(&self, name: &str) -> Option<&Value> {
+        self.vars.get(name)
+    }
+
+    /// Binds `name` to `v`. Names of operations and the constants `None`,
+    /// `_`, `True`, `False` cannot be bound (`value` error).
+    pub fn set(&mut self, name: &str, v: Value) -> Result<()> {
+        if ops::is_operation(name) || is_reserved(name) {
+            return Err(Error::value(format!(
+                "cannot assign to '{name}': it names an operation or a constant"
+            )));
+        }
+        self.vars.insert(name.to_string(), v);
+        Ok(())
+    }
+
+    /// Evaluates one statement (a line of a script). `None` for a blank or
+    /// comment-only line; otherwise the value (for an assignment, the bound
+    /// value) or the error.
+    pub fn eval_line(&mut self, line: &str) -> Option<Result<Value>> {
+        match parse_statement(line) {
+            Ok(None) => None,
+            Err(e) => Some(Err(e)),
+            Ok(Some(stmt)) => Some(self.exec(&stmt)),
+        }
+    }
+
+    /// Executes a parsed statement.
+    pub fn exec(&mut self, stmt: &Statement) -> Result<Value> {
+        match stmt {
+            Statement::Expr(e) => self.eval(e),
+            Statement::Assign(name, e) => {
+                if ops::is_operation(name) || is_reserved(name) {
+                    return Err(Error::value(format!(
+                        "cannot assign to '{name}': it names an operation or a constant"
+                    )));
+                }
+                let v = self.eval(e)?;
+                self.set(name, v.clone())?;
+                Ok(v)
+            }
+        }
+    }
+
+    /// Evaluates an expression.
+    pub fn eval(&self, e: &Expr) -> Result<Value> {
+        match &e.kind {
+            ExprKind::Int(v) => i64::try_from(*v)
+                .map(Value::Int)
+                .map_err(|_| Error::overflow(format!("integer {v} does not fit in 64 bits"))),
+            ExprKind::F2(v) => Ok(Value::Scalar(Scalar::F2(*v))),
+            ExprKind::Name(n) => self.lookup(n),
+            ExprKind::Tuple(items) => Ok(Value::Tuple(
+                items.iter().map(|x| self.eval(x)).collect::<Result<_>>()?,
+            )),
+            ExprKind::Neg(x) => negate(&self.eval(x)?),
+            ExprKind::Binary(op, a, b) => binary(*op, &self.eval(a)?, &self.eval(b)?),
+            ExprKind::Layout(s, d) => {
+                let s = self.eval(s)?;
+                let d = self.eval(d)?;
+                layout_literal(&s, &d)
+            }
+            ExprKind::Call {
+                callee,
+                args,
+                kwargs,
+            } => {
+                let argv = args
+                    .iter()
+                    .map(|x| self.eval(x))
+                    .collect::<Result<Vec<_>>>()?;
+                let kw = kwargs
+                    .iter()
+                    .map(|(k, x)| Ok((k.clone(), self.eval(x)?)))
+                    .collect::<Result<Vec<_>>>()?;
+                if let Some((name, path)) = self.operation_callee(callee)? {
+                    return ops::call(&name, &path, argv, kw);
+                }
+                let f = self.eval(callee)?;
+                if !kw.is_empty() {
+                    return Err(Error::type_(format!(
+                        "a {} takes no keyword arguments",
+                        f.kind_name()
+                    )));
+                }
+                apply(&f, argv)
+            }
+            ExprKind::Index(target, idx) => {
+                if let ExprKind::Name(n) = &target.kind {
+                    if ops::is_operation(n) {
+                        return Err(Error::type_(format!(
+                            "{n}[...] must be called: write {n}[i, j](args)"
+                        )));
+                    }
+                }
+                if let ExprKind::Index(inner, _) = &target.kind {
+                    if self.operation_callee(inner)?.is_some() {
+                        return Err(Error::type_("a mode-indexed operation must be called"));
+                    }
+                }
+                let t = self.eval(target)?;
+                let idx = idx
+                    .iter()
+                    .map(|x| self.eval(x))
+                    .collect::<Result<Vec<_>>>()?;
+                index(&t, &idx)
+            }
+        }
+    }
+
+    /// If `e` names an operation, possibly with mode subscripts
+    /// (`op`, `op[i, j]`, `op[i][j]`), its name and accumulated path.
+    fn operation_callee(&self, e: &Expr) -> Result<Option<(String, Vec<i64>)>> {
+        match &e.kind {
+            ExprKind::Name(n) if ops::is_operation(n) => Ok(Some((n.clone(), Vec::new()))),
+            ExprKind::Index(inner, idx) => match self.operation_callee(inner)? {
+                None => Ok(None),
+                Some((n, mut path)) => {
+                    for x in idx {
+                        match self.eval(x)? {
+                            Value::Int(i) => path.push(i),
+                            Value::Tuple(items) => {
+                                for it in items {
+                                    path.push(it.to_int("mode index")?);
+                                }
+                            }
+                            v => {
+                                return Err(Error::type_(format!(
+                                    "{n}[...]: a mode index must be an integer, got the {} {v}",
+                                    v.kind_name()
+                                )))
+                            }
+                        }
+                    }
+                    Ok(Some((n, path)))
+                }
+            },
+            _ => Ok(None),
+        }
+    }
+
+    fn lookup(&self, n: &str) -> Result<Value> {
+        match n {
+            "None" | "_" => return Ok(Value::None),
+            "True" => return Ok(Value::Bool(true)),
+            "False" => return Ok(Value::Bool(false)),
+            _ => {}
+        }
+        if let Some(v) = self.vars.get(n) {
+            return Ok(v.clone());
+        }
+        if ops::is_operation(n) {
+            return Err(Error::type_(format!(
+                "'{n}' is an operation; call it as {n}(...)"
+            )));
+        }
+        Err(Error::value(format!("unknown name '{n}'")))
+    }
+}
+
+fn is_reserved(name: &str) -> bool {
+    matches!(name, "None" | "_" | "True" | "False")
+}
+
+/// The layout literal `S:D` (`layout.md` 2.2).
+///
+/// Errors: `type` for a non-shape `S`; `congruence` for a stride that does
+/// not match `S`; `value` for a non-positive extent.
+pub fn layout_literal(s: &Value, d: &Value) -> Result<Value> {
+    let shape = s.to_shape()?;
+    let stride = d.to_layout_stride(&shape)?;
+    Ok(Value::Layout(Layout::new(shape, stride)?))
+}
+
+/// `-x` for integers, F2 and coordinate values.
+pub fn negate(v: &Value) -> Result<Value> {
+    match v {
+        Value::Int(x) => Ok(Value::Int(int::neg(*x)?)),
+        Value::Scalar(s) => Ok(Value::from_scalar(s.neg()?)),
+        v => Err(Error::type_(format!(
+            "cannot negate the {} {v}",
+            v.kind_name()
+        ))),
+    }
+}
+
+fn arith_operand(v: &Value, op: BinOp, other: &Value) -> Result<Scalar> {
+    match v {
+        Value::Int(_) | Value::Scalar(_) => v.to_scalar(op.symbol()),
+        // a tuple added to a coordinate value is read as one (strides.md 3.3)
+        Value::Tuple(_) if matches!(other, Value::Scalar(Scalar::Coord(_))) => {
+            v.to_coord_value(op.symbol())
+        }
+        v => Err(Error::type_(format!(
+            "unsupported operand for '{}': the {} {v}",
+            op.symbol(),
+            v.kind_name()
+        ))),
+    }
+}
+
+/// A binary operator applied to two values.
+///
+/// ```
+/// use rcute::notation::{binary, parser::BinOp, Value};
+/// let v = binary(BinOp::FloorDiv, &Value::Int(-7), &Value::Int(2)).unwrap();
+/// assert_eq!(v.to_string(), "-4");
+/// ```
+pub fn binary(op: BinOp, a: &Value, b: &Value) -> Result<Value> {
+    match op {
+        BinOp::Eq => return Ok(Value::Bool(values_equal(a, b))),
+        BinOp::Ne => return Ok(Value::Bool(!values_equal(a, b))),
+        _ => {}
+    }
+    if let (Value::Int(x), Value::Int(y)) = (a, b) {
+        let (x, y) = (*x, *y);
+        return match op {
+            BinOp::Add => Ok(Value::Int(int::add(x, y)?)),
+            BinOp::Sub => Ok(Value::Int(int::sub(x, y)?)),
+            BinOp::Mul => Ok(Value::Int(int::mul(x, y)?)),
+            BinOp::FloorDiv => Ok(Value::Int(int::floor_div(x, y)?)),
+            BinOp::Mod => Ok(Value::Int(int::floor_mod(x, y)?)),
+            BinOp::Div => Value::fraction(x, y),
+            BinOp::At => Ok(Value::from_scalar(Scalar::Int(x).at(y)?)),
+            BinOp::Eq | BinOp::Ne => unreachable_cmp(),
+        };
+    }
+    match op {
+        BinOp::At => {
+            let i = b.to_int("@: the basis index")?;
+            let x = a.to_scalar("@")?;
+            Ok(Value::from_scalar(x.at(i)?))
+        }
+        BinOp::Add | BinOp::Sub | BinOp::Mul => {
+            let x = arith_operand(a, op, b)?;
+            let y = arith_operand(b, op, a)?;
+            let r = match op {
+                BinOp::Add => x.add(&y),
+                BinOp::Sub => x.sub(&y),
+                _ => x.mul(&y),
+            };
+            Ok(Value::from_scalar(r.map_err(|e| {
+                Error::new(
+                    e.kind,
+                    format!("{e_msg} ({a} {} {b})", op.symbol(), e_msg = e.message),
+                )
+            })?))
+        }
+        BinOp::FloorDiv | BinOp::Mod | BinOp::Div => Err(Error::type_(format!(
+            "'{}' needs two integers, got the {} {a} and the {} {b}",
+            op.symbol(),
+            a.kind_name(),
+            b.kind_name()
+        ))),
+        BinOp::Eq | BinOp::Ne => unreachable_cmp(),
+    }
+}
+
+fn unreachable_cmp() -> Result<Value> {
+    Err(Error::value("internal: comparison handled above"))
+}
+
+/// Applies a value to call arguments: a layout is evaluated (or sliced
+/// when the coordinate contains `_`), a swizzle is applied to an integer,
+/// a swizzled layout is evaluated through its swizzle.
+pub fn apply(f: &Value, args: Vec<Value>) -> Result<Value> {
+    match f {
+        Value::Layout(l) => {
+            let c = coordinate_of_args(args);
+            eval_layout(l, &c)
+        }
+        Value::Swizzle(sw) => {
+            if args.len() != 1 {
+                return Err(Error::type_(format!(
+                    "a swizzle takes one integer argument, got {}",
+                    args.len()
+                )));
+            }
+            let x = args[0].to_int("swizzle argument")?;
+            Ok(Value::Int(sw.apply(x)?))
+        }
+        Value::Swizzled(s) => {
+            let c = coordinate_of_args(args);
+            if c.contains_none() {
+                return Err(Error::type_(
+                    "slicing a swizzled layout is not supported".to_string(),
+                ));
+            }
+            Ok(Value::Int(s.eval(c.to_coord()?.as_ref())?))
+        }
+        v => Err(Error::type_(format!(
+            "the {} {v} cannot be called",
+            v.kind_name()
+        ))),
+    }
+}
+
+/// The coordinate of call arguments: none means `()`, one is itself,
+/// several form a tuple.
+pub fn coordinate_of_args(mut args: Vec<Value>) -> Value {
+    if args.len() == 1 {
+        args.pop().unwrap_or(Value::None)
+    } else {
+        Value::Tuple(args)
+    }
+}
+
+/// `L(c)`: evaluation, or slicing when `c` contains `_` (`layout.md` 5, 6).
+pub fn eval_layout(l: &Layout, c: &Value) -> Result<Value> {
+    let coord = c.to_coord()?;
+    if c.contains_none() {
+        return Ok(Value::Layout(crate::algebra::slice(l, coord.as_ref())?));
+    }
+    Ok(Value::from_scalar(l.eval(coord.as_ref())?))
+}
+
+/// `x[i]` / `x[i, j]` (a path): mode access on layouts, element access on
+/// tuples (negative indices count from the end).
+pub fn index(t: &Value, idx: &[Value]) -> Result<Value> {
+    let mut cur = t.clone();
+    for i in idx {
+        let path: Vec<i64> = match i {
+            Value::Int(k) => vec![*k],
+            Value::Tuple(items) => items
+                .iter()
+                .map(|x| x.to_int("index"))
+                .collect::<Result<_>>()?,
+            v => {
+                return Err(Error::type_(format!(
+                    "an index must be an integer, got the {} {v}",
+                    v.kind_name()
+                )))
+            }
+        };
+        for k in path {
+            cur = index_one(&cur, k)?;
+        }
+    }
+    Ok(cur)
+}
+
+fn index_one(t: &Value, i: i64) -> Result<Value> {
+    match t {
+        Value::Layout(l) => Ok(Value::Layout(l.mode(i)?)),
+        Value::Swizzled(s) => Ok(Value::Swizzled(s.mode(i)?)),
+        Value::Tuple(items) | Value::List(items) => {
+            let n = items.len() as i64;
+            let j = if i < 0 { i + n } else { i };
+            if j < 0 || j >= n {
+                return Err(Error::bounds(format!(
+                    "index {i} out of range for {t} of length {n}"
+                )));
+            }
+            Ok(items[j as usize].clone())
+        }
+        v => Err(Error::type_(format!(
+            "the {} {v} cannot be indexed",
+            v.kind_name()
+        ))),
+    }
+}

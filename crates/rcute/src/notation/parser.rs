@@ -1,0 +1,544 @@
+//! The grammar of the notation (`NOTATION.md`, "Expressions and scripts").
+//!
+//! Precedence, loosest first: `:` (layout), `== !=`, `+ -`, `* / // %`,
+//! unary `-`/`+`, `@` (left to right), postfix call `f(..)` / index `x[..]`.
+//!
+//! ```text
+//! statement := NAME '=' expr | expr
+//! expr      := cmp [':' cmp]
+//! cmp       := sum (('==' | '!=') sum)*
+//! sum       := term (('+' | '-') term)*
+//! term      := unary (('*' | '/' | '//' | '%') unary)*
+//! unary     := ('-' | '+') unary | at
+//! at        := postfix ('@' postfix)*
+//! postfix   := primary ('(' args ')' | '[' expr (',' expr)* ']')*
+//! primary   := INT | F2 | NAME | '(' ')' | '(' expr ')' | '(' expr ',' ... ')'
+//!            | '<' expr (',' expr)* '>'
+//! args      := [arg (',' arg)* [',']]      arg := NAME '=' expr | expr
+//! ```
+
+use super::lexer::{parse_error, tokenize, Tok, Token};
+use crate::error::Result;
+
+/// The deepest nesting of brackets and unary operators accepted.
+pub const MAX_NESTING: usize = 96;
+
+/// A binary operator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/` (fraction)
+    Div,
+    /// `//` (floor division)
+    FloorDiv,
+    /// `%` (floor modulo)
+    Mod,
+    /// `@` (basis wrap)
+    At,
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+}
+
+impl BinOp {
+    /// The operator's text.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::FloorDiv => "//",
+            BinOp::Mod => "%",
+            BinOp::At => "@",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+        }
+    }
+}
+
+/// The deepest expression tree accepted (long operator chains count too).
+pub const MAX_TREE_DEPTH: usize = 256;
+
+/// An expression with the column where it starts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expr {
+    /// the expression
+    pub kind: ExprKind,
+    /// 1-based column
+    pub col: usize,
+    /// height of the expression tree (1 for a literal)
+    pub depth: usize,
+}
+
+impl Expr {
+    /// Builds a node, computing its height; a tree deeper than
+    /// [`MAX_TREE_DEPTH`] is a `parse` error.
+    pub fn new(kind: ExprKind, col: usize) -> Result<Expr> {
+        let sub = match &kind {
+            ExprKind::Int(_) | ExprKind::F2(_) | ExprKind::Name(_) => 0,
+            ExprKind::Tuple(v) => v.iter().map(|e| e.depth).max().unwrap_or(0),
+            ExprKind::Neg(e) => e.depth,
+            ExprKind::Binary(_, a, b) | ExprKind::Layout(a, b) => a.depth.max(b.depth),
+            ExprKind::Call {
+                callee,
+                args,
+                kwargs,
+            } => args
+                .iter()
+                .chain(kwargs.iter().map(|(_, e)| e))
+                .map(|e| e.depth)
+                .max()
+                .unwrap_or(0)
+                .max(callee.depth),
+            ExprKind::Index(t, v) => v.iter().map(|e| e.depth).max().unwrap_or(0).max(t.depth),
+        };
+        let depth = sub + 1;
+        if depth > MAX_TREE_DEPTH {
+            return Err(parse_error(
+                col,
+                format!("expression tree deeper than {MAX_TREE_DEPTH} levels"),
+            ));
+        }
+        Ok(Expr { kind, col, depth })
+    }
+}
+
+/// The kinds of expressions.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExprKind {
+    /// An integer literal (the magnitude may be `2^63` before negation).
+    Int(i128),
+    /// An F2 literal `F9`.
+    F2(i64),
+    /// A name (variable, operation, `None`, `_`, `True`, `False`).
+    Name(String),
+    /// A tuple `(a, b)`, `(a,)`, `()`, `<a, b>`.
+    Tuple(Vec<Expr>),
+    /// Unary minus.
+    Neg(Box<Expr>),
+    /// A binary operation.
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// A layout literal `S:D`.
+    Layout(Box<Expr>, Box<Expr>),
+    /// A call `f(args, key=value)`.
+    Call {
+        /// what is called
+        callee: Box<Expr>,
+        /// positional arguments
+        args: Vec<Expr>,
+        /// keyword arguments
+        kwargs: Vec<(String, Expr)>,
+    },
+    /// An index `x[i, j]`.
+    Index(Box<Expr>, Vec<Expr>),
+}
+
+/// A statement: an assignment or an expression.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Statement {
+    /// `NAME = expr`
+    Assign(String, Expr),
+    /// `expr`
+    Expr(Expr),
+}
+
+/// Parses one statement; `Ok(None)` for a blank or comment-only line.
+///
+/// Errors: `parse`, naming the column; `overflow` for too large literals.
+///
+/// ```
+/// use rcute::notation::parser::{parse_statement, Statement, ExprKind};
+/// let s = parse_statement("A = (4,8):(8,1)").unwrap().unwrap();
+/// assert!(matches!(s, Statement::Assign(ref n, _) if n == "A"));
+/// assert!(parse_statement("  # nothing").unwrap().is_none());
+/// let e = parse_statement("(4,8):(8,1))").unwrap_err();
+/// assert!(e.message.contains("column 12"));
+/// ```
+pub fn parse_statement(src: &str) -> Result<Option<Statement>> {
+    let toks = tokenize(src)?;
+    if toks.len() == 1 {
+        return Ok(None);
+    }
+    let mut p = Parser {
+        toks,
+        pos: 0,
+        depth: 0,
+    };
+    let stmt = match (&p.toks[0].tok, p.toks.get(1).map(|t| &t.tok)) {
+        (Tok::Ident(name), Some(Tok::Assign)) => {
+            let name = name.clone();
+            p.pos = 2;
+            Statement::Assign(name, p.expr()?)
+        }
+        _ => Statement::Expr(p.expr()?),
+    };
+    let t = p.peek();
+    if t.tok != Tok::Eof {
+        return Err(parse_error(
+            t.col,
+            format!(
+                "unexpected {} after the end of the expression",
+                t.tok.describe()
+            ),
+        ));
+    }
+    Ok(Some(stmt))
+}
+
+struct Parser {
+    toks: Vec<Token>,
+    pos: usize,
+    depth: usize,
+}
+
+impl Parser {
+    fn peek(&self) -> &Token {
+        // the token list always ends with Eof, and pos never passes it
+        &self.toks[self.pos.min(self.toks.len() - 1)]
+    }
+
+    fn peek_at(&self, k: usize) -> &Tok {
+        &self.toks[(self.pos + k).min(self.toks.len() - 1)].tok
+    }
+
+    fn bump(&mut self) -> Token {
+        let t = self.peek().clone();
+        if t.tok != Tok::Eof {
+            self.pos += 1;
+        }
+        t
+    }
+
+    fn expect(&mut self, tok: Tok, context: &str) -> Result<Token> {
+        let t = self.peek().clone();
+        if t.tok == tok {
+            self.bump();
+            Ok(t)
+        } else {
+            Err(parse_error(
+                t.col,
+                format!(
+                    "expected {} {context}, found {}",
+                    tok.describe(),
+                    t.tok.describe()
+                ),
+            ))
+        }
+    }
+
+    fn enter(&mut self) -> Result<()> {
+        self.depth += 1;
+        if self.depth > MAX_NESTING {
+            let col = self.peek().col;
+            return Err(parse_error(
+                col,
+                format!("expression nested deeper than {MAX_NESTING} levels"),
+            ));
+        }
+        Ok(())
+    }
+
+    fn leave(&mut self) {
+        self.depth -= 1;
+    }
+
+    fn expr(&mut self) -> Result<Expr> {
+        self.enter()?;
+        let r = self.expr_inner();
+        self.leave();
+        r
+    }
+
+    fn expr_inner(&mut self) -> Result<Expr> {
+        let lhs = self.cmp()?;
+        if self.peek().tok == Tok::Colon {
+            self.bump();
+            let rhs = self.cmp()?;
+            let col = lhs.col;
+            return Expr::new(ExprKind::Layout(Box::new(lhs), Box::new(rhs)), col);
+        }
+        Ok(lhs)
+    }
+
+    fn binary_level(
+        &mut self,
+        ops: &[(Tok, BinOp)],
+        next: fn(&mut Parser) -> Result<Expr>,
+    ) -> Result<Expr> {
+        let mut lhs = next(self)?;
+        loop {
+            let t = self.peek().clone();
+            let Some(&(_, op)) = ops.iter().find(|(k, _)| *k == t.tok) else {
+                return Ok(lhs);
+            };
+            self.bump();
+            let rhs = next(self)?;
+            lhs = Expr::new(ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)), t.col)?;
+        }
+    }
+
+    fn cmp(&mut self) -> Result<Expr> {
+        self.binary_level(
+            &[(Tok::EqEq, BinOp::Eq), (Tok::NotEq, BinOp::Ne)],
+            Parser::sum,
+        )
+    }
+
+    fn sum(&mut self) -> Result<Expr> {
+        self.binary_level(
+            &[(Tok::Plus, BinOp::Add), (Tok::Minus, BinOp::Sub)],
+            Parser::term,
+        )
+    }
+
+    fn term(&mut self) -> Result<Expr> {
+        self.binary_level(
+            &[
+                (Tok::Star, BinOp::Mul),
+                (Tok::Slash, BinOp::Div),
+                (Tok::SlashSlash, BinOp::FloorDiv),
+                (Tok::Percent, BinOp::Mod),
+            ],
+            Parser::unary,
+        )
+    }
+
+    fn unary(&mut self) -> Result<Expr> {
+        let t = self.peek().clone();
+        match t.tok {
+            Tok::Minus | Tok::Plus => {
+                self.bump();
+                self.enter()?;
+                let inner = self.unary();
+                self.leave();
+                let inner = inner?;
+                if t.tok == Tok::Plus {
+                    return Ok(inner);
+                }
+                // fold a negative literal so that -2^63 can be written
+                if let ExprKind::Int(v) = inner.kind {
+                    return Expr::new(ExprKind::Int(-v), t.col);
+                }
+                Expr::new(ExprKind::Neg(Box::new(inner)), t.col)
+            }
+            _ => self.at(),
+        }
+    }
+
+    fn at(&mut self) -> Result<Expr> {
+        self.binary_level(&[(Tok::At, BinOp::At)], Parser::postfix)
+    }
+
+    fn postfix(&mut self) -> Result<Expr> {
+        let mut e = self.primary()?;
+        loop {
+            let t = self.peek().clone();
+            match t.tok {
+                Tok::LParen => {
+                    self.bump();
+                    self.enter()?;
+                    let r = self.call_args();
+                    self.leave();
+                    let (args, kwargs) = r?;
+                    let col = e.col;
+                    e = Expr::new(
+                        ExprKind::Call {
+                            callee: Box::new(e),
+                            args,
+                            kwargs,
+                        },
+                        col,
+                    )?;
+                }
+                Tok::LBracket => {
+                    self.bump();
+                    self.enter()?;
+                    let r = self.index_list();
+                    self.leave();
+                    let idx = r?;
+                    let col = e.col;
+                    e = Expr::new(ExprKind::Index(Box::new(e), idx), col)?;
+                }
+                _ => return Ok(e),
+            }
+        }
+    }
+
+    fn index_list(&mut self) -> Result<Vec<Expr>> {
+        let mut v = vec![self.expr()?];
+        while self.peek().tok == Tok::Comma {
+            self.bump();
+            if self.peek().tok == Tok::RBracket {
+                break;
+            }
+            v.push(self.expr()?);
+        }
+        self.expect(Tok::RBracket, "to close the index")?;
+        Ok(v)
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn call_args(&mut self) -> Result<(Vec<Expr>, Vec<(String, Expr)>)> {
+        let mut args = Vec::new();
+        let mut kwargs: Vec<(String, Expr)> = Vec::new();
+        loop {
+            if self.peek().tok == Tok::RParen {
+                self.bump();
+                return Ok((args, kwargs));
+            }
+            let t = self.peek().clone();
+            if let (Tok::Ident(name), Tok::Assign) = (&t.tok, self.peek_at(1)) {
+                let name = name.clone();
+                if kwargs.iter().any(|(k, _)| *k == name) {
+                    return Err(parse_error(
+                        t.col,
+                        format!("keyword argument '{name}' repeated"),
+                    ));
+                }
+                self.bump();
+                self.bump();
+                kwargs.push((name, self.expr()?));
+            } else {
+                if !kwargs.is_empty() {
+                    return Err(parse_error(
+                        t.col,
+                        "positional argument after a keyword argument",
+                    ));
+                }
+                args.push(self.expr()?);
+            }
+            let t = self.peek().clone();
+            match t.tok {
+                Tok::Comma => {
+                    self.bump();
+                }
+                Tok::RParen => {}
+                _ => {
+                    return Err(parse_error(
+                        t.col,
+                        format!(
+                            "expected ',' or ')' in the argument list, found {}",
+                            t.tok.describe()
+                        ),
+                    ))
+                }
+            }
+        }
+    }
+
+    fn primary(&mut self) -> Result<Expr> {
+        let t = self.bump();
+        let col = t.col;
+        let kind = match t.tok {
+            Tok::Int(v) => ExprKind::Int(v),
+            Tok::F2(v) => ExprKind::F2(v),
+            Tok::Ident(name) => ExprKind::Name(name),
+            Tok::LParen => {
+                self.enter()?;
+                let r = self.paren_body();
+                self.leave();
+                return Expr::new(r?, col);
+            }
+            Tok::Lt => {
+                self.enter()?;
+                let r = self.cpp_tuple();
+                self.leave();
+                ExprKind::Tuple(r?)
+            }
+            tok => {
+                return Err(parse_error(
+                    col,
+                    format!("expected a value, found {}", tok.describe()),
+                ))
+            }
+        };
+        Expr::new(kind, col)
+    }
+
+    /// After `(`: `()`, `(e)`, `(e,)`, `(e, f, ...)`.
+    fn paren_body(&mut self) -> Result<ExprKind> {
+        if self.peek().tok == Tok::RParen {
+            self.bump();
+            return Ok(ExprKind::Tuple(Vec::new()));
+        }
+        let first = self.expr()?;
+        let t = self.peek().clone();
+        match t.tok {
+            Tok::RParen => {
+                self.bump();
+                Ok(first.kind)
+            }
+            Tok::Comma => {
+                let mut items = vec![first];
+                loop {
+                    // here the current token is ','
+                    self.bump();
+                    if self.peek().tok == Tok::RParen {
+                        self.bump();
+                        return Ok(ExprKind::Tuple(items));
+                    }
+                    items.push(self.expr()?);
+                    let t = self.peek().clone();
+                    match t.tok {
+                        Tok::Comma => {}
+                        Tok::RParen => {
+                            self.bump();
+                            return Ok(ExprKind::Tuple(items));
+                        }
+                        _ => {
+                            return Err(parse_error(
+                                t.col,
+                                format!(
+                                    "expected ',' or ')' in the tuple, found {}",
+                                    t.tok.describe()
+                                ),
+                            ))
+                        }
+                    }
+                }
+            }
+            _ => Err(parse_error(
+                t.col,
+                format!("expected ',' or ')', found {}", t.tok.describe()),
+            )),
+        }
+    }
+
+    /// After `<`: `<e, f, ...>` (C++ tuple; `<e>` is a 1-tuple).
+    fn cpp_tuple(&mut self) -> Result<Vec<Expr>> {
+        let mut items = Vec::new();
+        if self.peek().tok == Tok::Gt {
+            self.bump();
+            return Ok(items);
+        }
+        loop {
+            items.push(self.expr()?);
+            let t = self.peek().clone();
+            match t.tok {
+                Tok::Comma => {
+                    self.bump();
+                }
+                Tok::Gt => {
+                    self.bump();
+                    return Ok(items);
+                }
+                _ => {
+                    return Err(parse_error(
+                        t.col,
+                        format!(
+                            "expected ',' or '>' in the C++ tuple, found {}",
+                            t.tok.describe()
+                        ),
+                    ))
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,414 @@
+//! The dynamic values of the notation (`NOTATION.md`, "Values") and their
+//! conversions to the library's typed values: shapes, strides, coordinates,
+//! tilers and recast scales.
+
+use crate::algebra::Scale;
+use crate::error::{Error, Result};
+use crate::htuple::{Builder, HTuple, MAX_DEPTH};
+use crate::int;
+use crate::layout::Layout;
+use crate::shape::Coord;
+use crate::stride::Scalar;
+use crate::swizzle::{Swizzle, SwizzledLayout};
+use crate::tiler::Tiler;
+
+/// A value of the notation.
+///
+/// Tuples are trees of values (`Value::Tuple`), so a tuple may hold
+/// layouts, `None`, swizzles, ... (tilers, `slice_and_offset` pairs). An
+/// integer is always `Value::Int`, never `Value::Scalar(Scalar::Int(_))`
+/// (use [`Value::from_scalar`] to normalise).
+///
+/// ```
+/// use rcute::notation::Value;
+/// let v = Value::Tuple(vec![Value::Int(4), Value::Int(8)]);
+/// assert_eq!(v.to_shape().unwrap().to_string(), "(4, 8)");
+/// assert_eq!(v.to_string(), "(4, 8)");
+/// ```
+#[derive(Clone, Debug)]
+pub enum Value {
+    /// An integer.
+    Int(i64),
+    /// A non-integer stride scalar: an F2 value or a coordinate value.
+    Scalar(Scalar),
+    /// `None` / `_`.
+    None,
+    /// `True` / `False`.
+    Bool(bool),
+    /// A layout `S:D`.
+    Layout(Layout),
+    /// A swizzle functor `Swizzle(B, M, S)`.
+    Swizzle(Swizzle),
+    /// A swizzled layout `Sw o L`.
+    Swizzled(SwizzledLayout),
+    /// A fraction `num/den` (reduced, `den > 1`), used as a recast scale.
+    Fraction(i64, i64),
+    /// A tuple of values.
+    Tuple(Vec<Value>),
+    /// A list of values (printed with square brackets, e.g. `basis_repr`).
+    List(Vec<Value>),
+}
+
+impl From<i64> for Value {
+    fn from(v: i64) -> Self {
+        Value::Int(v)
+    }
+}
+
+impl From<Layout> for Value {
+    fn from(l: Layout) -> Self {
+        Value::Layout(l)
+    }
+}
+
+impl From<Scalar> for Value {
+    fn from(s: Scalar) -> Self {
+        Value::from_scalar(s)
+    }
+}
+
+impl From<bool> for Value {
+    fn from(b: bool) -> Self {
+        Value::Bool(b)
+    }
+}
+
+impl Value {
+    /// The value of a stride scalar (`Scalar::Int` becomes `Value::Int`).
+    pub fn from_scalar(s: Scalar) -> Value {
+        match s {
+            Scalar::Int(v) => Value::Int(v),
+            s => Value::Scalar(s),
+        }
+    }
+
+    /// The tuple value of an HTuple, leaves converted by `f`.
+    pub fn from_htuple<T>(t: &HTuple<T>, mut f: impl FnMut(&T) -> Value) -> Value {
+        fn rec<T>(r: crate::HRef<'_, T>, f: &mut dyn FnMut(&T) -> Value) -> Value {
+            match r.as_leaf() {
+                Some(x) => f(x),
+                None => Value::Tuple(r.modes().map(|m| rec(m, f)).collect()),
+            }
+        }
+        rec(t.as_ref(), &mut f)
+    }
+
+    /// The tuple value of a shape.
+    pub fn from_shape(t: &HTuple<i64>) -> Value {
+        Value::from_htuple(t, |&v| Value::Int(v))
+    }
+
+    /// The tuple value of a stride.
+    pub fn from_stride(t: &HTuple<Scalar>) -> Value {
+        Value::from_htuple(t, |s| Value::from_scalar(s.clone()))
+    }
+
+    /// A short name of the value's kind, for error messages.
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            Value::Int(_) => "integer",
+            Value::Scalar(Scalar::F2(_)) => "F2 value",
+            Value::Scalar(_) => "coordinate value",
+            Value::None => "None",
+            Value::Bool(_) => "boolean",
+            Value::Layout(_) => "layout",
+            Value::Swizzle(_) => "swizzle",
+            Value::Swizzled(_) => "swizzled layout",
+            Value::Fraction(..) => "fraction",
+            Value::Tuple(_) => "tuple",
+            Value::List(_) => "list",
+        }
+    }
+
+    /// True for a tuple.
+    pub fn is_tuple(&self) -> bool {
+        matches!(self, Value::Tuple(_))
+    }
+
+    /// The integer, or a `type` error naming `what`.
+    pub fn to_int(&self, what: &str) -> Result<i64> {
+        match self {
+            Value::Int(v) => Ok(*v),
+            v => Err(Error::type_(format!(
+                "{what}: expected an integer, got the {} {v}",
+                v.kind_name()
+            ))),
+        }
+    }
+
+    /// The stride scalar of an integer, F2 or coordinate value.
+    pub fn to_scalar(&self, what: &str) -> Result<Scalar> {
+        match self {
+            Value::Int(v) => Ok(Scalar::Int(*v)),
+            Value::Scalar(s) => Ok(s.clone()),
+            v => Err(Error::type_(format!(
+                "{what}: expected a stride scalar, got the {} {v}",
+                v.kind_name()
+            ))),
+        }
+    }
+
+    /// A scalar, or a tuple read as a coordinate value (`ArithTuple` of the
+    /// tuple's structure).
+    pub fn to_coord_value(&self, what: &str) -> Result<Scalar> {
+        fn rec(v: &Value, what: &str, depth: usize) -> Result<Scalar> {
+            check_depth(depth, what)?;
+            match v {
+                Value::Tuple(items) => Ok(Scalar::coord(
+                    items
+                        .iter()
+                        .map(|x| rec(x, what, depth + 1))
+                        .collect::<Result<_>>()?,
+                )),
+                v => v.to_scalar(what),
+            }
+        }
+        rec(self, what, 0)
+    }
+
+    /// The shape HTuple of an integer or a tuple of integers.
+    pub fn to_shape(&self) -> Result<HTuple<i64>> {
+        self.to_htuple("shape", &mut |v| match v {
+            Value::Int(x) => Ok(*x),
+            v => Err(Error::type_(format!(
+                "shape: expected integer leaves, got the {} {v}",
+                v.kind_name()
+            ))),
+        })
+    }
+
+    /// Like [`Value::to_shape`], but a layout (or swizzled layout) gives its shape.
+    pub fn to_shape_of(&self) -> Result<HTuple<i64>> {
+        match self {
+            Value::Layout(l) => Ok(l.shape().clone()),
+            Value::Swizzled(s) => Ok(s.layout.shape().clone()),
+            v => v.to_shape(),
+        }
+    }
+
+    /// The stride HTuple of a scalar or a tuple of scalars (tuples stay
+    /// tuples; see [`Value::to_layout_stride`] for the literal rule).
+    pub fn to_stride(&self) -> Result<HTuple<Scalar>> {
+        self.to_htuple("stride", &mut |v| v.to_scalar("stride"))
+    }
+
+    /// The coordinate HTuple (integer/scalar/`None` leaves).
+    pub fn to_coord(&self) -> Result<Coord> {
+        self.to_htuple("coordinate", &mut |v| match v {
+            Value::None => Ok(None),
+            v => Ok(Some(v.to_scalar("coordinate")?)),
+        })
+    }
+
+    /// True when some leaf of the value is `None`.
+    pub fn contains_none(&self) -> bool {
+        match self {
+            Value::None => true,
+            Value::Tuple(items) => items.iter().any(|x| x.contains_none()),
+            _ => false,
+        }
+    }
+
+    /// The HTuple with leaves converted by `f` (tuples are the tree).
+    pub fn to_htuple<T>(
+        &self,
+        what: &str,
+        f: &mut dyn FnMut(&Value) -> Result<T>,
+    ) -> Result<HTuple<T>> {
+        fn rec<T>(
+            v: &Value,
+            b: &mut Builder<T>,
+            what: &str,
+            f: &mut dyn FnMut(&Value) -> Result<T>,
+            depth: usize,
+        ) -> Result<()> {
+            check_depth(depth, what)?;
+            match v {
+                Value::Tuple(items) => {
+                    b.open();
+                    for x in items {
+                        rec(x, b, what, f, depth + 1)?;
+                    }
+                    b.close();
+                }
+                v => b.leaf(f(v)?),
+            }
+            Ok(())
+        }
+        let mut b = Builder::new();
+        rec(self, &mut b, what, f, 0)?;
+        Ok(b.finish())
+    }
+
+    /// The stride of the literal `S:D` for the shape `shape` (`layout.md`
+    /// 2.2): a stride tuple at a *leaf* position of the shape is one
+    /// coordinate value; at a tuple position it is a sub-stride of the same
+    /// rank. Errors: `congruence` when a scalar stands where the shape has
+    /// a tuple or the ranks differ.
+    pub fn to_layout_stride(&self, shape: &HTuple<i64>) -> Result<HTuple<Scalar>> {
+        fn rec(
+            s: crate::HRef<'_, i64>,
+            d: &Value,
+            b: &mut Builder<Scalar>,
+            depth: usize,
+        ) -> Result<()> {
+            check_depth(depth, "layout")?;
+            if s.is_leaf() {
+                b.leaf(d.to_coord_value("layout stride")?);
+                return Ok(());
+            }
+            match d {
+                Value::Tuple(items) if items.len() == s.rank() => {
+                    b.open();
+                    for (sm, dm) in s.modes().zip(items) {
+                        rec(sm, dm, b, depth + 1)?;
+                    }
+                    b.close();
+                    Ok(())
+                }
+                _ => Err(Error::congruence(format!(
+                    "layout: shape {s} and stride {d} are not congruent"
+                ))),
+            }
+        }
+        let mut b = Builder::new();
+        rec(shape.as_ref(), self, &mut b, 0)?;
+        Ok(b.finish())
+    }
+
+    /// The tiler of a value: a layout, an integer, `None` or a tuple of
+    /// tilers (`layout.md` section 10).
+    pub fn to_tiler(&self) -> Result<Tiler> {
+        fn rec(v: &Value, depth: usize) -> Result<Tiler> {
+            check_depth(depth, "tiler")?;
+            match v {
+                Value::None => Ok(Tiler::None),
+                Value::Int(n) => Ok(Tiler::Int(*n)),
+                Value::Layout(l) => Ok(Tiler::Layout(l.clone())),
+                Value::Tuple(items) => Ok(Tiler::Tuple(
+                    items
+                        .iter()
+                        .map(|x| rec(x, depth + 1))
+                        .collect::<Result<_>>()?,
+                )),
+                v => Err(Error::type_(format!(
+                    "tiler: expected a layout, an integer, None or a tuple, got the {} {v}",
+                    v.kind_name()
+                ))),
+            }
+        }
+        rec(self, 0)
+    }
+
+    /// The value of a tiler.
+    pub fn from_tiler(t: &Tiler) -> Value {
+        match t {
+            Tiler::None => Value::None,
+            Tiler::Int(n) => Value::Int(*n),
+            Tiler::Layout(l) => Value::Layout(l.clone()),
+            Tiler::Tuple(v) => Value::Tuple(v.iter().map(Value::from_tiler).collect()),
+        }
+    }
+
+    /// A recast scale: an integer, a fraction, or a tuple of scales.
+    pub fn to_scale(&self) -> Result<Scale> {
+        fn rec(v: &Value, depth: usize) -> Result<Scale> {
+            check_depth(depth, "recast scale")?;
+            match v {
+                Value::Int(n) => Ok(Scale::Ratio { num: *n, den: 1 }),
+                Value::Fraction(n, d) => Ok(Scale::Ratio { num: *n, den: *d }),
+                Value::Tuple(items) => Ok(Scale::Tuple(
+                    items
+                        .iter()
+                        .map(|x| rec(x, depth + 1))
+                        .collect::<Result<_>>()?,
+                )),
+                v => Err(Error::type_(format!(
+                    "recast: the scale must be an integer, a fraction or a tuple, got the {} {v}",
+                    v.kind_name()
+                ))),
+            }
+        }
+        rec(self, 0)
+    }
+
+    /// The fraction `num/den` in lowest terms (an integer when `den`
+    /// divides `num`). A zero denominator is a `value` error.
+    ///
+    /// ```
+    /// use rcute::notation::Value;
+    /// assert_eq!(Value::fraction(2, 4).unwrap().to_string(), "1/2");
+    /// assert_eq!(Value::fraction(4, -2).unwrap().to_string(), "-2");
+    /// ```
+    pub fn fraction(num: i64, den: i64) -> Result<Value> {
+        if den == 0 {
+            return Err(Error::value(format!("division by zero: {num} / 0")));
+        }
+        let g = int::gcd(num, den);
+        let (mut n, mut d) = (int::floor_div(num, g)?, int::floor_div(den, g)?);
+        if d < 0 {
+            n = int::neg(n)?;
+            d = int::neg(d)?;
+        }
+        if d == 1 {
+            Ok(Value::Int(n))
+        } else {
+            Ok(Value::Fraction(n, d))
+        }
+    }
+}
+
+/// The nesting bound of every recursive walk over values.
+pub(crate) fn check_depth(depth: usize, what: &str) -> Result<()> {
+    if depth > MAX_DEPTH {
+        Err(Error::value(format!(
+            "{what}: nesting deeper than {MAX_DEPTH} levels"
+        )))
+    } else {
+        Ok(())
+    }
+}
+
+/// Equality of two values (`NOTATION.md`: `==` compares any two values):
+/// stride scalars by their algebra's equality (a tuple compared with a
+/// coordinate value is read as one), layouts structurally, tuples
+/// elementwise. Values of unrelated kinds are unequal.
+///
+/// ```
+/// use rcute::notation::{values_equal, Value};
+/// assert!(values_equal(&Value::Int(3), &Value::Int(3)));
+/// assert!(!values_equal(&Value::Int(3), &Value::None));
+/// ```
+pub fn values_equal(a: &Value, b: &Value) -> bool {
+    fn rec(a: &Value, b: &Value, depth: usize) -> bool {
+        if depth > MAX_DEPTH {
+            return false;
+        }
+        use Value::*;
+        match (a, b) {
+            (Int(x), Int(y)) => x == y,
+            (Int(_) | Scalar(_), Int(_) | Scalar(_)) => {
+                let x = a.to_scalar("==");
+                let y = b.to_scalar("==");
+                matches!((x, y), (Ok(x), Ok(y)) if x == y)
+            }
+            (Scalar(crate::Scalar::Coord(_)), Tuple(_))
+            | (Tuple(_), Scalar(crate::Scalar::Coord(_))) => {
+                let x = a.to_coord_value("==");
+                let y = b.to_coord_value("==");
+                matches!((x, y), (Ok(x), Ok(y)) if x == y)
+            }
+            (None, None) => true,
+            (Bool(x), Bool(y)) => x == y,
+            (Layout(x), Layout(y)) => x == y,
+            (Swizzle(x), Swizzle(y)) => x == y,
+            (Swizzled(x), Swizzled(y)) => x == y,
+            (Fraction(a1, b1), Fraction(a2, b2)) => a1 == a2 && b1 == b2,
+            (Tuple(x), Tuple(y)) | (List(x), List(y)) => {
+                x.len() == y.len() && x.iter().zip(y).all(|(p, q)| rec(p, q, depth + 1))
+            }
+            _ => false,
+        }
+    }
+    rec(a, b, 0)
+}

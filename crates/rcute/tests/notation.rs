@@ -1,0 +1,382 @@
+//! The notation: parser, printers and evaluator (`NOTATION.md`).
+
+use rcute::notation::{eval_str, eval_styled, Session, Style};
+use rcute::ErrorKind;
+
+fn ok(src: &str) -> String {
+    match eval_str(src) {
+        Ok(s) => s,
+        Err(e) => panic!("{src}: unexpected error {e}"),
+    }
+}
+
+fn err(src: &str) -> rcute::Error {
+    match eval_str(src) {
+        Ok(s) => panic!("{src}: expected an error, got {s}"),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn integers() {
+    assert_eq!(ok("0"), "0");
+    assert_eq!(ok("-3"), "-3");
+    assert_eq!(ok("0b1010"), "10");
+    assert_eq!(ok("0x1f"), "31");
+    assert_eq!(ok("_8"), "8");
+    assert_eq!(ok("-9223372036854775808"), "-9223372036854775808");
+    assert_eq!(err("9223372036854775808").kind, ErrorKind::Overflow);
+    assert_eq!(err("9223372036854775807 + 1").kind, ErrorKind::Overflow);
+    assert_eq!(err("99999999999999999999999").kind, ErrorKind::Overflow);
+}
+
+#[test]
+fn arithmetic_precedence() {
+    assert_eq!(ok("1 + 2 * 3"), "7");
+    assert_eq!(ok("(1 + 2) * 3"), "9");
+    assert_eq!(ok("-7 // 2"), "-4");
+    assert_eq!(ok("-7 % 3"), "2");
+    assert_eq!(ok("7 % -2"), "-1");
+    assert_eq!(ok("1/2"), "1/2");
+    assert_eq!(ok("4/2"), "2");
+    assert_eq!(err("1 // 0").kind, ErrorKind::Value);
+    assert_eq!(err("1 / 0").kind, ErrorKind::Value);
+    assert_eq!(ok("2 + 3 == 5"), "True");
+    assert_eq!(ok("2 + 3 != 5"), "False");
+    assert_eq!(ok("-2 * -3"), "6");
+}
+
+#[test]
+fn tuples_and_one_tuples() {
+    assert_eq!(ok("(3,)"), "(3,)");
+    assert_eq!(ok("(3)"), "3");
+    assert_eq!(ok("()"), "()");
+    assert_eq!(ok("((3,),)"), "((3,),)");
+    assert_eq!(ok("(1, (0, 1))"), "(1, (0, 1))");
+    assert_eq!(ok("(1, 2,)"), "(1, 2)");
+    assert_eq!(ok("<4, 8>"), "(4, 8)");
+    assert_eq!(ok("<4>"), "(4,)");
+    assert_eq!(ok("<4:1, 8:2>"), "(Layout(4, 1), Layout(8, 2))");
+    assert_eq!(ok("(None, 4:1)"), "(None, Layout(4, 1))");
+    assert_eq!(ok("(_, 3)"), "(None, 3)");
+}
+
+#[test]
+fn basis_and_f2() {
+    assert_eq!(ok("1@0"), "1@0");
+    assert_eq!(ok("1@0@1"), "1@0@1");
+    assert_eq!(ok("E(1, 0)"), "1@0@1");
+    assert_eq!(ok("1@0@1 == E(1,0)"), "True");
+    assert_eq!(ok("3*E(0)+5*E(1)"), "(3, 5)");
+    assert_eq!(ok("-3@1"), "-3@1");
+    assert_eq!(ok("42 * E()"), "42");
+    assert_eq!(ok("E(0) == ArithTuple(1, 0)"), "True");
+    assert_eq!(ok("ArithTuple(1, 2) == (1, 2, 0)"), "True");
+    assert_eq!(ok("ArithTuple(3, 5)"), "(3, 5)");
+    assert_eq!(ok("ArithTuple(3)"), "3");
+    assert_eq!(ok("F2(9)"), "F9");
+    assert_eq!(ok("F9"), "F9");
+    assert_eq!(ok("F2(0b1010) + F2(0b1100)"), "F6");
+    assert_eq!(ok("F2(3) * 3"), "F5");
+    assert_eq!(ok("F-3"), "F-3");
+    assert_eq!(ok("F2(5) == 5"), "True");
+    assert_eq!(err("(1@0 + 2@1 + 3@2) + 7").kind, ErrorKind::Type);
+    assert_eq!(err("1@(-1)").kind, ErrorKind::Value);
+    assert_eq!(err("1@-1").kind, ErrorKind::Parse);
+}
+
+#[test]
+fn layouts_and_literal_rule() {
+    assert_eq!(ok("(4,8):(8,1)"), "(4, 8):(8, 1)");
+    assert_eq!(ok("24:3"), "24:3");
+    assert_eq!(ok("12:1@1"), "12:1@1");
+    assert_eq!(ok("(3,):(1,)"), "(3,):(1,)");
+    assert_eq!(ok("():()"), "():()");
+    // a stride tuple at a leaf position of the shape is one coordinate value
+    assert_eq!(ok("4:(1,1)"), "4:(1, 1)");
+    assert_eq!(
+        ok("((2,3),4):((1,1@0),(1,2))"),
+        "((2, 3), 4):((1, 1@0), (1, 2))"
+    );
+    assert_eq!(ok("(4,8):(3*E(0)+5*E(1), 1)"), "(4, 8):((3, 5), 1)");
+    assert_eq!(err("(4,8):(1,)").kind, ErrorKind::Congruence);
+    assert_eq!(err("(4,8):1").kind, ErrorKind::Congruence);
+    assert_eq!(err("(4,0):(1,4)").kind, ErrorKind::Value);
+    // `:` is loosest: this is (4,8) : ((1,4) == Layout((4,8))), not a comparison
+    assert!(eval_str("(4,8):(1,4) == Layout((4,8))").is_err());
+    assert_eq!(ok("((4,8):(1,4)) == Layout((4,8))"), "True");
+    assert_eq!(ok("((4,8):(1,4)) == (32:1)"), "False");
+    assert_eq!(ok("(6:1) == ((6,):(1,))"), "False");
+    assert_eq!(ok("((2,3):(0,1)) == ((2,3):(ArithTuple(0,0),1))"), "True");
+    assert_eq!(ok("(4:1@0) == (4:ArithTuple(1,0))"), "True");
+}
+
+#[test]
+fn layout_constructor() {
+    assert_eq!(ok("Layout((4,8))"), "(4, 8):(1, 4)");
+    assert_eq!(ok("Layout((4,8),2)"), "(4, 8):(2, 8)");
+    assert_eq!(ok("Layout(((2,3),4),(1,100))"), "((2, 3), 4):((1, 2), 100)");
+    assert_eq!(ok("Layout((4,8),E(1))"), "(4, 8):(1@1, 4@1)");
+    assert_eq!(ok("Layout((4,8),F2(1))"), "(4, 8):(F1, F4)");
+    assert_eq!(ok("Layout(())"), "():()");
+    assert_eq!(ok("LayoutRight((4,8))"), "(4, 8):(8, 1)");
+    assert_eq!(ok("LayoutLeft((4,8))"), "(4, 8):(1, 4)");
+    assert_eq!(err("Layout((2,3),(1,(2,)))").kind, ErrorKind::Congruence);
+    assert_eq!(err("Layout(3,(1,))").kind, ErrorKind::Congruence);
+}
+
+#[test]
+fn evaluation_syntax() {
+    assert_eq!(ok("((4,8):(8,1))(2,3)"), "19");
+    assert_eq!(ok("((4,8):(8,1))(14)"), "19");
+    assert_eq!(ok("((4,8):(8,1))((2,3))"), "19");
+    assert_eq!(ok("((3,(2,4)):(2,(1,6)))(1,(0,1))"), "8");
+    assert_eq!(ok("((3,(2,4)):(2,(1,6)))(-1)"), "-1");
+    assert_eq!(ok("((4,8):(1@0,1@1))(2,3)"), "(2, 3)");
+    assert_eq!(ok("((4,8):(F2(1),F2(8)))(2,1)"), "F10");
+    assert_eq!(ok("(():())()"), "0");
+    assert_eq!(err("(5:1)((1,2))").kind, ErrorKind::Rank);
+    assert_eq!(err("((4,8):(1,4))(())").kind, ErrorKind::Rank);
+    assert_eq!(ok("Layout((4, 8), (8, 1))(2, 3)"), "19");
+}
+
+#[test]
+fn mode_access() {
+    assert_eq!(ok("((3,(2,4)):(2,(1,6)))[1]"), "(2, 4):(1, 6)");
+    assert_eq!(ok("((3,(2,4)):(2,(1,6)))[1][0]"), "2:1");
+    assert_eq!(ok("((3,(2,4)):(2,(1,6)))[-1]"), "(2, 4):(1, 6)");
+    assert_eq!(ok("((5,):(2,))[0]"), "5:2");
+    assert_eq!(ok("(7:3)[0]"), "7:3");
+    assert_eq!(err("(():())[0]").kind, ErrorKind::Bounds);
+    assert_eq!(err("((4,8):(1,4))[2]").kind, ErrorKind::Bounds);
+    assert_eq!(ok("(1, (2, 3))[1][0]"), "2");
+    assert_eq!(ok("size[-1]((1,(2,3)))"), "6");
+}
+
+#[test]
+fn queries() {
+    let a = "((6,2),5):((8,2),1)";
+    assert_eq!(ok(&format!("size[0]({a})")), "12");
+    assert_eq!(ok(&format!("size[0,1]({a})")), "2");
+    assert_eq!(ok(&format!("size[0][1]({a})")), "2");
+    assert_eq!(ok(&format!("rank[0]({a})")), "2");
+    assert_eq!(ok(&format!("depth[0]({a})")), "1");
+    assert_eq!(ok(&format!("shape[0,0]({a})")), "6");
+    assert_eq!(ok(&format!("stride[0]({a})")), "(8, 2)");
+    assert_eq!(ok(&format!("get[0,1]({a})")), "2:2");
+    assert_eq!(ok(&format!("size({a}, mode=(0,1))")), "2");
+    assert_eq!(ok("rank(())"), "0");
+    assert_eq!(ok("rank(7)"), "1");
+    assert_eq!(ok("depth(7)"), "0");
+    assert_eq!(err("depth(())").kind, ErrorKind::Value);
+    assert_eq!(err("depth(():())").kind, ErrorKind::Value);
+    assert_eq!(ok("size((3,(4,5)))"), "60");
+    assert_eq!(ok("shape(7)"), "7");
+}
+
+#[test]
+fn htuple_helpers() {
+    assert_eq!(ok("flatten(((1,(2,3)),4))"), "(1, 2, 3, 4)");
+    assert_eq!(ok("flatten(7)"), "(7,)");
+    assert_eq!(ok("flatten(((), (1,)))"), "(1,)");
+    assert_eq!(ok("product(((2,3),4))"), "24");
+    assert_eq!(ok("product(())"), "1");
+    assert_eq!(ok("prefix_product((3,(2,4)))"), "(1, (3, 6))");
+    assert_eq!(ok("prefix_product(((2,3),4),(7,100))"), "((7, 14), 100)");
+    assert_eq!(ok("prefix_product((4,8),E(1))"), "(1@1, 4@1)");
+    assert!(eval_str("prefix_product((4,8),(1,))").is_err());
+    assert_eq!(ok("inner_product((1,(2,3)),(1,(10,100)))"), "321");
+    assert_eq!(
+        ok("inner_product((2,(1,3)),(E(0),(E(1),2*E(0))))"),
+        "(8, 1)"
+    );
+    assert_eq!(ok("idx2crd(100, (3,(2,4)))"), "(1, (1, 16))");
+    assert_eq!(ok("idx2crd((None,3), (3,(2,4)))"), "(0, (1, 1))");
+    assert_eq!(ok("crd2idx((1,(2,3)),(3,(2,4)))"), "25");
+    assert_eq!(ok("get(((0,0,(0,0,0,42)),), (0,2,3))"), "42");
+    assert_eq!(ok("lift(42, (0,2,3))"), "((0, 0, (0, 0, 0, 42)),)");
+    assert_eq!(ok("lift(42, (1,), pad=None)"), "(None, 42)");
+    assert_eq!(ok("lift[2,1](7, pad=None)"), "(None, None, (None, 7))");
+    assert_eq!(ok("select((10,11,12,13), (1,3))"), "(11, 13)");
+    assert_eq!(ok("select[1,3]((10,11,12,13))"), "(11, 13)");
+    assert_eq!(
+        ok("select((2,3,5,7):(1,2,6,30), (1,3))"),
+        "(Layout(3, 2), Layout(7, 30))"
+    );
+    assert_eq!(ok("take((10,11,12,13),(1,3))"), "(11, 12)");
+    assert_eq!(ok("take((10,11,12,13),(1,1))"), "()");
+    assert_eq!(err("take((10,11,12,13),(3,1))").kind, ErrorKind::Value);
+    assert_eq!(err("take((10,11,12,13),(1,))").kind, ErrorKind::Value);
+    assert_eq!(err("take((10,11,12,13),(1,5))").kind, ErrorKind::Bounds);
+    assert_eq!(ok("wrap(3)"), "(3,)");
+    assert_eq!(ok("wrap(())"), "()");
+    assert_eq!(ok("unwrap((((42,),),))"), "42");
+    assert_eq!(ok("unwrap(((),))"), "()");
+    assert_eq!(ok("repeat_like(0, ((1,(2,3)),4))"), "((0, (0, 0)), 0)");
+    assert_eq!(
+        ok("slice_((None,(1,None,1)),((2,3),(5,7,9)))"),
+        "((2, 3), 7)"
+    );
+    assert_eq!(ok("dice_((None,(1,None,1)),((2,3),(5,7,9)))"), "(5, 9)");
+    assert_eq!(ok("slice_((None,),((2,3),(5,7,9)))"), "((2, 3), (5, 7, 9))");
+    assert_eq!(ok("dice_(0,((2,3),(5,7,9)))"), "(((2, 3), (5, 7, 9)),)");
+    assert_eq!(ok("leaves(((1,(2,3)),4))"), "[1, 2, 3, 4]");
+    assert_eq!(ok("basis_repr(5*E(1,2))"), "[(5, (1, 2))]");
+    assert_eq!(ok("basis_repr(0)"), "[(0, ())]");
+    assert_eq!(ok("is_basis(3*E(0)+5*E(1))"), "False");
+    assert_eq!(ok("make_basis_like((10,(20,30)))"), "(1@0, (1@0@1, 1@1@1))");
+    assert_eq!(ok("as_tuple(ArithTuple(1,2,(3,4)))"), "(1, 2, (3, 4))");
+    assert_eq!(ok("unit(2*E(1,0))"), "1@0@1");
+    assert_eq!(ok("proj((1,(2,3)), E(1,0))"), "2");
+    assert_eq!(ok("congruent((4,8),(5,7))"), "True");
+    assert_eq!(ok("weakly_congruent((3,4),30)"), "False");
+}
+
+#[test]
+fn construction() {
+    assert_eq!(
+        ok("make_layout(3:1, (5,1):(7,2), 2:42)"),
+        "(3, (5, 1), 2):(1, (7, 2), 42)"
+    );
+    assert_eq!(ok("make_layout(3:1)"), "(3,):(1,)");
+    assert_eq!(err("make_layout()").kind, ErrorKind::Value);
+    assert_eq!(
+        ok("tiler_to_layout((4,(2,3)))"),
+        "(4, (2, 3)):(1@0, (1@0@1, 1@1@1))"
+    );
+    assert_eq!(ok("tiler_to_layout(<4:2, 5:3>)"), "(4, 5):(2@0, 3@1)");
+    assert_eq!(err("tiler_to_layout((_,4))").kind, ErrorKind::Type);
+}
+
+#[test]
+fn styles() {
+    let cases = [
+        (
+            "(4,8):(1,4)",
+            "(4, 8):(1, 4)",
+            "Layout((4, 8), (1, 4))",
+            "(4,8):(1,4)",
+        ),
+        ("(3,):(1,)", "(3,):(1,)", "Layout((3,), (1,))", "(3):(1)"),
+        ("((3,),)", "((3,),)", "((3,),)", "((3))"),
+        (
+            "(4,8):(1@0,1@1)",
+            "(4, 8):(1@0, 1@1)",
+            "Layout((4, 8), (1@0, 1@1))",
+            "(4,8):(1@0,1@1)",
+        ),
+        (
+            "(2,3):(F1,F9)",
+            "(2, 3):(F1, F9)",
+            "Layout((2, 3), (F1, F9))",
+            "(2,3):(F1,F9)",
+        ),
+        ("(None, 3)", "(None, 3)", "(None, 3)", "(_,3)"),
+        ("1 == 1", "True", "True", "true"),
+        ("3*E(0)+5*E(1)", "(3, 5)", "(3, 5)", "(3,5)"),
+        (
+            "(4:1, (8, 2:1))",
+            "(Layout(4, 1), (8, Layout(2, 1)))",
+            "(Layout(4, 1), (8, Layout(2, 1)))",
+            "(4:1,(8,2:1))",
+        ),
+        (
+            "basis_repr(5*E(1,2))",
+            "[(5, (1, 2))]",
+            "[(5, (1, 2))]",
+            "[(5,(1,2))]",
+        ),
+    ];
+    for (src, s, r, c) in cases {
+        assert_eq!(eval_styled(src, Style::Str).unwrap(), s, "{src} str");
+        assert_eq!(eval_styled(src, Style::Repr).unwrap(), r, "{src} repr");
+        assert_eq!(eval_styled(src, Style::Cpp).unwrap(), c, "{src} cpp");
+    }
+}
+
+#[test]
+fn parse_errors_report_the_column() {
+    let cases = [
+        ("(4,8):(8,1", "column 11"),
+        ("(4,8)):(8,1)", "column 6"),
+        ("1 + ", "column 5"),
+        ("size(1,,2)", "column 8"),
+        ("3 $ 4", "column 3"),
+        ("f(a=1, 2)", "column 8"),
+        ("<4, 8", "column 6"),
+    ];
+    for (src, col) in cases {
+        let e = err(src);
+        assert_eq!(e.kind, ErrorKind::Parse, "{src}: {e}");
+        assert!(e.message.contains(col), "{src}: {e} should name {col}");
+    }
+}
+
+#[test]
+fn nesting_is_bounded() {
+    let deep = format!("{}1{}", "(".repeat(5000), ",)".repeat(5000));
+    assert_eq!(err(&deep).kind, ErrorKind::Parse);
+    let neg = format!("{}1", "-".repeat(100_000));
+    assert_eq!(err(&neg).kind, ErrorKind::Parse);
+    let chain = format!("1{}", "+1".repeat(100_000));
+    assert_eq!(err(&chain).kind, ErrorKind::Parse);
+    let ats = format!("1{}", "@0".repeat(100_000));
+    assert_eq!(err(&ats).kind, ErrorKind::Parse);
+    let long = "1".repeat(2 << 20);
+    assert_eq!(err(&long).kind, ErrorKind::Parse);
+    // moderate nesting works
+    let t = ok(&format!("{}1{}", "(".repeat(40), ",)".repeat(40)));
+    assert!(t.starts_with("((((") && t.ends_with(",),)"));
+}
+
+#[test]
+fn variables() {
+    let mut s = Session::new();
+    let mut run = |line: &str| -> Result<String, rcute::Error> {
+        s.eval_line(line)
+            .expect("not a blank line")
+            .map(|v| v.to_string())
+    };
+    assert_eq!(run("A = (4,8):(8,1)").unwrap(), "(4, 8):(8, 1)");
+    assert_eq!(run("A(2,3)").unwrap(), "19");
+    assert_eq!(run("A[1]").unwrap(), "8:1");
+    assert_eq!(run("B = size(A) + 1").unwrap(), "33");
+    assert_eq!(run("B").unwrap(), "33");
+    assert_eq!(run("A = 5").unwrap(), "5");
+    assert_eq!(run("A").unwrap(), "5");
+    assert_eq!(run("size = 3").unwrap_err().kind, ErrorKind::Value);
+    assert_eq!(run("None = 3").unwrap_err().kind, ErrorKind::Value);
+    assert_eq!(run("Z").unwrap_err().kind, ErrorKind::Value);
+    assert_eq!(run("A == 5").unwrap(), "True");
+    assert!(s.eval_line("").is_none());
+    assert!(s.eval_line("   # comment").is_none());
+}
+
+#[test]
+fn misuse_is_an_error_not_a_panic() {
+    for src in [
+        "size",
+        "size[0]",
+        "3(4)",
+        "(4:1)[1]",
+        "E(0)(1)",
+        "Layout()",
+        "Layout(1, 2, 3)",
+        "size(1, 2)",
+        "complement[0](4:1)",
+        "composition(4:1)",
+        "F2(E(0))",
+        "size(None)",
+        "1 @ (2,)",
+        "(1,2) + 3",
+        "None + 1",
+        "get((1,2), (5,))",
+        "get(3, (0,))",
+        "lift(1, (-1,))",
+        "lift(1, (100000000,))",
+        "E(100000000)",
+        "foo(3)",
+    ] {
+        assert!(eval_str(src).is_err(), "{src} should be an error");
+    }
+}
