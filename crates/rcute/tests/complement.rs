@@ -266,3 +266,16 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// No input panics: any stride kinds, extreme values, odd extends.
+    #[test]
+    fn complement_never_panics(a in util::wild_layout(), x in util::wild_shape(), ext in any::<bool>()) {
+        let r = complement(&a, if ext { Some(x.as_ref()) } else { None });
+        if let Ok(c) = r {
+            prop_assert!(c.shape().leaves().iter().all(|&s| s > 0), "{}", c);
+        }
+    }
+}

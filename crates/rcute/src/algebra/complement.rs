@@ -255,6 +255,11 @@ fn assemble_extended(
             Some(pi) => assemble_extended(a, pi, xi, next, path, shape_b, stride_b, depth + 1)?,
             None => {
                 // an axis beyond the codomain: set X_p : make_basis_like(X)_p
+                if let Some(&e) = xi.leaves().iter().find(|&&e| e <= 0) {
+                    return Err(Error::value(format!(
+                        "complement({a}, extend={x}): the extent {e} must be positive"
+                    )));
+                }
                 let bases: Vec<Scalar> = xi
                     .leaf_paths()
                     .into_iter()

@@ -332,3 +332,59 @@ pub fn tiling_pair(max_modes: usize) -> impl Strategy<Value = (Layout, Layout)> 
             (a, b)
         })
 }
+
+/// A random layout with any kind of stride leaf: negative, zero or large
+/// integers, basis values on random axes, two-term coordinate values, F2
+/// values (for no-panic tests).
+pub fn wild_layout() -> impl Strategy<Value = Layout> {
+    let stride = prop_oneof![
+        4 => (-40i64..=40).prop_map(Scalar::Int),
+        1 => prop_oneof![Just(i64::MAX / 3), Just(i64::MIN / 5), Just(1i64 << 40)].prop_map(Scalar::Int),
+        3 => ((-5i64..=30), proptest::collection::vec(0usize..=2, 1..=2))
+            .prop_map(|(v, p)| Scalar::basis(v, &p)),
+        1 => ((1i64..=5), (1i64..=5)).prop_map(|(x, y)| Scalar::coord(vec![Scalar::Int(x), Scalar::Int(y)])),
+        1 => (0i64..=9).prop_map(Scalar::F2),
+    ];
+    let leaf = (prop_oneof![3 => 1i64..=6, 1 => Just(1i64 << 31)], stride);
+    proptest::collection::vec(proptest::collection::vec(leaf, 1..=2), 0..=3).prop_map(|ms| {
+        let s = HTuple::tuple(ms.iter().map(|m| {
+            if m.len() == 1 {
+                HTuple::leaf(m[0].0)
+            } else {
+                HTuple::flat(m.iter().map(|p| p.0))
+            }
+        }));
+        let d = HTuple::tuple(ms.iter().map(|m| {
+            if m.len() == 1 {
+                HTuple::leaf(m[0].1.clone())
+            } else {
+                HTuple::flat(m.iter().map(|p| p.1.clone()))
+            }
+        }));
+        Layout::new(s, d).unwrap()
+    })
+}
+
+/// A random shape for `extend` / tilers, possibly with zero or negative
+/// extents.
+pub fn wild_shape() -> impl Strategy<Value = HTuple<i64>> {
+    let leaf = prop_oneof![4 => 1i64..=50, 1 => -3i64..=0, 1 => Just(i64::MAX)];
+    prop_oneof![
+        2 => leaf.clone().prop_map(HTuple::leaf),
+        2 => proptest::collection::vec(leaf.clone(), 0..=3).prop_map(HTuple::flat),
+        1 => (leaf.clone(), proptest::collection::vec(leaf, 1..=2))
+            .prop_map(|(a, v)| HTuple::tuple([HTuple::leaf(a), HTuple::flat(v)])),
+    ]
+}
+
+/// A random tiler built from wild layouts, integers, `None` and tuples.
+pub fn wild_tiler() -> impl Strategy<Value = Tiler> {
+    let leaf = prop_oneof![
+        2 => wild_layout().prop_map(Tiler::Layout),
+        2 => (-2i64..=12).prop_map(Tiler::Int),
+        1 => Just(Tiler::None),
+    ];
+    leaf.prop_recursive(2, 6, 3, |inner| {
+        proptest::collection::vec(inner, 0..=3).prop_map(Tiler::Tuple)
+    })
+}
