@@ -24,6 +24,7 @@ pub mod notation;
 pub mod shape;
 pub mod stride;
 pub mod swizzle;
+pub mod tensor;
 pub mod tiler;
 
 pub use atuple::ArithTuple;
