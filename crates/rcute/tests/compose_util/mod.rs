@@ -204,8 +204,13 @@ pub fn eval_ref(l: &Layout, i: i64) -> Scalar {
         let digit = if k + 1 == s.len() {
             q
         } else {
-            let r = q.rem_euclid(s[k]);
-            q = q.div_euclid(s[k]);
+            // Python floor division (the remainder has the divisor's sign)
+            let (mut qq, mut r) = (q / s[k], q % s[k]);
+            if r != 0 && ((r < 0) != (s[k] < 0)) {
+                qq -= 1;
+                r += s[k];
+            }
+            q = qq;
             r
         };
         acc = acc.add(&d[k].mul_int(digit).unwrap()).unwrap();
@@ -269,4 +274,38 @@ pub fn eval_point(a: &Layout, x: &Scalar) -> Scalar {
         }
         Scalar::F2(_) => panic!("F2 point"),
     }
+}
+
+fn floor_divmod(q: i64, s: i64) -> (i64, i64) {
+    let (mut qq, mut r) = (q / s, q % s);
+    if r != 0 && ((r < 0) != (s < 0)) {
+        qq -= 1;
+        r += s;
+    }
+    (qq, r)
+}
+
+/// Hierarchical evaluation at an integer index (PyCuTe's `crd2idx` of an
+/// integer): the index is split across the top-level modes by their sizes
+/// (colexicographic, the last mode absorbs), then recursively. Equals
+/// [`eval_ref`] for positive shapes; differs when extents are negative.
+pub fn eval_hier(l: &Layout, i: i64) -> Scalar {
+    if l.is_leaf() {
+        return eval_ref(l, i);
+    }
+    let modes: Vec<Layout> = l.modes().collect();
+    let mut q = i;
+    let mut acc = Scalar::Int(0);
+    for (k, m) in modes.iter().enumerate() {
+        let digit = if k + 1 == modes.len() {
+            q
+        } else {
+            let n: i64 = m.shape().leaves().iter().product();
+            let (qq, r) = floor_divmod(q, n);
+            q = qq;
+            r
+        };
+        acc = acc.add(&eval_hier(m, digit)).unwrap();
+    }
+    acc
 }
