@@ -7,8 +7,8 @@ use crate::htuple::HTuple;
 use crate::stride::Path;
 use crate::{int, Layout, Result, Scalar};
 
-use tmp::coprofile;
-use tmp::{coalesce, coalesce_z, fold};
+use super::coalesce::{coalesce, coalesce_z, fold};
+use super::codomain::coprofile;
 
 // ---------------------------------------------------------------------------
 // shared helpers
@@ -504,79 +504,4 @@ pub fn nullspace(a: &Layout) -> Result<Layout> {
         }
     }
     Ok(set_unwrapped(s_out, d_out))
-}
-
-// ---------------------------------------------------------------------------
-// TEMPORARY local versions of fold / coalesce / coalesce_z / coprofile
-// (owned by other helpers; replaced by theirs once they land on main)
-// ---------------------------------------------------------------------------
-pub(crate) mod tmp {
-    use crate::error::Error;
-    use crate::{HTuple, Layout, Result, Scalar};
-
-    fn merges(sa: i64, da: &Scalar, d: &Scalar) -> Result<bool> {
-        if da.mul_int(sa)? != *d {
-            return Ok(false);
-        }
-        let lhs = da.mul_int(crate::int::sub(sa, 1)?)?.add(d)?;
-        let rhs = da.mul_int(crate::int::sub(crate::int::mul(2, sa)?, 1)?)?;
-        Ok(lhs == rhs)
-    }
-
-    pub(crate) fn fold<'a>(
-        modes: impl IntoIterator<Item = (i64, &'a Scalar)>,
-    ) -> Result<Vec<(i64, Scalar)>> {
-        let mut out: Vec<(i64, Scalar)> = Vec::new();
-        for (s, d) in modes {
-            while out.last().is_some_and(|x| x.0 == 1) {
-                out.pop();
-            }
-            if let Some(last) = out.last_mut() {
-                if merges(last.0, &last.1, d)? {
-                    last.0 = crate::int::mul(last.0, s)?;
-                    continue;
-                }
-            }
-            out.push((s, d.clone()));
-        }
-        Ok(out)
-    }
-
-    fn from_list(out: Vec<(i64, Scalar)>) -> Layout {
-        if out.len() == 1 {
-            let (s, d) = out.into_iter().next().unwrap_or((1, Scalar::Int(0)));
-            return Layout::leaf(s, d);
-        }
-        let (s, d): (Vec<i64>, Vec<Scalar>) = out.into_iter().unzip();
-        Layout::from_parts(HTuple::flat(s), HTuple::flat(d))
-    }
-
-    pub(crate) fn coalesce_z(a: &Layout) -> Result<Layout> {
-        let out = fold(a.flat_modes())?;
-        if out.is_empty() {
-            return Ok(Layout::leaf(1, Scalar::Int(0)));
-        }
-        Ok(from_list(out))
-    }
-
-    pub(crate) fn coalesce(a: &Layout) -> Result<Layout> {
-        let mut out = fold(a.flat_modes())?;
-        if out.is_empty() {
-            return Ok(Layout::leaf(1, Scalar::Int(0)));
-        }
-        if out.len() >= 2 && out.last().is_some_and(|x| x.0 == 1) {
-            out.pop();
-        }
-        Ok(from_list(out))
-    }
-
-    pub(crate) fn coprofile(a: &Layout) -> Result<HTuple<i64>> {
-        let mut acc = Scalar::Int(0);
-        for d in a.stride().leaves() {
-            acc = acc.add(d).map_err(|e| {
-                Error::type_(format!("coprofile of {a}: mixed algebras ({})", e.message))
-            })?;
-        }
-        Ok(acc.as_tuple().map(|_| 0))
-    }
 }

@@ -2,7 +2,7 @@
 use crate::error::Error;
 use crate::{int, HRef, HTuple, Layout, Result, Scalar};
 
-use super::inverse::tmp::coalesce;
+use super::coalesce::coalesce;
 
 /// `layout_add(A, B)` (`algebra.md` section 15): the layout `R` with
 /// `size(R) = size(A)` and `R(i) = A(i) + B(i)` for `0 <= i < size(A)`,
