@@ -141,6 +141,9 @@ fn recast_leaf(s: i64, d: &Scalar, scale: &Scale) -> Result<(i64, Scalar)> {
     Ok((new_s, new_d))
 }
 
+/// A leaf rewrite `(s, d) -> (s', d')`.
+type LeafFn<'f> = dyn FnMut(i64, &Scalar) -> Result<(i64, Scalar)> + 'f;
+
 /// Rebuilds A leaf by leaf with `f`, keeping A's profile.
 fn map_leaves(
     a: &Layout,
@@ -149,7 +152,7 @@ fn map_leaves(
     fn rec(
         s: HRef<'_, i64>,
         d: HRef<'_, Scalar>,
-        f: &mut dyn FnMut(i64, &Scalar) -> Result<(i64, Scalar)>,
+        f: &mut LeafFn<'_>,
         bs: &mut Builder<i64>,
         bd: &mut Builder<Scalar>,
         depth: usize,
@@ -293,7 +296,7 @@ pub fn downcast(a: &Layout, n: i64) -> Result<Layout> {
     for d in a.stride().leaves() {
         integer_stride(d, "downcast")?;
     }
-    if !a.stride().leaves().iter().any(|d| *d == Scalar::Int(1)) {
+    if !a.stride().leaves().contains(&Scalar::Int(1)) {
         return Err(Error::value(format!(
             "downcast requires a unit-stride mode; {a} has none"
         )));
