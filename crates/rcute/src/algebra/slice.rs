@@ -109,7 +109,7 @@ pub fn dice_<T: Clone>(c: HRef<'_, Option<Scalar>>, b: HRef<'_, T>) -> Result<HT
 /// The sub-layout is `slice_(c, shape(L)) : slice_(c, stride(L))`, a tuple
 /// layout whose rank is the number of `_` leaves of `c` (each `_` keeps the
 /// whole sub-tree it stands for); a bare `_` returns `L` itself with offset
-/// `L(_)` (zero in `L`'s stride algebra). The offset is an integer,
+/// the integer `0`. The offset is an integer,
 /// coordinate value or F2 value, as `L`'s strides are.
 ///
 /// Errors: those of evaluating `L(c)`: `rank` for a coordinate tuple whose
@@ -133,7 +133,9 @@ pub fn slice_and_offset(a: &Layout, c: HRef<'_, Option<Scalar>>) -> Result<(Layo
         )
     })?;
     if let Some(None) = c.as_leaf() {
-        return Ok((a.clone(), offset));
+        // a bare `_` fixes nothing: the offset is the integer 0 (not F0 / a
+        // zero coordinate value), as the vectors record
+        return Ok((a.clone(), Scalar::Int(0)));
     }
     let shape = slice_(c, a.shape().as_ref())?;
     let stride = slice_(c, a.stride().as_ref())?;
