@@ -826,3 +826,86 @@ proptest! {
         }
     }
 }
+
+// ------------------------------------------------- the notation, end to end
+
+fn ev(src: &str) -> String {
+    match rcute::notation::eval_str(src) {
+        Ok(s) => s,
+        Err(e) => format!("error: {}", e.kind),
+    }
+}
+
+#[test]
+fn notation_swizzles() {
+    use rcute::notation::{eval_styled, Style};
+    let rows = [
+        ("Swizzle(3,4,3)", "SW_3_4_3"),
+        ("Swizzle(3,4,-3)", "SW_3_4_-3"),
+        ("Swizzle(3,4,3)(37)", "37"),
+        ("Swizzle(3,4,3)(1000)", "920"),
+        ("Swizzle(2,0,2)(4)", "5"),
+        ("Swizzle(3,4,3)(-1)", "-113"),
+        ("Swizzle(3,0,1)", "error: value"),
+        ("Swizzle(2,0,-1)(5)", "error: value"),
+        ("Swizzle(3,4,3)(F2(37))", "error: type"),
+        ("Swizzle(3,4,3)((1,2))", "error: type"),
+        (
+            "composition(Swizzle(3,4,3), (8,8):(8,1))",
+            "SW_3_4_3 o (8, 8):(8, 1)",
+        ),
+        ("composition(Swizzle(3,4,3), (8,8):(8,1))(1,5)", "13"),
+        ("composition(Swizzle(3,4,3), (8,64):(64,1))(2,0)", "144"),
+        ("composition(Swizzle(3,4,3), (8,64):(64,1))(1,56)", "120"),
+        ("size(composition(Swizzle(3,4,3), (8,64):(64,1)))", "512"),
+        (
+            "shape(composition(Swizzle(3,4,3), (8,64):(64,1)))",
+            "(8, 64)",
+        ),
+        ("cosize(composition(Swizzle(3,0,3), 63:1))", "64"),
+        (
+            "composition(Swizzle(3,4,3), (8,8):(F2(8),F2(1)))",
+            "error: type",
+        ),
+        (
+            "composition(Swizzle(3,4,3), (8,8):(1@0,1@1))",
+            "error: type",
+        ),
+        (
+            "composition(Swizzle(3,4,3), (8,8):(8,1))(_,1)",
+            "error: type",
+        ),
+        ("swizzle_layout(Swizzle(3,4,3), 10)", "(128, 8):(F1, F144)"),
+        (
+            "swizzle_layout(composition(Swizzle(3,4,3), (8,64):(64,1)))",
+            "((2, 4), 64):((F64, F144), F1)",
+        ),
+        (
+            "swizzle_layout(composition(Swizzle(2,0,2), (4,3):(3,12)))",
+            "error: divisibility",
+        ),
+        ("bank_conflicts((32,32):(32,1), 32:1, 4)", "32"),
+        (
+            "bank_conflicts(composition(Swizzle(5,0,5), (32,32):(32,1)), 32:1, 4)",
+            "1",
+        ),
+        ("bank_conflicts((32,32):(F2(33),F2(1)), 32:1, 4)", "1"),
+        ("bank_conflicts((32,32):(32,1), 32:1@0, 4)", "32"),
+        ("bank_conflicts((32,32):(32,1), 32:1, 0)", "error: value"),
+        ("bank_conflicts((32,32):(1@0,1@1), 32:1, 4)", "error: type"),
+        ("((4, 8):(F2(1), F2(8)))(31)", "F59"),
+        ("((8, 8):(F2(1), F2(9)))(3, 5)", "F46"),
+        ("slice_and_offset(10:F2(33), None)", "(Layout(10, F33), 0)"),
+    ];
+    for (src, want) in rows {
+        assert_eq!(ev(src), want, "{src}");
+    }
+    assert_eq!(
+        eval_styled("composition(Swizzle(3,4,3), (8,8):(8,1))", Style::Cpp).unwrap(),
+        "Sw<3,4,3> o (8,8):(8,1)"
+    );
+    assert_eq!(
+        eval_styled("Swizzle(3,4,3)", Style::Cpp).unwrap(),
+        "Sw<3,4,3>"
+    );
+}

@@ -101,6 +101,7 @@ pub const OPERATIONS: &[&str] = &[
     "slice_and_offset",
     // swizzles and banks
     "bank_conflicts",
+    "swizzle_layout",
     // tensors
     "identity_tensor",
     "make_identity_tensor",
@@ -843,6 +844,10 @@ fn dispatch(name: &str, path: &[i64], a: &mut Args) -> Result<Value> {
         },
         "coshape" | "cosize" => {
             let v = query_target(a, path)?;
+            if let (Value::Swizzled(s), "cosize") = (&v, name) {
+                // the largest swizzled offset plus one (swizzle.md 10)
+                return Ok(Value::Int(s.cosize()?));
+            }
             let l = match &v {
                 Value::Layout(l) => l.clone(),
                 Value::Swizzled(s) => s.layout.clone(),
@@ -1183,6 +1188,19 @@ fn dispatch(name: &str, path: &[i64], a: &mut Args) -> Result<Value> {
             };
             Ok(Value::Int(r.passes))
         }
+        // swizzle_layout(Sw, n): the swizzle as an F2 layout on n bits;
+        // swizzle_layout(Sw o L): the equivalent F2-stride layout (swizzle.md 6, 7)
+        "swizzle_layout" => match a.req(0, "swizzle")? {
+            Value::Swizzle(sw) => {
+                let n = a.req(1, "n")?.to_int(name)?;
+                Ok(layout(crate::swizzle::swizzle_layout(&sw, n)?))
+            }
+            Value::Swizzled(s) => Ok(layout(s.to_f2_layout()?)),
+            v => Err(Error::type_(format!(
+                "swizzle_layout: expected a swizzle or a swizzled layout, got the {} {v}",
+                v.kind_name()
+            ))),
+        },
         // ---------------------------------------------------------------- tensors
         "identity_tensor" | "make_identity_tensor" | "make_tensor" => Err(Error::type_(format!(
             "{name}: tensors are not supported by this build yet"
