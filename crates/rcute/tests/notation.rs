@@ -324,9 +324,20 @@ fn nesting_is_bounded() {
     assert_eq!(err(&ats).kind, ErrorKind::Parse);
     let long = "1".repeat(2 << 20);
     assert_eq!(err(&long).kind, ErrorKind::Parse);
-    // moderate nesting works
-    let t = ok(&format!("{}1{}", "(".repeat(40), ",)".repeat(40)));
+    // the limits themselves are usable (in a test thread's small stack)
+    let t = ok(&format!("{}1{}", "(".repeat(99), ",)".repeat(99)));
     assert!(t.starts_with("((((") && t.ends_with(",),)"));
+    assert_eq!(
+        err(&format!("{}1{}", "(".repeat(101), ",)".repeat(101))).kind,
+        ErrorKind::Parse
+    );
+    assert_eq!(ok(&format!("1{}", "+1".repeat(254))), "255");
+    assert_eq!(
+        ok(&format!("size({}4{})", "(".repeat(60), ",)".repeat(60))),
+        "4"
+    );
+    let calls = format!("{}(4,8){}", "flatten(".repeat(98), ")".repeat(98));
+    assert_eq!(ok(&calls), "(4, 8)");
 }
 
 #[test]
@@ -379,4 +390,166 @@ fn misuse_is_an_error_not_a_panic() {
     ] {
         assert!(eval_str(src).is_err(), "{src} should be an error");
     }
+}
+
+#[test]
+fn mode_indexed_algebra_lifts_the_argument() {
+    // algebra.md section 18
+    assert_eq!(ok("coalesce[1]((3,(2,6)):(1,(3,6)))"), "(3, 12):(1, 3)");
+    assert_eq!(
+        ok("coalesce_z[1]((3,(2,6,1)):(1,(3,6,5)))"),
+        "(3, (12, 1)):(1, (3, 5))"
+    );
+    assert_eq!(
+        ok("coalesce[0](((2,3),(4,5)):((1,2),(6,30)))"),
+        "(6, (4, 5)):(1, (6, 30))"
+    );
+    assert_eq!(
+        ok("coalesce(((2,3),(4,5)):((1,2),(6,30)), mode=0)"),
+        "(6, (4, 5)):(1, (6, 30))"
+    );
+    assert_eq!(
+        ok("coalesce((2,(1,6)):(1,(6,2)), profile=(1,1))"),
+        "(2, 6):(1, 2)"
+    );
+    assert_eq!(
+        ok("coalesce((2,(1,6)):(1,(6,2)), None)"),
+        "(2, (1, 6)):(1, (6, 2))"
+    );
+    assert_eq!(ok("filter[1]((4,(2,1,3)):(1,(0,5,4)))"), "(4, 3):(1, 4)");
+    // operations without a mode-indexed form
+    for src in [
+        "complement[0](4:1)",
+        "right_inverse[0]((4,8):(1,4))",
+        "recast[0](8:1, 2)",
+    ] {
+        assert_eq!(err(src).kind, ErrorKind::Type, "{src}");
+    }
+    // an index past the rank is a rank error of the lifted tiler
+    assert_eq!(err("coalesce[2]((4,8):(1,4))").kind, ErrorKind::Rank);
+}
+
+#[test]
+fn argument_promotion_and_none() {
+    // algebra.md section 0
+    assert_eq!(ok("coalesce((4,3))"), "(4, 3):(1@0, 1@1)");
+    assert_eq!(ok("complement(12)"), "1:12");
+    assert_eq!(ok("coalesce(None)"), "None");
+    assert_eq!(ok("complement(None)"), "None");
+    assert_eq!(ok("right_inverse(None)"), "None");
+    assert_eq!(ok("left_inverse(None)"), "None");
+    assert_eq!(ok("nullspace(None)"), "None");
+    assert_eq!(ok("composition(None, 4:1)"), "4:1");
+    assert_eq!(err("filter(None)").kind, ErrorKind::Type);
+    assert_eq!(err("layout_add(4, 4:1)").kind, ErrorKind::Type);
+    assert_eq!(err("recast((4,8), 2)").kind, ErrorKind::Type);
+    // keyword and positional extend
+    assert_eq!(ok("complement(4:2, extend=20)"), "(2, 3):(1, 8)");
+    assert_eq!(ok("complement(4:2, 24)"), "(2, 3):(1, 8)");
+    assert_eq!(
+        ok("complement(Layout(4, 2), shape(Layout(20, 1)))"),
+        "(2, 3):(1, 8)"
+    );
+    assert_eq!(err("complement(4:2, 24, extend=24)").kind, ErrorKind::Type);
+    assert_eq!(err("complement(4:2, width=24)").kind, ErrorKind::Type);
+    // shapes of layouts where shapes are expected
+    assert_eq!(
+        ok("greatest_common_domain((5,3,4),(10,6))"),
+        "(5, 2):(1, 30)"
+    );
+    assert_eq!(ok("compatible((6,3):(3,1), (6,3))"), "True");
+}
+
+#[test]
+fn slicing() {
+    let a = "(((3,2),((2,3),2)):((4,1),((2,15),100)))";
+    assert_eq!(
+        ok(&format!("{a}((1,_),((_,0),_))")),
+        "(2, 2, 2):(1, 2, 100)"
+    );
+    assert_eq!(ok(&format!("{a}(2,_)")), "(((2, 3), 2),):(((2, 15), 100),)");
+    assert_eq!(ok("((4,8):(1,4))(_,3)"), "(4,):(1,)");
+    assert_eq!(ok("((4,8):(1,4))(_)"), "(4, 8):(1, 4)");
+    assert_eq!(
+        ok(&format!("slice_and_offset({a}, ((1,_),((_,0),_)))")),
+        "(Layout((2, 2, 2), (1, 2, 100)), 4)"
+    );
+    assert_eq!(
+        eval_styled(
+            &format!("slice_and_offset({a}, ((1,_),((_,0),_)))"),
+            Style::Cpp
+        )
+        .unwrap(),
+        "((2,2,2):(1,2,100),4)"
+    );
+}
+
+#[test]
+fn swizzles() {
+    assert_eq!(ok("Swizzle(3,4,3)"), "SW_3_4_3");
+    assert_eq!(
+        eval_styled("Swizzle(3,4,3)", Style::Cpp).unwrap(),
+        "Sw<3,4,3>"
+    );
+    assert_eq!(
+        eval_styled("Swizzle(3,4,3)", Style::Repr).unwrap(),
+        "Swizzle(3,4,3)"
+    );
+    assert_eq!(ok("(Swizzle(3,4,3),)"), "(Swizzle(3,4,3),)");
+    assert_eq!(ok("Swizzle(3,4,3)(1000)"), "920");
+    assert_eq!(ok("Swizzle(2,0,2)(4)"), "5");
+    assert_eq!(err("Swizzle(3,0,1)").kind, ErrorKind::Value);
+    assert_eq!(err("Swizzle(3,4,3)(E(0))").kind, ErrorKind::Type);
+    let sw = "composition(Swizzle(3,4,3), (8,8):(8,1))";
+    assert_eq!(ok(sw), "SW_3_4_3 o (8, 8):(8, 1)");
+    assert_eq!(
+        eval_styled(sw, Style::Cpp).unwrap(),
+        "Sw<3,4,3> o (8,8):(8,1)"
+    );
+    assert_eq!(ok(&format!("{sw}(1,5)")), "13");
+    assert_eq!(ok(&format!("size({sw})")), "64");
+    assert_eq!(ok(&format!("shape({sw})")), "(8, 8)");
+    assert_eq!(ok(&format!("{sw}[1]")), "SW_3_4_3 o 8:1");
+    let offs: Vec<String> = (0..8)
+        .map(|r| {
+            ok(&format!(
+                "composition(Swizzle(3,4,3), (8,64):(64,1))({r},0)"
+            ))
+        })
+        .collect();
+    assert_eq!(offs.join(" "), "0 64 144 208 288 352 432 496");
+    assert_eq!(
+        err("composition(Swizzle(3,4,3), 8:1@0)").kind,
+        ErrorKind::Type
+    );
+    assert_eq!(err(&format!("{sw}(_,1)")).kind, ErrorKind::Type);
+    let mut s = Session::new();
+    s.eval_line(&format!("S = {sw}")).unwrap().unwrap();
+    assert_eq!(s.eval_line("S(1,5)").unwrap().unwrap().to_string(), "13");
+}
+
+#[test]
+fn bank_conflicts() {
+    // thread t reads element t*32 of a row-major 32x32 tile: one row, no conflict
+    assert_eq!(ok("bank_conflicts(LayoutRight((32,32)), 32:32, 4)"), "1");
+    // thread t reads element t: one column, 32-way conflict
+    assert_eq!(ok("bank_conflicts(LayoutRight((32,32)), 32:1, 4)"), "32");
+    assert_eq!(
+        ok("bank_conflicts(composition(Swizzle(5,0,5), LayoutRight((32,32))), 32:1, 4)"),
+        "1"
+    );
+    assert_eq!(err("bank_conflicts(3, 32:1, 4)").kind, ErrorKind::Type);
+}
+
+#[test]
+fn equality_of_values() {
+    assert_eq!(ok("(1, (2, 3)) == (1, (2, 3))"), "True");
+    assert_eq!(ok("(1, (2, 3)) == (1, 2, 3)"), "False");
+    assert_eq!(ok("(3,) == 3"), "False");
+    assert_eq!(ok("None == _"), "True");
+    assert_eq!(ok("Swizzle(3,4,3) == Swizzle(3,4,3)"), "True");
+    assert_eq!(ok("(4:1) == 4"), "False");
+    assert_eq!(ok("1/2 == 2/4"), "True");
+    assert_eq!(ok("ArithTuple(1,(2,0)) == (1,2)"), "False");
+    assert_eq!(ok("ArithTuple(0,0) == 0"), "True");
 }

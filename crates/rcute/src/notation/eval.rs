@@ -34,12 +34,27 @@ impl Session {
     }
 
     /// The value bound to `name`, if any.
+    ///
+    /// ```
+    /// let mut s = rcute::notation::Session::new();
+    /// s.eval_line("A = 3").unwrap().unwrap();
+    /// assert_eq!(s.get("A").unwrap().to_string(), "3");
+    /// assert!(s.get("B").is_none());
+    /// ```
     pub fn get(&self, name: &str) -> Option<&Value> {
         self.vars.get(name)
     }
 
     /// Binds `name` to `v`. Names of operations and the constants `None`,
     /// `_`, `True`, `False` cannot be bound (`value` error).
+    ///
+    /// ```
+    /// use rcute::notation::{Session, Value};
+    /// let mut s = Session::new();
+    /// s.set("n", Value::Int(4)).unwrap();
+    /// assert_eq!(s.eval_line("n * 2").unwrap().unwrap().to_string(), "8");
+    /// assert!(s.set("size", Value::Int(1)).is_err());
+    /// ```
     pub fn set(&mut self, name: &str, v: Value) -> Result<()> {
         if ops::is_operation(name) || is_reserved(name) {
             return Err(Error::value(format!(
@@ -61,7 +76,16 @@ impl Session {
         }
     }
 
-    /// Executes a parsed statement.
+    /// Executes a parsed statement (an assignment binds and returns the
+    /// value). Errors: those of [`Session::eval`]; `value` when assigning to
+    /// an operation name.
+    ///
+    /// ```
+    /// use rcute::notation::{parser::parse_statement, Session};
+    /// let mut s = Session::new();
+    /// let st = parse_statement("L = Layout((4,8))").unwrap().unwrap();
+    /// assert_eq!(s.exec(&st).unwrap().to_string(), "(4, 8):(1, 4)");
+    /// ```
     pub fn exec(&mut self, stmt: &Statement) -> Result<Value> {
         match stmt {
             Statement::Expr(e) => self.eval(e),
@@ -78,7 +102,14 @@ impl Session {
         }
     }
 
-    /// Evaluates an expression.
+    /// Evaluates an expression. Errors: any error of the operations,
+    /// conversions and arithmetic involved; `value` for an unknown name.
+    ///
+    /// ```
+    /// use rcute::notation::{parser::{parse_statement, Statement}, Session};
+    /// let Some(Statement::Expr(e)) = parse_statement("1@0 + 2@1").unwrap() else { panic!() };
+    /// assert_eq!(Session::new().eval(&e).unwrap().to_string(), "(1, 2)");
+    /// ```
     pub fn eval(&self, e: &Expr) -> Result<Value> {
         match &e.kind {
             ExprKind::Int(v) => i64::try_from(*v)
@@ -202,13 +233,27 @@ fn is_reserved(name: &str) -> bool {
 ///
 /// Errors: `type` for a non-shape `S`; `congruence` for a stride that does
 /// not match `S`; `value` for a non-positive extent.
+///
+/// ```
+/// use rcute::notation::{layout_literal, Value};
+/// let s = Value::Int(4);
+/// let d = Value::Tuple(vec![Value::Int(1), Value::Int(1)]); // one coordinate value
+/// assert_eq!(layout_literal(&s, &d).unwrap().to_string(), "4:(1, 1)");
+/// ```
 pub fn layout_literal(s: &Value, d: &Value) -> Result<Value> {
     let shape = s.to_shape()?;
     let stride = d.to_layout_stride(&shape)?;
     Ok(Value::Layout(Layout::new(shape, stride)?))
 }
 
-/// `-x` for integers, F2 and coordinate values.
+/// `-x` for integers and coordinate values. Errors: `type` for F2 values
+/// and non-scalars; `overflow` for `-(-2^63)`.
+///
+/// ```
+/// use rcute::notation::{eval::negate, Value};
+/// assert_eq!(negate(&Value::Int(3)).unwrap().to_string(), "-3");
+/// assert!(negate(&Value::None).is_err());
+/// ```
 pub fn negate(v: &Value) -> Result<Value> {
     match v {
         Value::Int(x) => Ok(Value::Int(int::neg(*x)?)),
@@ -243,14 +288,11 @@ fn arith_operand(v: &Value, op: BinOp, other: &Value) -> Result<Scalar> {
 /// assert_eq!(v.to_string(), "-4");
 /// ```
 pub fn binary(op: BinOp, a: &Value, b: &Value) -> Result<Value> {
-    match op {
-        BinOp::Eq => return Ok(Value::Bool(values_equal(a, b))),
-        BinOp::Ne => return Ok(Value::Bool(!values_equal(a, b))),
-        _ => {}
-    }
     if let (Value::Int(x), Value::Int(y)) = (a, b) {
         let (x, y) = (*x, *y);
         return match op {
+            BinOp::Eq => Ok(Value::Bool(x == y)),
+            BinOp::Ne => Ok(Value::Bool(x != y)),
             BinOp::Add => Ok(Value::Int(int::add(x, y)?)),
             BinOp::Sub => Ok(Value::Int(int::sub(x, y)?)),
             BinOp::Mul => Ok(Value::Int(int::mul(x, y)?)),
@@ -258,10 +300,11 @@ pub fn binary(op: BinOp, a: &Value, b: &Value) -> Result<Value> {
             BinOp::Mod => Ok(Value::Int(int::floor_mod(x, y)?)),
             BinOp::Div => Value::fraction(x, y),
             BinOp::At => Ok(Value::from_scalar(Scalar::Int(x).at(y)?)),
-            BinOp::Eq | BinOp::Ne => unreachable_cmp(),
         };
     }
     match op {
+        BinOp::Eq => Ok(Value::Bool(values_equal(a, b))),
+        BinOp::Ne => Ok(Value::Bool(!values_equal(a, b))),
         BinOp::At => {
             let i = b.to_int("@: the basis index")?;
             let x = a.to_scalar("@")?;
@@ -288,17 +331,21 @@ pub fn binary(op: BinOp, a: &Value, b: &Value) -> Result<Value> {
             a.kind_name(),
             b.kind_name()
         ))),
-        BinOp::Eq | BinOp::Ne => unreachable_cmp(),
     }
-}
-
-fn unreachable_cmp() -> Result<Value> {
-    Err(Error::value("internal: comparison handled above"))
 }
 
 /// Applies a value to call arguments: a layout is evaluated (or sliced
 /// when the coordinate contains `_`), a swizzle is applied to an integer,
-/// a swizzled layout is evaluated through its swizzle.
+/// a swizzled layout is evaluated through its swizzle (`layout.md` 5-6,
+/// `swizzle.md` 10). Errors: `type` for a value that cannot be called;
+/// those of evaluation and slicing.
+///
+/// ```
+/// use rcute::notation::{apply, eval_value, Value};
+/// let l = eval_value("(4,8):(8,1)").unwrap();
+/// assert_eq!(apply(&l, vec![Value::Int(2), Value::Int(3)]).unwrap().to_string(), "19");
+/// assert_eq!(apply(&l, vec![Value::None, Value::Int(3)]).unwrap().to_string(), "(4,):(8,)");
+/// ```
 pub fn apply(f: &Value, args: Vec<Value>) -> Result<Value> {
     match f {
         Value::Layout(l) => {
@@ -333,6 +380,12 @@ pub fn apply(f: &Value, args: Vec<Value>) -> Result<Value> {
 
 /// The coordinate of call arguments: none means `()`, one is itself,
 /// several form a tuple.
+///
+/// ```
+/// use rcute::notation::{eval::coordinate_of_args, Value};
+/// assert_eq!(coordinate_of_args(vec![]).to_string(), "()");
+/// assert_eq!(coordinate_of_args(vec![Value::Int(1), Value::Int(2)]).to_string(), "(1, 2)");
+/// ```
 pub fn coordinate_of_args(mut args: Vec<Value>) -> Value {
     if args.len() == 1 {
         args.pop().unwrap_or(Value::None)
@@ -342,6 +395,14 @@ pub fn coordinate_of_args(mut args: Vec<Value>) -> Value {
 }
 
 /// `L(c)`: evaluation, or slicing when `c` contains `_` (`layout.md` 5, 6).
+/// Errors: those of `idx2crd` (`rank`, `value`) and of slicing.
+///
+/// ```
+/// use rcute::notation::{eval::eval_layout, eval_value};
+/// let l = eval_value("(3,(2,4)):(2,(1,6))").unwrap();
+/// let rcute::notation::Value::Layout(l) = l else { panic!() };
+/// assert_eq!(eval_layout(&l, &eval_value("(1,2)").unwrap()).unwrap().to_string(), "8");
+/// ```
 pub fn eval_layout(l: &Layout, c: &Value) -> Result<Value> {
     let coord = c.to_coord()?;
     if c.contains_none() {
@@ -351,7 +412,15 @@ pub fn eval_layout(l: &Layout, c: &Value) -> Result<Value> {
 }
 
 /// `x[i]` / `x[i, j]` (a path): mode access on layouts, element access on
-/// tuples (negative indices count from the end).
+/// tuples (negative indices count from the end). Errors: `bounds` past
+/// the rank, `type` for a value that cannot be indexed.
+///
+/// ```
+/// use rcute::notation::{eval::index, eval_value, Value};
+/// let l = eval_value("(3,(2,4)):(2,(1,6))").unwrap();
+/// assert_eq!(index(&l, &[Value::Int(1), Value::Int(0)]).unwrap().to_string(), "2:1");
+/// assert!(index(&l, &[Value::Int(2)]).is_err());
+/// ```
 pub fn index(t: &Value, idx: &[Value]) -> Result<Value> {
     let mut cur = t.clone();
     for i in idx {

@@ -59,6 +59,10 @@ pub enum Tok {
 
 impl Tok {
     /// The token's text for error messages.
+    ///
+    /// ```
+    /// assert_eq!(rcute::notation::lexer::Tok::Colon.describe(), "':'");
+    /// ```
     pub fn describe(&self) -> String {
         match self {
             Tok::Int(v) => format!("integer {v}"),
@@ -97,7 +101,7 @@ pub struct Token {
 }
 
 /// A `parse` error at `col`.
-pub fn parse_error(col: usize, msg: impl std::fmt::Display) -> Error {
+pub(crate) fn parse_error(col: usize, msg: impl std::fmt::Display) -> Error {
     Error::parse(format!("column {col}: {msg}"))
 }
 

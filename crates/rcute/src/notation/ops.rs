@@ -271,7 +271,16 @@ const MODE_OPS: &[&str] = &[
 ];
 
 /// `get(x, path)` on values: layouts follow shape and stride together,
-/// tuples their elements (negative indices count from the end).
+/// tuples their elements (negative indices count from the end)
+/// (`htuple.md` 10, `layout.md` 7). Errors: `type` for an index into a
+/// leaf, `bounds` past the rank.
+///
+/// ```
+/// use rcute::notation::{eval_value, ops::get_path};
+/// let a = eval_value("((6,2),5):((8,2),1)").unwrap();
+/// assert_eq!(get_path(&a, &[0, 1]).unwrap().to_string(), "2:2");
+/// assert!(get_path(&a, &[1, 0]).is_err());
+/// ```
 pub fn get_path(x: &Value, path: &[i64]) -> Result<Value> {
     let mut cur = x.clone();
     for &i in path {
@@ -309,7 +318,15 @@ pub fn get_path(x: &Value, path: &[i64]) -> Result<Value> {
     Ok(cur)
 }
 
-/// `lift(v, path, pad)` (`htuple.md` 10).
+/// `lift(v, path, pad)` (`htuple.md` 10): for each index `i` of the path
+/// from the innermost outwards, `v` becomes `i` copies of `pad` followed
+/// by `v`. Errors: `value` for a negative or huge index.
+///
+/// ```
+/// use rcute::notation::{ops::lift, Value};
+/// let r = lift(Value::Int(7), &[2, 1], &Value::None).unwrap();
+/// assert_eq!(r.to_string(), "(None, None, (None, 7))");
+/// ```
 pub fn lift(v: Value, path: &[i64], pad: &Value) -> Result<Value> {
     let mut cur = v;
     for &i in path.iter().rev() {
@@ -995,7 +1012,13 @@ fn dispatch(name: &str, path: &[i64], a: &mut Args) -> Result<Value> {
         )?)),
         "LayoutRight" => Ok(layout(Layout::row_major(a.req(0, "shape")?.to_shape()?)?)),
         "make_layout" => {
-            let items = a.rest(0);
+            let mut items = a.rest(0);
+            // PyCuTe's form: one sequence of layouts
+            if let [Value::Tuple(inner)] = items.as_slice() {
+                if !inner.is_empty() && inner.iter().all(|v| matches!(v, Value::Layout(_))) {
+                    items = inner.clone();
+                }
+            }
             let ls = items
                 .iter()
                 .map(|v| layout_arg(v, "make_layout"))
@@ -1233,12 +1256,26 @@ fn replace_none(v: &Value, depth: usize) -> Result<Value> {
     }
 }
 
-/// Evaluates `L(args)` for the Python module (same rules as the notation).
+/// Evaluates `L(args)` for the Python module (same rules as the notation:
+/// a `None` in the coordinate slices). Errors: those of [`apply`].
+///
+/// ```
+/// use rcute::notation::{ops::call_layout, Value};
+/// let l = rcute::Layout::row_major(rcute::HTuple::flat([4, 8])).unwrap();
+/// assert_eq!(call_layout(&l, vec![Value::Int(14)]).unwrap().to_string(), "19");
+/// ```
 pub fn call_layout(l: &Layout, args: Vec<Value>) -> Result<Value> {
     eval_layout(l, &super::eval::coordinate_of_args(args))
 }
 
 /// Applies any callable value (layout, swizzle, swizzled layout).
+/// Errors: those of [`apply`].
+///
+/// ```
+/// use rcute::notation::{eval_value, ops::call_value, Value};
+/// let sw = eval_value("Swizzle(3,4,3)").unwrap();
+/// assert_eq!(call_value(&sw, vec![Value::Int(1000)]).unwrap().to_string(), "920");
+/// ```
 pub fn call_value(f: &Value, args: Vec<Value>) -> Result<Value> {
     apply(f, args)
 }

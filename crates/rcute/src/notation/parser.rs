@@ -20,8 +20,9 @@
 use super::lexer::{parse_error, tokenize, Tok, Token};
 use crate::error::Result;
 
-/// The deepest nesting of brackets and unary operators accepted.
-pub const MAX_NESTING: usize = 96;
+/// The deepest nesting of bracketed sub-expressions and unary operators
+/// accepted (each `(`, `[`, `<` or argument list opens one level).
+pub const MAX_NESTING: usize = 100;
 
 /// A binary operator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,6 +49,10 @@ pub enum BinOp {
 
 impl BinOp {
     /// The operator's text.
+    ///
+    /// ```
+    /// assert_eq!(rcute::notation::parser::BinOp::FloorDiv.symbol(), "//");
+    /// ```
     pub fn symbol(self) -> &'static str {
         match self {
             BinOp::Add => "+",
@@ -80,6 +85,13 @@ pub struct Expr {
 impl Expr {
     /// Builds a node, computing its height; a tree deeper than
     /// [`MAX_TREE_DEPTH`] is a `parse` error.
+    ///
+    /// ```
+    /// use rcute::notation::parser::{Expr, ExprKind};
+    /// let one = Expr::new(ExprKind::Int(1), 1).unwrap();
+    /// let neg = Expr::new(ExprKind::Neg(Box::new(one)), 1).unwrap();
+    /// assert_eq!(neg.depth, 2);
+    /// ```
     pub fn new(kind: ExprKind, col: usize) -> Result<Expr> {
         let sub = match &kind {
             ExprKind::Int(_) | ExprKind::F2(_) | ExprKind::Name(_) => 0,
@@ -343,10 +355,7 @@ impl Parser {
             match t.tok {
                 Tok::LParen => {
                     self.bump();
-                    self.enter()?;
-                    let r = self.call_args();
-                    self.leave();
-                    let (args, kwargs) = r?;
+                    let (args, kwargs) = self.call_args()?;
                     let col = e.col;
                     e = Expr::new(
                         ExprKind::Call {
@@ -359,10 +368,7 @@ impl Parser {
                 }
                 Tok::LBracket => {
                     self.bump();
-                    self.enter()?;
-                    let r = self.index_list();
-                    self.leave();
-                    let idx = r?;
+                    let idx = self.index_list()?;
                     let col = e.col;
                     e = Expr::new(ExprKind::Index(Box::new(e), idx), col)?;
                 }
@@ -440,18 +446,8 @@ impl Parser {
             Tok::Int(v) => ExprKind::Int(v),
             Tok::F2(v) => ExprKind::F2(v),
             Tok::Ident(name) => ExprKind::Name(name),
-            Tok::LParen => {
-                self.enter()?;
-                let r = self.paren_body();
-                self.leave();
-                return Expr::new(r?, col);
-            }
-            Tok::Lt => {
-                self.enter()?;
-                let r = self.cpp_tuple();
-                self.leave();
-                ExprKind::Tuple(r?)
-            }
+            Tok::LParen => return Expr::new(self.paren_body()?, col),
+            Tok::Lt => ExprKind::Tuple(self.cpp_tuple()?),
             tok => {
                 return Err(parse_error(
                     col,

@@ -6,7 +6,14 @@ use std::fmt::{self, Write};
 use super::value::Value;
 use crate::swizzle::Swizzle;
 
-/// An output style.
+/// An output style (`NOTATION.md`, "Output"); parsed from `str`, `repr`
+/// or `cpp`.
+///
+/// ```
+/// use rcute::notation::Style;
+/// assert_eq!("cpp".parse::<Style>().unwrap(), Style::Cpp);
+/// assert!("fancy".parse::<Style>().is_err());
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Style {
     /// PyCuTe's `str` (the default): `(4, 8):(1, 4)`.

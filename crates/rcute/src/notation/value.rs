@@ -75,6 +75,12 @@ impl From<bool> for Value {
 
 impl Value {
     /// The value of a stride scalar (`Scalar::Int` becomes `Value::Int`).
+    ///
+    /// ```
+    /// use rcute::{notation::Value, Scalar};
+    /// assert!(matches!(Value::from_scalar(Scalar::Int(3)), Value::Int(3)));
+    /// assert_eq!(Value::from_scalar(Scalar::F2(9)).to_string(), "F9");
+    /// ```
     pub fn from_scalar(s: Scalar) -> Value {
         match s {
             Scalar::Int(v) => Value::Int(v),
@@ -83,6 +89,12 @@ impl Value {
     }
 
     /// The tuple value of an HTuple, leaves converted by `f`.
+    ///
+    /// ```
+    /// use rcute::{notation::Value, HTuple};
+    /// let t = HTuple::tuple([HTuple::leaf(1i64), HTuple::flat([2i64])]);
+    /// assert_eq!(Value::from_htuple(&t, |&x| Value::Int(x * 10)).to_string(), "(10, (20,))");
+    /// ```
     pub fn from_htuple<T>(t: &HTuple<T>, mut f: impl FnMut(&T) -> Value) -> Value {
         fn rec<T>(r: crate::HRef<'_, T>, f: &mut dyn FnMut(&T) -> Value) -> Value {
             match r.as_leaf() {
@@ -94,16 +106,31 @@ impl Value {
     }
 
     /// The tuple value of a shape.
+    ///
+    /// ```
+    /// use rcute::{notation::Value, HTuple};
+    /// assert_eq!(Value::from_shape(&HTuple::flat([4i64, 8])).to_string(), "(4, 8)");
+    /// ```
     pub fn from_shape(t: &HTuple<i64>) -> Value {
         Value::from_htuple(t, |&v| Value::Int(v))
     }
 
     /// The tuple value of a stride.
+    ///
+    /// ```
+    /// use rcute::{notation::Value, HTuple, Scalar};
+    /// let d = HTuple::flat([Scalar::Int(1), Scalar::basis(1, &[1])]);
+    /// assert_eq!(Value::from_stride(&d).to_string(), "(1, 1@1)");
+    /// ```
     pub fn from_stride(t: &HTuple<Scalar>) -> Value {
         Value::from_htuple(t, |s| Value::from_scalar(s.clone()))
     }
 
     /// A short name of the value's kind, for error messages.
+    ///
+    /// ```
+    /// assert_eq!(rcute::notation::Value::None.kind_name(), "None");
+    /// ```
     pub fn kind_name(&self) -> &'static str {
         match self {
             Value::Int(_) => "integer",
@@ -121,11 +148,23 @@ impl Value {
     }
 
     /// True for a tuple.
+    ///
+    /// ```
+    /// use rcute::notation::Value;
+    /// assert!(Value::Tuple(vec![]).is_tuple());
+    /// assert!(!Value::Int(1).is_tuple());
+    /// ```
     pub fn is_tuple(&self) -> bool {
         matches!(self, Value::Tuple(_))
     }
 
     /// The integer, or a `type` error naming `what`.
+    ///
+    /// ```
+    /// use rcute::notation::Value;
+    /// assert_eq!(Value::Int(5).to_int("n").unwrap(), 5);
+    /// assert!(Value::None.to_int("n").is_err());
+    /// ```
     pub fn to_int(&self, what: &str) -> Result<i64> {
         match self {
             Value::Int(v) => Ok(*v),
@@ -136,7 +175,14 @@ impl Value {
         }
     }
 
-    /// The stride scalar of an integer, F2 or coordinate value.
+    /// The stride scalar of an integer, F2 or coordinate value; a `type`
+    /// error for any other value.
+    ///
+    /// ```
+    /// use rcute::{notation::Value, Scalar};
+    /// assert_eq!(Value::Int(5).to_scalar("x").unwrap(), Scalar::Int(5));
+    /// assert!(Value::Tuple(vec![]).to_scalar("x").is_err());
+    /// ```
     pub fn to_scalar(&self, what: &str) -> Result<Scalar> {
         match self {
             Value::Int(v) => Ok(Scalar::Int(*v)),
@@ -149,7 +195,14 @@ impl Value {
     }
 
     /// A scalar, or a tuple read as a coordinate value (`ArithTuple` of the
-    /// tuple's structure).
+    /// tuple's structure, `strides.md` 3.2). Errors: `type` for leaves that
+    /// are not stride scalars.
+    ///
+    /// ```
+    /// use rcute::notation::Value;
+    /// let t = Value::Tuple(vec![Value::Int(0), Value::Int(5)]);
+    /// assert_eq!(t.to_coord_value("x").unwrap().to_string(), "5@1");
+    /// ```
     pub fn to_coord_value(&self, what: &str) -> Result<Scalar> {
         fn rec(v: &Value, what: &str, depth: usize) -> Result<Scalar> {
             check_depth(depth, what)?;
@@ -166,7 +219,14 @@ impl Value {
         rec(self, what, 0)
     }
 
-    /// The shape HTuple of an integer or a tuple of integers.
+    /// The shape HTuple of an integer or a tuple of integers; a `type`
+    /// error for other leaves.
+    ///
+    /// ```
+    /// use rcute::notation::eval_value;
+    /// assert_eq!(eval_value("(3,(2,4))").unwrap().to_shape().unwrap().to_string(), "(3, (2, 4))");
+    /// assert!(eval_value("(3,None)").unwrap().to_shape().is_err());
+    /// ```
     pub fn to_shape(&self) -> Result<HTuple<i64>> {
         self.to_htuple("shape", &mut |v| match v {
             Value::Int(x) => Ok(*x),
@@ -178,6 +238,11 @@ impl Value {
     }
 
     /// Like [`Value::to_shape`], but a layout (or swizzled layout) gives its shape.
+    ///
+    /// ```
+    /// use rcute::notation::eval_value;
+    /// assert_eq!(eval_value("(4,8):(8,1)").unwrap().to_shape_of().unwrap().to_string(), "(4, 8)");
+    /// ```
     pub fn to_shape_of(&self) -> Result<HTuple<i64>> {
         match self {
             Value::Layout(l) => Ok(l.shape().clone()),
@@ -188,11 +253,23 @@ impl Value {
 
     /// The stride HTuple of a scalar or a tuple of scalars (tuples stay
     /// tuples; see [`Value::to_layout_stride`] for the literal rule).
+    ///
+    /// ```
+    /// use rcute::notation::eval_value;
+    /// let d = eval_value("(1, (F2(3), 1@0))").unwrap().to_stride().unwrap();
+    /// assert_eq!(d.to_string(), "(1, (F3, 1@0))");
+    /// ```
     pub fn to_stride(&self) -> Result<HTuple<Scalar>> {
         self.to_htuple("stride", &mut |v| v.to_scalar("stride"))
     }
 
     /// The coordinate HTuple (integer/scalar/`None` leaves).
+    ///
+    /// ```
+    /// use rcute::notation::eval_value;
+    /// let c = eval_value("(1, (_, 2))").unwrap().to_coord().unwrap();
+    /// assert_eq!(rcute::shape::DisplayCoord(c.as_ref()).to_string(), "(1, (None, 2))");
+    /// ```
     pub fn to_coord(&self) -> Result<Coord> {
         self.to_htuple("coordinate", &mut |v| match v {
             Value::None => Ok(None),
@@ -201,6 +278,12 @@ impl Value {
     }
 
     /// True when some leaf of the value is `None`.
+    ///
+    /// ```
+    /// use rcute::notation::eval_value;
+    /// assert!(eval_value("(1, (_, 2))").unwrap().contains_none());
+    /// assert!(!eval_value("(1, 2)").unwrap().contains_none());
+    /// ```
     pub fn contains_none(&self) -> bool {
         match self {
             Value::None => true,
@@ -210,6 +293,14 @@ impl Value {
     }
 
     /// The HTuple with leaves converted by `f` (tuples are the tree).
+    /// Errors: those of `f`; `value` past the nesting bound.
+    ///
+    /// ```
+    /// use rcute::notation::{eval_value, Value};
+    /// let v = eval_value("(1, (2, 3))").unwrap();
+    /// let t = v.to_htuple("x", &mut |x| x.to_int("x")).unwrap();
+    /// assert_eq!(t.leaves(), &[1, 2, 3]);
+    /// ```
     pub fn to_htuple<T>(
         &self,
         what: &str,
@@ -245,6 +336,14 @@ impl Value {
     /// coordinate value; at a tuple position it is a sub-stride of the same
     /// rank. Errors: `congruence` when a scalar stands where the shape has
     /// a tuple or the ranks differ.
+    ///
+    /// ```
+    /// use rcute::notation::eval_value;
+    /// let s = eval_value("(4, 8)").unwrap().to_shape().unwrap();
+    /// let d = eval_value("((1, 2), 3)").unwrap().to_layout_stride(&s).unwrap();
+    /// assert_eq!(d.leaves().len(), 2); // (1, 2) is one coordinate value
+    /// assert!(eval_value("(1,)").unwrap().to_layout_stride(&s).is_err());
+    /// ```
     pub fn to_layout_stride(&self, shape: &HTuple<i64>) -> Result<HTuple<Scalar>> {
         fn rec(
             s: crate::HRef<'_, i64>,
@@ -277,7 +376,13 @@ impl Value {
     }
 
     /// The tiler of a value: a layout, an integer, `None` or a tuple of
-    /// tilers (`layout.md` section 10).
+    /// tilers (`layout.md` section 10). Errors: `type` for other leaves.
+    ///
+    /// ```
+    /// use rcute::{notation::eval_value, Tiler};
+    /// let t = eval_value("(4:1, None)").unwrap().to_tiler().unwrap();
+    /// assert!(matches!(t, Tiler::Tuple(ref v) if v.len() == 2 && v[1] == Tiler::None));
+    /// ```
     pub fn to_tiler(&self) -> Result<Tiler> {
         fn rec(v: &Value, depth: usize) -> Result<Tiler> {
             check_depth(depth, "tiler")?;
@@ -301,6 +406,12 @@ impl Value {
     }
 
     /// The value of a tiler.
+    ///
+    /// ```
+    /// use rcute::{notation::Value, Tiler};
+    /// let t = Tiler::Tuple(vec![Tiler::Int(4), Tiler::None]);
+    /// assert_eq!(Value::from_tiler(&t).to_string(), "(4, None)");
+    /// ```
     pub fn from_tiler(t: &Tiler) -> Value {
         match t {
             Tiler::None => Value::None,
@@ -310,7 +421,13 @@ impl Value {
         }
     }
 
-    /// A recast scale: an integer, a fraction, or a tuple of scales.
+    /// A recast scale: an integer, a fraction, or a tuple of scales
+    /// (`algebra.md` 17). Errors: `type` for anything else.
+    ///
+    /// ```
+    /// use rcute::{algebra::Scale, notation::eval_value};
+    /// assert_eq!(eval_value("1/2").unwrap().to_scale().unwrap(), Scale::Ratio { num: 1, den: 2 });
+    /// ```
     pub fn to_scale(&self) -> Result<Scale> {
         fn rec(v: &Value, depth: usize) -> Result<Scale> {
             check_depth(depth, "recast scale")?;
