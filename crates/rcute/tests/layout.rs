@@ -338,6 +338,11 @@ fn slicing_table() {
         ("(4,):(F1,)".into(), "F27".into())
     );
     assert_eq!(so("(2, 2):(F2(49), F2(26))", "(1, None)").0, "(2,):(F26,)");
+    assert_eq!(so("(2, 2):(F2(49), F2(26))", "(None, None)").1, "F0");
+    // a bare _ fixes nothing: the integer offset 0 in every algebra
+    let (sub, off) = slice_and_offset(&lay("10:F2(33)"), crd("_").as_ref()).unwrap();
+    assert_eq!(sub.to_string(), "10:F33");
+    assert!(matches!(off, Scalar::Int(0)));
     // shorter / longer / mis-nested slicing coordinates are rank errors
     for (l, c) in [
         ("(4,8):(1,4)", "(_,)"),

@@ -108,9 +108,10 @@ pub fn dice_<T: Clone>(c: HRef<'_, Option<Scalar>>, b: HRef<'_, T>) -> Result<HT
 ///
 /// The sub-layout is `slice_(c, shape(L)) : slice_(c, stride(L))`, a tuple
 /// layout whose rank is the number of `_` leaves of `c` (each `_` keeps the
-/// whole sub-tree it stands for); a bare `_` returns `L` itself with offset
-/// the integer `0`. The offset is an integer,
-/// coordinate value or F2 value, as `L`'s strides are.
+/// whole sub-tree it stands for); a bare `_` returns `L` itself with the
+/// integer offset 0 (nothing is fixed). Otherwise the offset is an integer,
+/// coordinate value or F2 value, as `L`'s strides are (`F0` for an F2
+/// layout sliced with `_` everywhere).
 ///
 /// Errors: those of evaluating `L(c)`: `rank` for a coordinate tuple whose
 /// length differs from the shape's (also a shorter one) or a tuple where
@@ -133,8 +134,8 @@ pub fn slice_and_offset(a: &Layout, c: HRef<'_, Option<Scalar>>) -> Result<(Layo
         )
     })?;
     if let Some(None) = c.as_leaf() {
-        // a bare `_` fixes nothing: the offset is the integer 0 (not F0 / a
-        // zero coordinate value), as the vectors record
+        // a bare `_` selects the whole layout: nothing is fixed, so the
+        // offset is the integer 0 (C++ `crd2idx(_, ...)`), in every algebra
         return Ok((a.clone(), Scalar::Int(0)));
     }
     let shape = slice_(c, a.shape().as_ref())?;
