@@ -666,3 +666,172 @@ fn deep_nesting_is_bounded() {
     assert!(!congruent(deep.as_ref(), shape.as_ref()));
     assert!(!weakly_congruent(deep.as_ref(), shape.as_ref()));
 }
+
+// ---------------------------------------------------------------- end to end
+
+/// Every example of `spec/htuple.md` that is a self-contained expression
+/// (tables and inline `expr = result` examples; rows that name a variable
+/// or a range are checked by the functions above), evaluated through the
+/// notation: the result must equal the spec's text up to whitespace, or be
+/// an error where the spec says "error".
+const SPEC_ROWS: &[(&str, &str)] = &[
+    (r#"congruent((4,8),(5,7))"#, r#"True"#),
+    (r#"congruent(3,(3,))"#, r#"False"#),
+    (r#"congruent((),())"#, r#"True"#),
+    (r#"weakly_congruent(30,(3,4))"#, r#"True"#),
+    (r#"weakly_congruent((3,4),30)"#, r#"False"#),
+    (r#"weakly_congruent((3,(4,5)),(5,6))"#, r#"False"#),
+    (r#"weakly_congruent((1,(2,3)),((4,5),(6,7)))"#, r#"True"#),
+    (r#"weakly_congruent(E(0,1),(3,4))"#, r#"False"#),
+    (r#"weakly_congruent(E(0,1),((3,2),4))"#, r#"True"#),
+    (r#"prefix_product((3,2,4))"#, r#"(1, 3, 6)"#),
+    (r#"prefix_product((3,(2,4)))"#, r#"(1, (3, 6))"#),
+    (
+        r#"prefix_product(((2,3),4,(5,6)))"#,
+        r#"((1, 2), 6, (24, 120))"#,
+    ),
+    (r#"prefix_product((4,8),2)"#, r#"(2, 8)"#),
+    (r#"prefix_product(((2,3),4),(7,100))"#, r#"((7, 14), 100)"#),
+    (
+        r#"prefix_product(((2,3),4),((1,10),100))"#,
+        r#"((1, 10), 100)"#,
+    ),
+    (r#"prefix_product((4,8),E(1))"#, r#"(1@1, 4@1)"#),
+    (r#"prefix_product(7)"#, r#"1"#),
+    (r#"prefix_product((4,8),(1,))"#, r#"error"#),
+    (r#"inner_product((1,0,1),(1,3,6))"#, r#"7"#),
+    (r#"inner_product((1,(2,3)),(1,(10,100)))"#, r#"321"#),
+    (r#"inner_product((),())"#, r#"0"#),
+    (r#"inner_product((1,2),(E(0),E(1)))"#, r#"(1, 2)"#),
+    (
+        r#"inner_product((2,(1,3)),(E(0),(E(1),2*E(0))))"#,
+        r#"(8, 1)"#,
+    ),
+    (r#"inner_product((1,2),(3,))"#, r#"error"#),
+    (r#"crd2idx((1,0,1),(3,2,4))"#, r#"7"#),
+    (r#"crd2idx((1,(0,1)),(3,(2,4)))"#, r#"7"#),
+    (r#"crd2idx((2,5),(3,(2,3)))"#, r#"17"#),
+    (r#"crd2idx((1,(2,3)),(3,(2,4)))"#, r#"25"#),
+    (r#"crd2idx((),())"#, r#"0"#),
+    (r#"crd2idx((1,2),(3,4,5))"#, r#"error"#),
+    (r#"crd2idx((1,(2,3)),(3,4))"#, r#"error"#),
+    (r#"crd2idx(None,(3,4))"#, r#"error"#),
+    (r#"compatible(30,(2,15))"#, r#"True"#),
+    (r#"compatible((2,15),(2,(3,5)))"#, r#"True"#),
+    (r#"compatible(24,32)"#, r#"False"#),
+    (r#"compatible((4,6),((2,3),8))"#, r#"False"#),
+    (r#"compatible((2,(3,5)),((3,2),5))"#, r#"False"#),
+    (r#"compatible(24,(24,))"#, r#"True"#),
+    (r#"compatible((24,),24)"#, r#"False"#),
+    (r#"compatible(1,())"#, r#"True"#),
+    (r#"compatible((2,3),(2,3,1))"#, r#"False"#),
+    (r#"common_coarsening((2,15),(2,(3,5)))"#, r#"(2, 15)"#),
+    (r#"common_coarsening((4,(3,5)),((2,2),15))"#, r#"(4, 15)"#),
+    (r#"common_coarsening(30,(2,15))"#, r#"30"#),
+    (r#"common_coarsening((2,(3,5)),((3,2),5))"#, r#"30"#),
+    (r#"common_coarsening((6,5),(2,15))"#, r#"30"#),
+    (r#"common_coarsening((2,3),(2,3,1))"#, r#"6"#),
+    (
+        r#"common_coarsening(((2,3),(4,5)),((3,2),(4,5)))"#,
+        r#"(6, (4, 5))"#,
+    ),
+    (
+        r#"common_coarsening(((2,3),(4,5)),((6,),(20,)))"#,
+        r#"(6, 20)"#,
+    ),
+    (r#"common_coarsening((),())"#, r#"()"#),
+    (r#"common_coarsening(3,4)"#, r#"error"#),
+    (r#"slice_(0,((2,3),(5,7,9)))"#, r#"()"#),
+    (r#"dice_(0,((2,3),(5,7,9)))"#, r#"(((2, 3), (5, 7, 9)),)"#),
+    (
+        r#"slice_(None,((2,3),(5,7,9)))"#,
+        r#"(((2, 3), (5, 7, 9)),)"#,
+    ),
+    (r#"slice_((None,1),((2,3),(5,7,9)))"#, r#"((2, 3),)"#),
+    (r#"dice_((None,1),((2,3),(5,7,9)))"#, r#"((5, 7, 9),)"#),
+    (
+        r#"slice_((None,(1,None,1)),((2,3),(5,7,9)))"#,
+        r#"((2, 3), 7)"#,
+    ),
+    (r#"dice_((None,(1,None,1)),((2,3),(5,7,9)))"#, r#"(5, 9)"#),
+    (
+        r#"slice_((None,),((2,3),(5,7,9)))"#,
+        r#"((2, 3), (5, 7, 9))"#,
+    ),
+    (r#"size[0](((6,2),5):((8,2),1))"#, r#"12"#),
+    (r#"size[0,1](((6,2),5):((8,2),1))"#, r#"2"#),
+    (r#"rank[0](((6,2),5):((8,2),1))"#, r#"2"#),
+    (r#"depth[0](((6,2),5):((8,2),1))"#, r#"1"#),
+    (r#"shape[0,0](((6,2),5):((8,2),1))"#, r#"6"#),
+    (r#"stride[0](((6,2),5):((8,2),1))"#, r#"(8, 2)"#),
+    (r#"get[0,1](((6,2),5):((8,2),1))"#, r#"2:2"#),
+    (r#"rank(())"#, r#"0"#),
+    (r#"rank(7)"#, r#"1"#),
+    (r#"rank((7,))"#, r#"1"#),
+    (r#"rank((3,(4,5)))"#, r#"2"#),
+    (r#"depth(7)"#, r#"0"#),
+    (r#"depth((3,(4,5)))"#, r#"2"#),
+    (r#"size((3,(4,5)))"#, r#"60"#),
+    (r#"flatten(())"#, r#"()"#),
+    (r#"flatten(((), (1,)))"#, r#"(1,)"#),
+    (r#"flatten(((1,(2,3)),4))"#, r#"(1, 2, 3, 4)"#),
+    (r#"repeat_like(0, ((1,(2,3)),4))"#, r#"((0, (0, 0)), 0)"#),
+    (r#"repeat_like(7, 5)"#, r#"7"#),
+    (r#"repeat_like(7, ())"#, r#"()"#),
+    (r#"unwrap(((((42,))),))"#, r#"42"#),
+    (r#"unwrap((1, 2))"#, r#"(1, 2)"#),
+    (r#"unwrap(((),))"#, r#"()"#),
+    (r#"product(())"#, r#"1"#),
+    (r#"product(5)"#, r#"5"#),
+    (r#"product_each(((2,(3,4)),(5,6),7))"#, r#"(24, 30, 7)"#),
+    (r#"product_each(())"#, r#"()"#),
+    (r#"idx2crd(42, (3,7,2))"#, r#"(0, 0, 2)"#),
+    (r#"idx2crd(100, (3,(2,4)))"#, r#"(1, (1, 16))"#),
+    (r#"idx2crd((1,9), (3,(2,4)))"#, r#"(1, (1, 4))"#),
+    (r#"idx2crd(-1, (3,4))"#, r#"(2, -1)"#),
+    (r#"idx2crd(-7, (4,3))"#, r#"(1, -2)"#),
+    (r#"idx2crd(None, (3,(2,4)))"#, r#"(0, (0, 0))"#),
+    (r#"idx2crd((None,3), (3,(2,4)))"#, r#"(0, (1, 1))"#),
+    (r#"idx2crd(5, ())"#, r#"()"#),
+    (r#"idx2crd((), ())"#, r#"()"#),
+    (r#"idx2crd(ArithTuple(2,7), (3,(2,4)))"#, r#"(2, (1, 3))"#),
+    (r#"idx2crd(1@1@0@1, (8,((2,1),4)))"#, r#"(0, ((0, 1), 0))"#),
+    (r#"idx2crd(F2(0b10110), (4,8))"#, r#"(F2, F5)"#),
+    (r#"idx2crd(F2(7), 8)"#, r#"F7"#),
+    (r#"crd2idx((5,5),(3,4))"#, r#"20"#),
+    (r#"crd2idx((3,-2),(4,3))"#, r#"-5"#),
+    (r#"crd2idx(7,(3,(2,4)))"#, r#"7"#),
+    (r#"common_refinement(30,(2,15))"#, r#"(2, 15)"#),
+    (r#"common_refinement(10,(10,))"#, r#"(10,)"#),
+    (
+        r#"common_refinement(((2,3),20),(6,(4,5)))"#,
+        r#"((2, 3), (4, 5))"#,
+    ),
+    (r#"common_refinement((),())"#, r#"()"#),
+    (r#"common_refinement(1,())"#, r#"()"#),
+    (r#"lift(42, (0,2,3))"#, r#"((0, 0, (0, 0, 0, 42)),)"#),
+    (r#"lift(42, ())"#, r#"42"#),
+    (r#"select((10,11,12,13), (1,3))"#, r#"(11, 13)"#),
+    (r#"-7 // 3"#, r#"-3"#),
+    (r#"-7 % 3"#, r#"2"#),
+    (r#"7 // -2"#, r#"-4"#),
+    (r#"7 % -2"#, r#"-1"#),
+];
+
+#[test]
+fn spec_rows_through_the_notation() {
+    let squash = |s: &str| s.split_whitespace().collect::<String>();
+    let mut failures = Vec::new();
+    for &(expr, want) in SPEC_ROWS {
+        let got = rcute::notation::eval_str(expr);
+        let ok = match (&got, want.starts_with("error")) {
+            (Err(_), true) => true,
+            (Ok(g), false) => squash(g) == squash(want),
+            _ => false,
+        };
+        if !ok {
+            failures.push(format!("{expr}: want {want}, got {got:?}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

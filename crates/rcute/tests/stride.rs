@@ -586,3 +586,108 @@ proptest! {
         }
     }
 }
+
+// ---------------------------------------------------------------- end to end
+
+/// Every example of `spec/strides.md` that is a self-contained expression
+/// (tables and inline `expr = result` examples; rows that name a variable
+/// or a range are checked by the functions above), evaluated through the
+/// notation: the result must equal the spec's text up to whitespace, or be
+/// an error where the spec says "error".
+const SPEC_ROWS: &[(&str, &str)] = &[
+    (r#"E(0) == ArithTuple(1,0)"#, r#"True"#),
+    (r#"ArithTuple(0,0) == 0"#, r#"True"#),
+    (r#"ArithTuple((5,)) == 5"#, r#"False"#),
+    (r#"E(0) == 1"#, r#"False"#),
+    (r#"ArithTuple(1,2) == (1,2,0)"#, r#"True"#),
+    (r#"ArithTuple(1,(2,0)) == (1,2)"#, r#"False"#),
+    (r#"ArithTuple(1,(2,)) == ArithTuple(1,(2,0,0))"#, r#"True"#),
+    (r#"E(0)"#, r#"1@0"#),
+    (r#"3*E(0)+5*E(1)"#, r#"(3, 5)"#),
+    (r#"ArithTuple(0,0,7)"#, r#"7@2"#),
+    (r#"ArithTuple(0,(0,5))"#, r#"5@1@1"#),
+    (r#"ArithTuple(1,(2,3))"#, r#"(1, (2, 3))"#),
+    (r#"ArithTuple(1,(0,3))"#, r#"(1, 3@1)"#),
+    (r#"ArithTuple(-2,0)"#, r#"-2@0"#),
+    (r#"ArithTuple(((1,2),))"#, r#"((1, 2))"#),
+    (r#"ArithTuple(1,F2(3))"#, r#"(1, F3)"#),
+    (r#"E(0)*F2(3)"#, r#"F3@0"#),
+    (r#"coprofile((4,8):(1,4))"#, r#"0"#),
+    (r#"coprofile((4,8):(0,0))"#, r#"0"#),
+    (r#"coprofile(():())"#, r#"0"#),
+    (r#"coprofile((4,8):(1@0,1@1))"#, r#"(0, 0)"#),
+    (r#"coprofile((4,8):(1@0,6@1))"#, r#"(0, 0)"#),
+    (r#"coprofile((4,8):(1@0,1@2))"#, r#"(0, 0, 0)"#),
+    (r#"coprofile((4,8):(1@0,1@1@1))"#, r#"(0, (0, 0))"#),
+    (r#"coprofile((4,8):(2@0,3@0))"#, r#"(0,)"#),
+    (r#"coprofile((8,8):(F1,F9))"#, r#"0"#),
+    (r#"coprofile(24)"#, r#"0"#),
+    (r#"coprofile((4,8))"#, r#"(0, 0)"#),
+    (r#"coprofile((None, 4))"#, r#"(0, 0)"#),
+    (r#"coprofile((4,8):(1,1@1))"#, r#"error"#),
+    (r#"basis_repr(5*E(1,2))"#, r#"[(5, (1, 2))]"#),
+    (r#"basis_repr(3*E(0)+5*E(1))"#, r#"[(3, (0,)), (5, (1,))]"#),
+    (
+        r#"basis_repr(ArithTuple(1,(2,0,3)))"#,
+        r#"[(1, (0,)), (2, (1, 0)), (3, (1, 2))]"#,
+    ),
+    (r#"basis_repr(7)"#, r#"[(7, ())]"#),
+    (r#"basis_repr(0)"#, r#"[(0, ())]"#),
+    (r#"basis_repr(F2(3))"#, r#"[(F3, ())]"#),
+    (r#"basis_repr(F2(0))"#, r#"[(0, ())]"#),
+    (r#"make_basis_like(5)"#, r#"1"#),
+    (r#"make_basis_like(())"#, r#"()"#),
+    (r#"make_basis_like(((),3))"#, r#"((), 1@1)"#),
+    (r#"proj((1,(2,3)), E(1,0))"#, r#"2"#),
+    (r#"proj(ArithTuple(1,(2,3)), E(1,1))"#, r#"3"#),
+    (r#"unit(5)"#, r#"1"#),
+    (r#"unit(0)"#, r#"1"#),
+    (r#"unit(2*E(1))"#, r#"1@1"#),
+    (r#"unit(2*E(1,0))"#, r#"1@0@1"#),
+    (r#"as_tuple(ArithTuple(1,2,(3,4)))"#, r#"(1, 2, (3, 4))"#),
+    (r#"as_tuple(E(1))"#, r#"(0, 1)"#),
+    (r#"as_tuple((E(0),2))"#, r#"((1,), 2)"#),
+    (r#"as_tuple(5)"#, r#"5"#),
+    (r#"F2(5) - F2(8)"#, r#"F13"#),
+    (r#"F2(3)*3"#, r#"F5"#),
+    (r#"F2(6)*F2(3)"#, r#"F10"#),
+    (r#"F2(1)*5"#, r#"F5"#),
+    (r#"3*F2(0b1010)"#, r#"F30"#),
+    (r#"F2(9)*0"#, r#"F0"#),
+    (r#"idx2crd(F2(0b10110), (4,8))"#, r#"(F2, F5)"#),
+    (r#"Layout((4,8),(F2(1),F2(8)))(2,1)"#, r#"F10"#),
+    (r#"coshape((3,4):(-1,3))"#, r#"8"#),
+    (r#"coshape((3,4):(-1,-3))"#, r#"-10"#),
+    (r#"coshape((2,4):(2,4))"#, r#"15"#),
+    (r#"coshape((4,8):(1,5))"#, r#"39"#),
+    (r#"coshape(1:0)"#, r#"1"#),
+    (r#"coshape(():())"#, r#"1"#),
+    (r#"coshape((4,8):(1@0,1@1))"#, r#"(4, 8)"#),
+    (r#"coshape((4,8):(1@0,6@1))"#, r#"(4, 43)"#),
+    (r#"coshape((4,8):(1@1,1@0))"#, r#"(8, 4)"#),
+    (r#"coshape((4,8):(1@0,1@2))"#, r#"(4, 1, 8)"#),
+    (r#"coshape((4,8):(1@0,1@1@1))"#, r#"(4, (1, 8))"#),
+    (r#"coshape((4,8):(1@0,0))"#, r#"(4,)"#),
+    (r#"coshape(4:(1,1))"#, r#"(4, 4)"#),
+    (r#"coshape((2,2):(1@0,ArithTuple(0,0,0)))"#, r#"(2, 1, 1)"#),
+    (r#"coshape[1]((4,8):(1,4))"#, r#"29"#),
+    (r#"E(0)+F2(0)"#, r#"1@0"#),
+];
+
+#[test]
+fn spec_rows_through_the_notation() {
+    let squash = |s: &str| s.split_whitespace().collect::<String>();
+    let mut failures = Vec::new();
+    for &(expr, want) in SPEC_ROWS {
+        let got = rcute::notation::eval_str(expr);
+        let ok = match (&got, want.starts_with("error")) {
+            (Err(_), true) => true,
+            (Ok(g), false) => squash(g) == squash(want),
+            _ => false,
+        };
+        if !ok {
+            failures.push(format!("{expr}: want {want}, got {got:?}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
