@@ -168,6 +168,13 @@ fn left_inverse_f2() {
     assert_eq!(kind(left_inverse(&l("(4,4):(F1,F5)"))), "value");
     assert_eq!(kind(left_inverse(&l("(4,2):(F1,F3)"))), "injectivity");
     assert_eq!(kind(left_inverse(&l("(3,4):(F1,F3)"))), "value");
+    assert_eq!(kind(left_inverse(&l("(2,2):(F1,F-1)"))), "value");
+    // F2 right inverses never leave A's domain, even for negative F2 strides
+    for a in ["(2,2):(F1,F-1)", "(4,2):(F-3,F1)", "(3,4):(F4,F1)"] {
+        let a = l(a);
+        let r = right_inverse(&a).unwrap();
+        check_f2_right(&a, &r);
+    }
 }
 
 #[test]

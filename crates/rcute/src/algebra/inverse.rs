@@ -351,9 +351,10 @@ fn right_inverse_f2(a: &Layout, chain: &[(usize, Mode)]) -> Result<Layout> {
 ///
 /// Errors: `divisibility` when the strides do not form an ordered chain;
 /// `injectivity` when a stride overlaps the previous mode (non-injective);
-/// `value` for an F2 chain with a gap or a non-power-of-two extent below the
-/// last; `type` for a multi-term coordinate stride, mixed algebras or F2
-/// values inside coordinate strides; `overflow` beyond 64 bits.
+/// `value` for an F2 chain with a gap, a negative stride or a
+/// non-power-of-two extent below the last; `type` for a multi-term
+/// coordinate stride, mixed algebras or F2 values inside coordinate strides;
+/// `overflow` beyond 64 bits.
 ///
 /// ```
 /// use rcute::{Layout, HTuple, Scalar};
@@ -408,6 +409,11 @@ pub fn left_inverse(a: &Layout) -> Result<Layout> {
             if sp.len() > 1 && !is_pow2(last) {
                 return Err(Error::value(format!(
                     "left_inverse: the F2 layout {a} has the non-power-of-two extent {last} below its last mode"
+                )));
+            }
+            if mv < 0 {
+                return Err(Error::value(format!(
+                    "left_inverse: the F2 layout {a} has the negative stride F{mv}; F2 chains need non-negative strides"
                 )));
             }
             let want = int::mul(cur[p], last)?;

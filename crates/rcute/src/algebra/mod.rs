@@ -29,8 +29,3 @@ pub use product::{
 };
 pub use recast::{downcast, recast, upcast, Scale};
 pub use slice::{slice, slice_and_offset};
-
-/// Placeholder error for operations not written yet (removed when each lands).
-pub(crate) fn not_yet(op: &str) -> crate::Error {
-    crate::Error::value(format!("{op}: not implemented yet"))
-}
