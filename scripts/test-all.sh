@@ -29,8 +29,10 @@ if [ -f crates/rcute-py/pyproject.toml ]; then
   echo "== python module"
   VENV="${RCUTE_VENV:-target/py-venv}"
   [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
-  "$VENV/bin/pip" install -q --upgrade pip maturin pytest
-  "$VENV/bin/pip" install -q ./crates/rcute-py
+  "$VENV/bin/pip" install -q --upgrade pip "maturin>=1.5,<2" pytest
+  # maturin develop reuses target/ (the same build as the CLI's); `pip install
+  # ./crates/rcute-py` gives the same module from a clean build.
+  VIRTUAL_ENV="$VENV" "$VENV/bin/maturin" develop -q --release -m crates/rcute-py/Cargo.toml
   "$VENV/bin/python" -m pytest -q crates/rcute-py/tests
 fi
 echo "== all tests passed"

@@ -1,0 +1,457 @@
+"""rcute: CuTe's layout algebra in Rust, with the reference PyCuTe's Python API.
+
+Code written for the reference runs with ``import rcute as pycute``. Every
+algebra operation is computed by the Rust core (the same code as the
+``rcute eval`` command-line tool); this file only adds the helpers that take
+Python callables, the type predicates and the accessors, which are plain
+Python in the reference too.
+
+>>> from rcute import *
+>>> composition(Layout((6, 2), (8, 2)), Layout((4, 3), (3, 1)))
+Layout(((2, 2), 3), ((24, 2), 8))
+>>> size[0](Layout(((6, 2), 5), ((8, 2), 1)))
+12
+"""
+
+from __future__ import annotations
+
+import ctypes as _ctypes
+import builtins as _builtins
+from typing import Any, Iterable, Union
+
+from . import _rcute
+from ._rcute import (  # noqa: F401  (re-exported API)
+    ArithTuple,
+    ComposedLayout,
+    E,
+    F2,
+    Layout,
+    LayoutBase,
+    ScaledBasis,
+    Swizzle,
+    eval_notation,
+    eval_notation_str,
+    format_value,
+)
+
+_OPERATIONS = [
+    name
+    for name in dir(_rcute)
+    if isinstance(getattr(_rcute, name), _rcute.Operation)
+]
+for _name in _OPERATIONS:
+    globals()[_name] = getattr(_rcute, _name)
+del _name
+
+# ---------------------------------------------------------------- typedefs
+
+HTuple = Any
+Profile = Any
+IntTuple = Union[int, tuple]
+Shape = IntTuple
+Coord = Any
+Stride = Any
+Tiler = Any
+
+_INTEGER_TYPES: list[type] = [int]
+
+
+class Integer:
+    """Marker class of the reference's integer types (annotation only)."""
+
+
+class StrideScalar:
+    """Marker class of the reference's stride scalars (annotation only)."""
+
+
+def register_integer_type(*types: type) -> None:
+    """Declare `types` as integers: `is_int` becomes true for their instances
+    and rcute converts them with `int()` wherever an integer is expected."""
+    for t in types:
+        if t not in _INTEGER_TYPES:
+            _INTEGER_TYPES.append(t)
+
+
+try:  # numpy integers count as integers when numpy is present
+    import numpy as _np
+
+    register_integer_type(_np.integer)
+except ImportError:  # pragma: no cover
+    pass
+
+
+def is_int(x) -> bool:
+    """True for `int` (not `bool`) and for registered integer types."""
+    if isinstance(x, bool):
+        return False
+    return isinstance(x, tuple(_INTEGER_TYPES))
+
+
+def is_static(x) -> bool:
+    """True for integers and for coordinate values whose children are all
+    static; F2 values are never static. Every rcute integer is static."""
+    if isinstance(x, bool):
+        return False
+    if is_int(x):
+        return True
+    if isinstance(x, ArithTuple):
+        return all(is_static(c) for c in x.as_tuple()) if isinstance(x.as_tuple(), tuple) else is_static(x.as_tuple())
+    return False
+
+
+def is_stride_scalar(value) -> bool:
+    """True for values that can be a stride leaf: integers (and `bool`),
+    coordinate values and F2 values."""
+    return isinstance(value, (int, ArithTuple, F2)) or is_int(value)
+
+
+def is_tuple(x) -> bool:
+    """True for tuples and lists (the reference treats lists as tuples)."""
+    return isinstance(x, (tuple, list))
+
+
+def is_layout(x) -> bool:
+    """`isinstance(x, LayoutBase)`."""
+    return isinstance(x, LayoutBase)
+
+
+def divmod(a, b):  # noqa: A001 - the reference exports this name
+    """Floor division and remainder, as Python's `divmod`."""
+    return _builtins.divmod(a, b)
+
+
+def shiftl(a: int, s: int) -> int:
+    """`a << s` for `s >= 0`, `a >> -s` otherwise."""
+    return a << s if s >= 0 else a >> -s
+
+
+def shiftr(a: int, s: int) -> int:
+    """`a >> s` for `s >= 0`, `a << -s` otherwise."""
+    return a >> s if s >= 0 else a << -s
+
+
+def V(value):
+    """`V(v)`: a scaled-basis value with an empty path (`V(v) @ i` is `v@i`)."""
+    return ArithTuple(value) if not is_int(value) else _VBasis(value)
+
+
+class _VBasis(int):
+    """An integer that becomes a basis value under `@` (`V(3) @ 1` is `3@1`)."""
+
+    def __matmul__(self, i):
+        return ScaledBasis(int(self), (i,))
+
+
+# ---------------------------------------------------------------- HTuple helpers taking callables
+
+
+def leaves(t):
+    """Iterate over the leaves of `t` in traversal order."""
+    if is_tuple(t):
+        for x in t:
+            yield from leaves(x)
+    else:
+        yield t
+
+
+def zip_leaves(htuple, *tuples):
+    """Walk `htuple`'s structure; at each of its leaves yield that leaf and
+    the whole sub-values of the other arguments at the same position
+    (`None` where missing)."""
+    if is_tuple(htuple):
+        for i, h in enumerate(htuple):
+            subs = []
+            for t in tuples:
+                if t is None:
+                    subs.append(None)
+                elif is_tuple(t):
+                    subs.append(t[i] if i < len(t) else None)
+                else:
+                    raise TypeError(f"zip_leaves: leaf {t!r} where {htuple!r} has a tuple")
+            yield from zip_leaves(h, *subs)
+    else:
+        yield (htuple, *tuples)
+
+
+def fold_leaf(fn, v, *tuples):
+    """Left fold of `fn` over `zip_leaves(*tuples)`."""
+    for items in zip_leaves(*tuples):
+        v = fn(v, *items)
+    return v
+
+
+def transform_apply_leaf(g, f, htuple, *tuples):
+    """If `htuple` is a tuple, `g` of the recursive results over its modes
+    zipped with the other arguments' modes; at a leaf, `f(htuple, *tuples)`."""
+    if is_tuple(htuple):
+        def sub(t, i):
+            if t is None:
+                return None
+            if is_tuple(t):
+                return t[i] if i < len(t) else None
+            raise TypeError(f"transform_apply_leaf: leaf {t!r} where {htuple!r} has a tuple")
+
+        return g(
+            transform_apply_leaf(g, f, h, *(sub(t, i) for t in tuples))
+            for i, h in enumerate(htuple)
+        )
+    return f(htuple, *tuples)
+
+
+def transform_leaf(f, *tuples):
+    """The same tree with `f` applied leafwise."""
+    return transform_apply_leaf(tuple, f, *tuples)
+
+
+def unflatten(iter, profile, g=tuple):  # noqa: A002 - the reference's name
+    """Rebuild `profile`'s structure drawing leaves from `iter`."""
+    it = _builtins.iter(iter)
+
+    def rec(p):
+        if is_tuple(p):
+            return g(rec(x) for x in p)
+        return next(it)
+
+    return rec(profile)
+
+
+class ModeOpDecorator:
+    """Wraps a function with a keyword-only `mode` so that `f[i, j](...)`
+    calls `f(..., mode=(i, j))` (subscripts accumulate)."""
+
+    def __init__(self, func, _path=()):
+        self.func = func
+        self._path = tuple(_path)
+        self.__name__ = getattr(func, "__name__", "op")
+        self.__doc__ = getattr(func, "__doc__", None)
+
+    def __getitem__(self, idx):
+        idx = idx if isinstance(idx, tuple) else (idx,)
+        return ModeOpDecorator(self.func, self._path + idx)
+
+    def __call__(self, *args, mode=(), **kwargs):
+        mode = mode if isinstance(mode, tuple) else (mode,)
+        return self.func(*args, mode=self._path + mode, **kwargs)
+
+
+def make_layout(*layouts):
+    """Concatenate layouts (`make_layout(L0, L1, ...)` or `make_layout([L0, L1])`)."""
+    if len(layouts) == 1 and isinstance(layouts[0], (list, tuple)):
+        layouts = tuple(layouts[0])
+    return _rcute.make_layout(*layouts)
+
+
+# ---------------------------------------------------------------- accessors
+
+
+class Accessor:
+    """Read-only accessor: `a + k` moves it by `k` elements, `a[k]` reads."""
+
+    def __add__(self, k):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def __getitem__(self, k):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+
+class MutableAccessor(Accessor):
+    """An accessor that can also write: `a[k] = v`."""
+
+    def __setitem__(self, k, v):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+
+class Ptr(MutableAccessor):
+    """A typed pointer into memory owned elsewhere (no bounds checks)."""
+
+    def __init__(self, source, dtype=None, owner=None):
+        if isinstance(source, int):
+            if dtype is None:
+                raise ValueError("Ptr: an integer address needs a dtype")
+            self.address, self.dtype, self.owner = source, dtype, owner
+            return
+        if isinstance(source, _ctypes.Array):
+            self.address = _ctypes.addressof(source)
+            self.dtype = dtype or source._type_
+            self.owner = owner if owner is not None else source
+            return
+        mv = memoryview(source)
+        fmt_types = {"d": _ctypes.c_double, "f": _ctypes.c_float, "i": _ctypes.c_int,
+                     "l": _ctypes.c_long, "q": _ctypes.c_longlong, "b": _ctypes.c_byte,
+                     "B": _ctypes.c_ubyte, "h": _ctypes.c_short, "H": _ctypes.c_ushort,
+                     "I": _ctypes.c_uint, "L": _ctypes.c_ulong, "Q": _ctypes.c_ulonglong}
+        self.dtype = dtype or fmt_types.get(mv.format.lstrip("@=<>"), _ctypes.c_ubyte)
+        buf = (_ctypes.c_char * mv.nbytes).from_buffer(mv.cast("B")) if not mv.readonly else None
+        if buf is None:
+            raise ValueError("Ptr: the buffer is read-only")
+        self.address = _ctypes.addressof(buf)
+        self.owner = owner if owner is not None else (source, buf)
+
+    def _at(self, k):
+        return self.dtype.from_address(self.address + k * _ctypes.sizeof(self.dtype))
+
+    def __add__(self, k):
+        return Ptr(self.address + int(k) * _ctypes.sizeof(self.dtype), self.dtype, self.owner)
+
+    def __getitem__(self, k):
+        return self._at(int(k)).value
+
+    def __setitem__(self, k, v):
+        self._at(int(k)).value = v
+
+    def __eq__(self, other):
+        return isinstance(other, Ptr) and (self.address, self.dtype) == (other.address, other.dtype)
+
+    def __repr__(self):
+        return f"Ptr({hex(self.address)}, {self.dtype.__name__})"
+
+
+class Array(Ptr):
+    """A `Ptr` owning `size` zero-initialised elements."""
+
+    def __init__(self, size, dtype=_ctypes.c_double):
+        self.buffer = (dtype * int(size))()
+        super().__init__(_ctypes.addressof(self.buffer), dtype, self.buffer)
+        self.size = int(size)
+
+    def __repr__(self):
+        return f"Array({hex(self.address)}, {self.dtype.__name__})"
+
+
+class ImplicitAccessor(Accessor):
+    """No memory: `a[k]` is `base + k`."""
+
+    def __init__(self, base):
+        self.base = base
+
+    def __add__(self, k):
+        return ImplicitAccessor(self.base + k)
+
+    def __getitem__(self, k):
+        return self.base + k
+
+    def __eq__(self, other):
+        return isinstance(other, ImplicitAccessor) and self.base == other.base
+
+    def __repr__(self):
+        return "{" + str(self.base) + "}"
+
+    __str__ = __repr__
+
+
+class TransformAccessor(Accessor):
+    """A read-only view: `t[k]` is `f(acc[k])`."""
+
+    def __init__(self, accessor, transform):
+        self.accessor, self.transform = accessor, transform
+
+    def __add__(self, k):
+        return TransformAccessor(self.accessor + k, self.transform)
+
+    def __getitem__(self, k):
+        return self.transform(self.accessor[k])
+
+    def __eq__(self, other):
+        return (isinstance(other, TransformAccessor) and self.accessor == other.accessor
+                and self.transform == other.transform)
+
+
+# ---------------------------------------------------------------- tensors
+
+
+def _has_none(c) -> bool:
+    return c is None or (is_tuple(c) and any(_has_none(x) for x in c))
+
+
+class Tensor:
+    """A tensor: an accessor composed with a layout (`tensor.md`).
+
+    `T[c]` with an integral, flat or natural coordinate reads `acc[L(c)]`;
+    a coordinate containing `None` slices, giving a tensor that shares the
+    accessor moved by the slice's offset."""
+
+    def __init__(self, accessor, layout):
+        if not is_tuple(layout) and not isinstance(layout, LayoutBase) and is_int(layout):
+            layout = Layout(layout)
+        self.accessor, self.layout = accessor, layout
+
+    @property
+    def shape(self):
+        return self.layout.shape
+
+    @property
+    def stride(self):
+        return self.layout.stride
+
+    def __getitem__(self, crd):
+        if _has_none(crd):
+            sub, off = slice_and_offset(self.layout, crd)  # noqa: F821 - Rust operation
+            return Tensor(self.accessor + off, sub)
+        return self.accessor[self.layout(crd)]
+
+    def __setitem__(self, crd, value):
+        if _has_none(crd):
+            raise TypeError("Tensor: cannot assign to a slice")
+        self.accessor[self.layout(crd)] = value
+
+    def __call__(self, *crd):
+        return self[crd[0] if len(crd) == 1 else crd]
+
+    def __len__(self):
+        return len(self.layout)
+
+    def __eq__(self, other):
+        return isinstance(other, Tensor) and self.accessor == other.accessor and self.layout == other.layout
+
+    def __str__(self):
+        return f"{self.accessor} o {self.layout}"
+
+    def __repr__(self):
+        return f"Tensor({self.accessor!r}, {self.layout!r})"
+
+
+def is_tensor(x) -> bool:
+    """`isinstance(x, Tensor)`."""
+    return isinstance(x, Tensor)
+
+
+def make_tensor(layout, dtype=_ctypes.c_double):
+    """A tensor over a fresh zero-initialised `Array` of `cosize(layout)`
+    elements (a shape is made a column-major layout)."""
+    if not isinstance(layout, LayoutBase):
+        layout = Layout(layout)
+    return Tensor(Array(cosize(layout), dtype), layout)  # noqa: F821 - Rust operation
+
+
+def identity_tensor(shape):
+    """The tensor whose value at each coordinate is that coordinate:
+    `make_identity_layout(shape)` over an implicit accessor."""
+    return Tensor(ImplicitAccessor(0), make_identity_layout(shape))  # noqa: F821
+
+
+make_identity_tensor = identity_tensor
+
+__all__ = sorted(
+    set(_OPERATIONS)
+    | {
+        "ArithTuple", "ComposedLayout", "E", "F2", "Layout", "LayoutBase", "ScaledBasis",
+        "Swizzle", "V", "HTuple", "Profile", "IntTuple", "Shape", "Coord", "Stride", "Tiler",
+        "Integer", "StrideScalar", "register_integer_type", "is_int", "is_static",
+        "is_stride_scalar", "is_tuple", "is_layout", "divmod", "shiftl", "shiftr", "leaves",
+        "zip_leaves", "fold_leaf", "transform_apply_leaf", "transform_leaf", "unflatten",
+        "ModeOpDecorator", "make_layout", "Accessor", "MutableAccessor", "Ptr", "Array",
+        "ImplicitAccessor", "TransformAccessor", "Tensor", "is_tensor", "make_tensor",
+        "identity_tensor", "make_identity_tensor", "eval_notation", "eval_notation_str",
+        "format_value",
+    }
+)
+
+
+def coordinates(shape):
+    """The natural coordinates of `shape` in colexicographic order
+    (`[idx2crd(i, shape) for i in range(size(shape))]`)."""
+    for i in range(size(shape)):  # noqa: F821 - Rust operation
+        yield idx2crd(i, shape)  # noqa: F821
+
+
+__all__.append("coordinates")

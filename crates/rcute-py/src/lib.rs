@@ -1,0 +1,831 @@
+//! The Python extension module `rcute._rcute`: PyCuTe's Python API on the
+//! rcute core. A thin shell: every operation converts its Python arguments
+//! into notation values, calls [`rcute::notation::call`] (the same dispatch
+//! the `rcute eval` CLI uses) and converts the result back.
+
+use pyo3::exceptions::{PyIndexError, PyOverflowError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString, PyTuple};
+use pyo3::IntoPyObjectExt;
+
+use rcute::notation::{self, Style, Value};
+use rcute::{ErrorKind, Layout as RLayout, Scalar, Swizzle as RSwizzle, SwizzledLayout};
+
+/// Maximum nesting accepted when converting Python values.
+const MAX_DEPTH: usize = 64;
+
+/// rcute error kinds onto the reference's Python exception types.
+fn to_pyerr(e: rcute::Error) -> PyErr {
+    let msg = format!("{}: {}", e.kind, e.message);
+    match e.kind {
+        ErrorKind::Type => PyTypeError::new_err(msg),
+        ErrorKind::Bounds => PyIndexError::new_err(msg),
+        ErrorKind::Overflow => PyOverflowError::new_err(msg),
+        _ => PyValueError::new_err(msg),
+    }
+}
+
+/// Empty base class of `Layout` (the reference's `LayoutBase`).
+#[pyclass(subclass, module = "rcute", name = "LayoutBase")]
+struct LayoutBase;
+
+#[pymethods]
+impl LayoutBase {
+    #[new]
+    fn new() -> Self {
+        LayoutBase
+    }
+}
+
+/// `Layout(shape, stride=1)`: a CuTe layout (`layout.md`). `stride` may be
+/// weakly congruent to `shape`: a scalar stands for the prefix product
+/// starting at it.
+#[pyclass(extends = LayoutBase, module = "rcute", name = "Layout", frozen)]
+#[derive(Clone)]
+struct PyLayout {
+    inner: RLayout,
+}
+
+fn none_to_zero(v: Value) -> Value {
+    match v {
+        Value::None => Value::Int(0),
+        Value::Tuple(items) => Value::Tuple(items.into_iter().map(none_to_zero).collect()),
+        v => v,
+    }
+}
+
+#[pymethods]
+impl PyLayout {
+    #[new]
+    #[pyo3(signature = (shape, stride = None))]
+    fn new(
+        shape: &Bound<'_, PyAny>,
+        stride: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<(Self, LayoutBase)> {
+        let mut args = vec![to_value(shape, 0)?];
+        if let Some(d) = stride {
+            args.push(to_value(d, 0)?);
+        }
+        match notation::call("Layout", &[], args, vec![]).map_err(to_pyerr)? {
+            Value::Layout(l) => Ok((PyLayout { inner: l }, LayoutBase)),
+            v => Err(PyTypeError::new_err(format!("Layout: unexpected {v}"))),
+        }
+    }
+
+    /// The shape, as a Python int or tuple.
+    #[getter]
+    fn shape(&self, py: Python<'_>) -> PyResult<PyObject> {
+        from_value(py, Value::from_shape(self.inner.shape()))
+    }
+
+    /// The stride, as a Python tuple of `int`, `ArithTuple` or `F2` leaves.
+    #[getter]
+    fn stride(&self, py: Python<'_>) -> PyResult<PyObject> {
+        from_value(py, Value::from_stride(self.inner.stride()))
+    }
+
+    /// `L(c)` / `L(c0, c1, ...)`: evaluation at an integral, flat or natural
+    /// coordinate; `None` reads as 0, as in the reference (slice with
+    /// `slice_and_offset`).
+    #[pyo3(signature = (*args))]
+    fn __call__(&self, py: Python<'_>, args: &Bound<'_, PyTuple>) -> PyResult<PyObject> {
+        let c = if args.len() == 1 {
+            to_value(&args.get_item(0)?, 0)?
+        } else {
+            to_value(args.as_any(), 0)?
+        };
+        let c = none_to_zero(c);
+        let coord = c.to_coord().map_err(to_pyerr)?;
+        let r = self.inner.eval(coord.as_ref()).map_err(to_pyerr)?;
+        from_value(py, Value::from_scalar(r))
+    }
+
+    fn __getitem__(&self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        let i: i64 = key.extract()?;
+        let m = self.inner.mode(i).map_err(to_pyerr)?;
+        from_value(py, Value::Layout(m))
+    }
+
+    fn __len__(&self) -> usize {
+        self.inner.rank()
+    }
+
+    fn __iter__(&self, py: Python<'_>) -> PyResult<PyObject> {
+        let modes: Vec<PyObject> = self
+            .inner
+            .modes()
+            .map(|m| from_value(py, Value::Layout(m)))
+            .collect::<PyResult<_>>()?;
+        let list = PyList::new(py, modes)?;
+        Ok(list.try_iter()?.into_any().unbind())
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        match other.downcast::<PyLayout>() {
+            Ok(o) => o.get().inner == self.inner,
+            Err(_) => false,
+        }
+    }
+
+    fn __ne__(&self, other: &Bound<'_, PyAny>) -> bool {
+        !self.__eq__(other)
+    }
+
+    fn __str__(&self) -> String {
+        self.inner.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        self.inner.repr()
+    }
+}
+
+/// A coordinate value (the reference's `ArithTuple`): `ArithTuple(3, 5)`
+/// is `3*E(0) + 5*E(1)`, printed `(3, 5)`.
+#[pyclass(module = "rcute", name = "ArithTuple", frozen)]
+#[derive(Clone)]
+struct PyArithTuple {
+    inner: Scalar,
+}
+
+/// An F2 value `F(n)`: XOR addition, carry-less multiplication, printed `F<n>`.
+#[pyclass(module = "rcute", name = "F2", frozen)]
+#[derive(Clone)]
+struct PyF2 {
+    value: i64,
+}
+
+fn scalar_of(ob: &Bound<'_, PyAny>) -> PyResult<Scalar> {
+    match to_value(ob, 0)? {
+        Value::Int(v) => Ok(Scalar::Int(v)),
+        Value::Scalar(s) => Ok(s),
+        Value::Tuple(items) => {
+            let v = Value::Tuple(items);
+            v.to_coord_value("ArithTuple").map_err(to_pyerr)
+        }
+        v => Err(PyTypeError::new_err(format!(
+            "expected a stride scalar, got {v}"
+        ))),
+    }
+}
+
+fn scalar_obj(py: Python<'_>, s: Scalar) -> PyResult<PyObject> {
+    from_value(py, Value::from_scalar(s))
+}
+
+trait ScalarLike {
+    fn scalar(&self) -> Scalar;
+}
+impl ScalarLike for PyArithTuple {
+    fn scalar(&self) -> Scalar {
+        self.inner.clone()
+    }
+}
+impl ScalarLike for PyF2 {
+    fn scalar(&self) -> Scalar {
+        Scalar::F2(self.value)
+    }
+}
+
+macro_rules! scalar_class {
+    ($ty:ty, { $($extra:tt)* }) => {
+        #[pymethods]
+        impl $ty {
+            $($extra)*
+            fn __add__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+                let r = self.scalar().add(&scalar_of(o)?).map_err(to_pyerr)?;
+                scalar_obj(py, r)
+            }
+            fn __radd__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+                let r = scalar_of(o)?.add(&self.scalar()).map_err(to_pyerr)?;
+                scalar_obj(py, r)
+            }
+            fn __sub__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+                let r = self.scalar().sub(&scalar_of(o)?).map_err(to_pyerr)?;
+                scalar_obj(py, r)
+            }
+            fn __rsub__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+                let r = scalar_of(o)?.sub(&self.scalar()).map_err(to_pyerr)?;
+                scalar_obj(py, r)
+            }
+            fn __mul__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+                let r = self.scalar().mul(&scalar_of(o)?).map_err(to_pyerr)?;
+                scalar_obj(py, r)
+            }
+            fn __rmul__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+                let r = scalar_of(o)?.mul(&self.scalar()).map_err(to_pyerr)?;
+                scalar_obj(py, r)
+            }
+            fn __neg__(&self, py: Python<'_>) -> PyResult<PyObject> {
+                let r = self.scalar().neg().map_err(to_pyerr)?;
+                scalar_obj(py, r)
+            }
+            fn __matmul__(&self, py: Python<'_>, i: i64) -> PyResult<PyObject> {
+                let r = self.scalar().at(i).map_err(to_pyerr)?;
+                scalar_obj(py, r)
+            }
+            fn __eq__(&self, o: &Bound<'_, PyAny>) -> bool {
+                match scalar_of(o) {
+                    Ok(s) => self.scalar() == s,
+                    Err(_) => false,
+                }
+            }
+            fn __ne__(&self, o: &Bound<'_, PyAny>) -> bool {
+                !self.__eq__(o)
+            }
+            fn __lt__(&self, o: &Bound<'_, PyAny>) -> PyResult<bool> {
+                Ok(self.scalar().try_cmp(&scalar_of(o)?).map_err(to_pyerr)?.is_lt())
+            }
+            fn __le__(&self, o: &Bound<'_, PyAny>) -> PyResult<bool> {
+                Ok(self.scalar().try_cmp(&scalar_of(o)?).map_err(to_pyerr)?.is_le())
+            }
+            fn __gt__(&self, o: &Bound<'_, PyAny>) -> PyResult<bool> {
+                Ok(self.scalar().try_cmp(&scalar_of(o)?).map_err(to_pyerr)?.is_gt())
+            }
+            fn __ge__(&self, o: &Bound<'_, PyAny>) -> PyResult<bool> {
+                Ok(self.scalar().try_cmp(&scalar_of(o)?).map_err(to_pyerr)?.is_ge())
+            }
+            fn __str__(&self) -> String {
+                self.scalar().to_string()
+            }
+            fn __repr__(&self) -> String {
+                self.scalar().to_string()
+            }
+        }
+    };
+}
+
+scalar_class!(PyArithTuple, {});
+
+#[pymethods]
+impl PyArithTuple {
+    #[new]
+    #[pyo3(signature = (*args))]
+    fn new(args: &Bound<'_, PyTuple>) -> PyResult<Self> {
+        let v = if args.len() == 1 {
+            to_value(&args.get_item(0)?, 0)?
+        } else {
+            to_value(args.as_any(), 0)?
+        };
+        let s = match v {
+            Value::Tuple(items) => Value::Tuple(items)
+                .to_coord_value("ArithTuple")
+                .map_err(to_pyerr)?,
+            v => v.to_scalar("ArithTuple").map_err(to_pyerr)?,
+        };
+        Ok(PyArithTuple { inner: s })
+    }
+
+    /// The explicit children as a plain tuple (`as_tuple`).
+    fn as_tuple(&self, py: Python<'_>) -> PyResult<PyObject> {
+        from_value(py, Value::from_stride(&self.inner.as_tuple()))
+    }
+
+    fn __len__(&self) -> usize {
+        match &self.inner {
+            Scalar::Coord(c) => c.children().len(),
+            _ => 0,
+        }
+    }
+
+    fn __getitem__(&self, py: Python<'_>, i: usize) -> PyResult<PyObject> {
+        match &self.inner {
+            Scalar::Coord(c) => match c.children().get(i) {
+                Some(x) => scalar_obj(py, x.clone()),
+                None => Err(PyIndexError::new_err(format!(
+                    "ArithTuple index {i} out of range"
+                ))),
+            },
+            _ => Err(PyIndexError::new_err("ArithTuple has no children")),
+        }
+    }
+}
+
+scalar_class!(PyF2, {});
+
+#[pymethods]
+impl PyF2 {
+    #[new]
+    fn new(value: &Bound<'_, PyAny>) -> PyResult<Self> {
+        if let Ok(f) = value.downcast::<PyF2>() {
+            return Ok(f.get().clone());
+        }
+        Ok(PyF2 {
+            value: value.extract()?,
+        })
+    }
+    /// The integer value.
+    #[getter]
+    fn value(&self) -> i64 {
+        self.value
+    }
+    fn __int__(&self) -> i64 {
+        self.value
+    }
+    fn __index__(&self) -> i64 {
+        self.value
+    }
+    fn __hash__(&self) -> u64 {
+        self.value as u64
+    }
+}
+
+/// `Swizzle(bits, base, shift)`: the swizzle functor on integers
+/// (`swizzle.md`); invalid parameters raise `ValueError`.
+#[pyclass(module = "rcute", name = "Swizzle", frozen)]
+#[derive(Clone)]
+struct PySwizzle {
+    inner: RSwizzle,
+}
+
+#[pymethods]
+impl PySwizzle {
+    #[new]
+    fn new(bits: i64, base: i64, shift: i64) -> PyResult<Self> {
+        Ok(PySwizzle {
+            inner: RSwizzle::new(bits, base, shift).map_err(to_pyerr)?,
+        })
+    }
+    #[getter]
+    fn bits(&self) -> i64 {
+        self.inner.bits
+    }
+    #[getter]
+    fn base(&self) -> i64 {
+        self.inner.base
+    }
+    #[getter]
+    fn shift(&self) -> i64 {
+        self.inner.shift
+    }
+    /// The swizzled offset of `x`.
+    fn __call__(&self, py: Python<'_>, x: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        let r = notation::apply(&Value::Swizzle(self.inner), vec![to_value(x, 0)?])
+            .map_err(to_pyerr)?;
+        from_value(py, r)
+    }
+    fn __eq__(&self, o: &Bound<'_, PyAny>) -> bool {
+        o.downcast::<PySwizzle>()
+            .map(|s| s.get().inner == self.inner)
+            .unwrap_or(false)
+    }
+    fn __str__(&self) -> String {
+        notation::format_value(&Value::Swizzle(self.inner), Style::Str)
+    }
+    fn __repr__(&self) -> String {
+        self.inner.repr()
+    }
+}
+
+/// A swizzled layout `Swizzle o Layout` (C++ `ComposedLayout`).
+#[pyclass(extends = LayoutBase, module = "rcute", name = "ComposedLayout", frozen)]
+#[derive(Clone)]
+struct PyComposedLayout {
+    inner: SwizzledLayout,
+}
+
+#[pymethods]
+impl PyComposedLayout {
+    /// The swizzled offset at an integral, flat or natural coordinate.
+    #[pyo3(signature = (*args))]
+    fn __call__(&self, args: &Bound<'_, PyTuple>) -> PyResult<i64> {
+        let c = if args.len() == 1 {
+            to_value(&args.get_item(0)?, 0)?
+        } else {
+            to_value(args.as_any(), 0)?
+        };
+        let coord = none_to_zero(c).to_coord().map_err(to_pyerr)?;
+        self.inner.eval(coord.as_ref()).map_err(to_pyerr)
+    }
+    #[getter]
+    fn swizzle(&self) -> PySwizzle {
+        PySwizzle {
+            inner: self.inner.swizzle,
+        }
+    }
+    #[getter]
+    fn layout(&self, py: Python<'_>) -> PyResult<PyObject> {
+        from_value(py, Value::Layout(self.inner.layout.clone()))
+    }
+    #[getter]
+    fn shape(&self, py: Python<'_>) -> PyResult<PyObject> {
+        from_value(py, Value::from_shape(self.inner.layout.shape()))
+    }
+    fn __str__(&self) -> String {
+        notation::format_value(&Value::Swizzled(self.inner.clone()), Style::Str)
+    }
+    fn __repr__(&self) -> String {
+        self.inner.repr()
+    }
+}
+
+/// A notation operation exposed as a Python callable; subscripting adds a
+/// mode path (`size[0, 1](A)`), like the reference's `ModeOpDecorator`.
+#[pyclass(module = "rcute", name = "Operation", frozen)]
+struct Op {
+    name: &'static str,
+    mode: Vec<i64>,
+    doc: &'static str,
+}
+
+#[pymethods]
+impl Op {
+    #[pyo3(signature = (*args, **kwargs))]
+    fn __call__(
+        &self,
+        py: Python<'_>,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<PyObject> {
+        let mut a = Vec::with_capacity(args.len());
+        for x in args.iter() {
+            a.push(to_value(&x, 0)?);
+        }
+        let mut kw = Vec::new();
+        if let Some(k) = kwargs {
+            for (key, v) in k.iter() {
+                kw.push((key.extract::<String>()?, to_value(&v, 0)?));
+            }
+        }
+        let r = notation::call(self.name, &self.mode, a, kw).map_err(to_pyerr)?;
+        from_value(py, r)
+    }
+
+    fn __getitem__(&self, key: &Bound<'_, PyAny>) -> PyResult<Op> {
+        let mut mode = self.mode.clone();
+        if let Ok(t) = key.downcast::<PyTuple>() {
+            for x in t.iter() {
+                mode.push(x.extract()?);
+            }
+        } else {
+            mode.push(key.extract()?);
+        }
+        Ok(Op {
+            name: self.name,
+            mode,
+            doc: self.doc,
+        })
+    }
+
+    #[getter]
+    fn __name__(&self) -> &'static str {
+        self.name
+    }
+
+    #[getter]
+    fn __doc__(&self) -> &'static str {
+        self.doc
+    }
+
+    fn __repr__(&self) -> String {
+        if self.mode.is_empty() {
+            format!("<rcute operation {}>", self.name)
+        } else {
+            let m: Vec<String> = self.mode.iter().map(|x| x.to_string()).collect();
+            format!("<rcute operation {}[{}]>", self.name, m.join(", "))
+        }
+    }
+}
+
+/// Python value -> notation value.
+fn to_value(ob: &Bound<'_, PyAny>, depth: usize) -> PyResult<Value> {
+    if depth > MAX_DEPTH {
+        return Err(PyValueError::new_err(
+            "value: nesting deeper than 64 levels",
+        ));
+    }
+    if ob.is_none() {
+        return Ok(Value::None);
+    }
+    if let Ok(b) = ob.downcast::<PyBool>() {
+        return Ok(Value::Int(b.is_true() as i64));
+    }
+    if let Ok(i) = ob.downcast::<PyInt>() {
+        return i.extract::<i64>().map(Value::Int).map_err(|_| {
+            PyOverflowError::new_err(format!("overflow: {i} does not fit in 64 bits"))
+        });
+    }
+    if let Ok(t) = ob.downcast::<PyTuple>() {
+        let mut v = Vec::with_capacity(t.len());
+        for x in t.iter() {
+            v.push(to_value(&x, depth + 1)?);
+        }
+        return Ok(Value::Tuple(v));
+    }
+    if let Ok(l) = ob.downcast::<PyLayout>() {
+        return Ok(Value::Layout(l.get().inner.clone()));
+    }
+    if let Ok(a) = ob.downcast::<PyArithTuple>() {
+        return Ok(Value::from_scalar(a.get().inner.clone()));
+    }
+    if let Ok(f) = ob.downcast::<PyF2>() {
+        return Ok(Value::Scalar(Scalar::F2(f.get().value)));
+    }
+    if let Ok(l) = ob.downcast::<PyList>() {
+        let mut v = Vec::with_capacity(l.len());
+        for x in l.iter() {
+            v.push(to_value(&x, depth + 1)?);
+        }
+        return Ok(Value::Tuple(v));
+    }
+    if let Ok(s) = ob.downcast::<PySwizzle>() {
+        return Ok(Value::Swizzle(s.get().inner));
+    }
+    if let Ok(s) = ob.downcast::<PyComposedLayout>() {
+        return Ok(Value::Swizzled(s.get().inner.clone()));
+    }
+    if ob.downcast::<PyString>().is_err() {
+        let ty = ob.get_type().name()?.to_string();
+        if ty == "Fraction" {
+            let n: i64 = ob.getattr("numerator")?.extract()?;
+            let d: i64 = ob.getattr("denominator")?.extract()?;
+            return Value::fraction(n, d).map_err(to_pyerr);
+        }
+        if ob.hasattr("__index__")? {
+            let i: i64 = ob.call_method0("__index__")?.extract()?;
+            return Ok(Value::Int(i));
+        }
+    }
+    Err(PyTypeError::new_err(format!(
+        "type: cannot use the {} value {} in the layout algebra",
+        ob.get_type().name()?,
+        ob.repr()?
+    )))
+}
+
+/// Notation value -> Python value.
+fn from_value(py: Python<'_>, v: Value) -> PyResult<PyObject> {
+    Ok(match v {
+        Value::Int(i) => i.into_py_any(py)?,
+        Value::Scalar(Scalar::F2(f)) => PyF2 { value: f }.into_py_any(py)?,
+        Value::Scalar(s) => PyArithTuple { inner: s }.into_py_any(py)?,
+        Value::None => py.None(),
+        Value::Bool(b) => b.into_py_any(py)?,
+        Value::Layout(l) => Py::new(py, (PyLayout { inner: l }, LayoutBase))?.into_any(),
+        Value::Swizzle(s) => PySwizzle { inner: s }.into_py_any(py)?,
+        Value::Swizzled(s) => Py::new(py, (PyComposedLayout { inner: s }, LayoutBase))?.into_any(),
+        Value::Fraction(n, d) => {
+            let frac = py.import("fractions")?.getattr("Fraction")?;
+            frac.call1((n, d))?.unbind()
+        }
+        Value::Tuple(items) => {
+            let objs: Vec<PyObject> = items
+                .into_iter()
+                .map(|x| from_value(py, x))
+                .collect::<PyResult<_>>()?;
+            PyTuple::new(py, objs)?.into_any().unbind()
+        }
+        Value::List(items) => {
+            let objs: Vec<PyObject> = items
+                .into_iter()
+                .map(|x| from_value(py, x))
+                .collect::<PyResult<_>>()?;
+            PyList::new(py, objs)?.into_any().unbind()
+        }
+        #[allow(unreachable_patterns)]
+        other => {
+            return Err(PyTypeError::new_err(format!(
+                "type: the {} value {other} has no Python form yet",
+                other.kind_name()
+            )))
+        }
+    })
+}
+
+/// `E(*seq)`: the unit basis vector at the path `seq` (`E()` is `1`).
+#[pyfunction(name = "E")]
+#[pyo3(signature = (*seq))]
+fn basis_e(py: Python<'_>, seq: &Bound<'_, PyTuple>) -> PyResult<PyObject> {
+    let mut args = Vec::new();
+    for x in seq.iter() {
+        args.push(to_value(&x, 0)?);
+    }
+    from_value(
+        py,
+        notation::call("E", &[], args, vec![]).map_err(to_pyerr)?,
+    )
+}
+
+/// `ScaledBasis(value, seq=())`: `value` at the basis path `seq`.
+#[pyfunction(name = "ScaledBasis")]
+#[pyo3(signature = (value, seq = None))]
+fn scaled_basis(
+    py: Python<'_>,
+    value: &Bound<'_, PyAny>,
+    seq: Option<&Bound<'_, PyAny>>,
+) -> PyResult<PyObject> {
+    let v = scalar_of(value)?;
+    let mut path = Vec::new();
+    if let Some(s) = seq {
+        if let Ok(i) = s.extract::<i64>() {
+            path.push(i);
+        } else {
+            for x in s.try_iter()? {
+                path.push(x?.extract::<i64>()?);
+            }
+        }
+    }
+    let p: Vec<usize> = path.iter().map(|&i| i.max(0) as usize).collect();
+    if p.iter().any(|&i| i > 1 << 20) {
+        return Err(PyValueError::new_err("value: basis index too large"));
+    }
+    scalar_obj(py, Scalar::scaled_basis(v, &p))
+}
+
+/// Evaluates one statement of the notation (`NOTATION.md`) and returns its value.
+#[pyfunction(name = "eval_notation")]
+fn eval_notation(py: Python<'_>, src: &str) -> PyResult<PyObject> {
+    from_value(py, notation::eval_value(src).map_err(to_pyerr)?)
+}
+
+/// Evaluates one statement of the notation and returns its printed text
+/// (`style` is `"str"`, `"repr"` or `"cpp"`); errors print as `error: KIND: message`.
+#[pyfunction(name = "eval_notation_str")]
+#[pyo3(signature = (src, style = "str"))]
+fn eval_notation_str(src: &str, style: &str) -> PyResult<String> {
+    let st = match style {
+        "str" => Style::Str,
+        "repr" => Style::Repr,
+        "cpp" => Style::Cpp,
+        s => return Err(PyValueError::new_err(format!("unknown style {s:?}"))),
+    };
+    Ok(match notation::eval_styled(src, st) {
+        Ok(s) => s,
+        Err(e) => format!("error: {e}"),
+    })
+}
+
+/// Formats a value in one of the notation's styles (`"str"`, `"repr"`, `"cpp"`).
+#[pyfunction(name = "format_value")]
+#[pyo3(signature = (value, style = "str"))]
+fn format_value(value: &Bound<'_, PyAny>, style: &str) -> PyResult<String> {
+    let st = match style {
+        "str" => Style::Str,
+        "repr" => Style::Repr,
+        "cpp" => Style::Cpp,
+        s => return Err(PyValueError::new_err(format!("unknown style {s:?}"))),
+    };
+    Ok(notation::format_value(&to_value(value, 0)?, st))
+}
+
+/// The syntax tree of one notation statement as nested tuples (for tests
+/// and tools that drive the Python API from notation text):
+/// `('int', v)`, `('f2', v)`, `('name', s)`, `('tuple', [..])`, `('neg', e)`,
+/// `('bin', op, a, b)`, `('layout', s, d)`, `('call', f, [args], [(k, v)])`,
+/// `('index', x, [i])`, `('assign', name, e)`; `None` for a blank line.
+#[pyfunction(name = "_parse")]
+fn parse(py: Python<'_>, src: &str) -> PyResult<PyObject> {
+    use notation::parser::{parse_statement, Expr, ExprKind, Statement};
+    fn conv(py: Python<'_>, e: &Expr) -> PyResult<PyObject> {
+        let list = |v: &[Expr]| -> PyResult<PyObject> {
+            let items: Vec<PyObject> = v.iter().map(|x| conv(py, x)).collect::<PyResult<_>>()?;
+            Ok(PyList::new(py, items)?.into_any().unbind())
+        };
+        Ok(match &e.kind {
+            ExprKind::Int(v) => ("int", *v).into_py_any(py)?,
+            ExprKind::F2(v) => ("f2", *v).into_py_any(py)?,
+            ExprKind::Name(n) => ("name", n.as_str()).into_py_any(py)?,
+            ExprKind::Tuple(v) => ("tuple", list(v)?).into_py_any(py)?,
+            ExprKind::Neg(x) => ("neg", conv(py, x)?).into_py_any(py)?,
+            ExprKind::Binary(op, a, b) => {
+                ("bin", op.symbol(), conv(py, a)?, conv(py, b)?).into_py_any(py)?
+            }
+            ExprKind::Layout(a, b) => ("layout", conv(py, a)?, conv(py, b)?).into_py_any(py)?,
+            ExprKind::Call {
+                callee,
+                args,
+                kwargs,
+            } => {
+                let kw: Vec<PyObject> = kwargs
+                    .iter()
+                    .map(|(k, v)| (k.as_str(), conv(py, v)?).into_py_any(py))
+                    .collect::<PyResult<_>>()?;
+                ("call", conv(py, callee)?, list(args)?, PyList::new(py, kw)?).into_py_any(py)?
+            }
+            ExprKind::Index(x, idx) => ("index", conv(py, x)?, list(idx)?).into_py_any(py)?,
+        })
+    }
+    match parse_statement(src).map_err(to_pyerr)? {
+        None => Ok(py.None()),
+        Some(Statement::Expr(e)) => conv(py, &e),
+        Some(Statement::Assign(n, e)) => ("assign", n.as_str(), conv(py, &e)?).into_py_any(py),
+    }
+}
+
+/// The notation's layout literal `S:D` (no prefix-product expansion; a
+/// stride tuple at a leaf of the shape is one coordinate value).
+#[pyfunction(name = "_layout_literal")]
+fn layout_literal(
+    py: Python<'_>,
+    shape: &Bound<'_, PyAny>,
+    stride: &Bound<'_, PyAny>,
+) -> PyResult<PyObject> {
+    let v =
+        notation::layout_literal(&to_value(shape, 0)?, &to_value(stride, 0)?).map_err(to_pyerr)?;
+    from_value(py, v)
+}
+
+/// One-line docs of the operations, shown as each callable's `__doc__`.
+const OPERATION_DOCS: &[(&str, &str)] = &[
+    ("get", "get(obj, *, mode=()): the element (or sub-layout) at a mode path (htuple.md 10)."),
+    ("select", "select(obj, *, mode=()): the tuple of the elements at the given indices (htuple.md 10)."),
+    ("take", "take(obj, *, mode=(b, e)): the elements b..e-1 (htuple.md 10)."),
+    ("lift", "lift(obj, *, pad=0, mode=()): obj nested at the path, padded (htuple.md 10)."),
+    ("wrap", "wrap(x): x if it is a tuple, else (x,)."),
+    ("unwrap", "unwrap(x): strips 1-tuples."),
+    ("repeat_like", "repeat_like(x, profile): profile's structure with every leaf x."),
+    ("slice_", "slice_(coord, htuple): the sub-tuples at the None leaves of coord (htuple.md 11)."),
+    ("dice_", "dice_(coord, htuple): the sub-tuples at the non-None leaves of coord (htuple.md 11)."),
+    ("size", "size(obj, *, mode=()): product of the shape (htuple.md 3)."),
+    ("cosize", "cosize(A, *, mode=()): product of coshape(A) (strides.md 5)."),
+    ("rank", "rank(obj, *, mode=()): number of modes (htuple.md 3)."),
+    ("depth", "depth(obj, *, mode=()): nesting depth (htuple.md 3)."),
+    ("shape", "shape(obj, *, mode=()): the shape (htuple.md 3)."),
+    ("stride", "stride(obj, *, mode=()): the stride."),
+    ("coshape", "coshape(A, *, mode=()): the extent of the codomain (strides.md 5)."),
+    ("coprofile", "coprofile(A, *, mode=()): the profile of the codomain (strides.md 5)."),
+    ("congruent", "congruent(a, b): same profile (htuple.md 4)."),
+    ("weakly_congruent", "weakly_congruent(a, b): a coarsens b (htuple.md 4)."),
+    ("compatible", "compatible(a, b): a coarsens b and sizes agree (htuple.md 9)."),
+    ("flatten", "flatten(t): the tuple of leaves (htuple.md 5)."),
+    ("product", "product(a): product of the leaves (htuple.md 6)."),
+    ("product_each", "product_each(a): product of each mode (htuple.md 6)."),
+    ("prefix_product", "prefix_product(a, init=1): exclusive running product (htuple.md 6)."),
+    ("inner_product", "inner_product(a, b): sum of leafwise products (htuple.md 6)."),
+    ("idx2crd", "idx2crd(idx, shape): the natural coordinate, colexicographic (htuple.md 7)."),
+    ("crd2idx", "crd2idx(crd, shape): the integral coordinate (htuple.md 7)."),
+    ("common_refinement", "common_refinement(a, b) (htuple.md 9)."),
+    ("common_coarsening", "common_coarsening(a, b) (htuple.md 9)."),
+    ("is_basis", "is_basis(x): exactly one nonzero basis term (strides.md 3.7)."),
+    ("basis_repr", "basis_repr(x): the (value, path) terms of x (strides.md 3.7)."),
+    ("as_tuple", "as_tuple(x): the plain tuple of a coordinate value (strides.md 3.8)."),
+    ("make_basis_like", "make_basis_like(profile): E(path) at every leaf (strides.md 3.8)."),
+    ("unit", "unit(p): the unit basis vector of a basis value (strides.md 3.8)."),
+    ("proj", "proj(x, p): the part of x on p's axis (strides.md 3.8)."),
+    ("make_layout", "make_layout(*layouts): concatenation (layout.md 8)."),
+    ("make_layout_like", "make_layout_like(layout): compact strides ordered like layout's (layout.md 9)."),
+    ("make_ordered_layout", "make_ordered_layout(shape, order): compact strides in the given order (layout.md 9)."),
+    ("tiler_to_layout", "tiler_to_layout(tiler): one layout acting like the tiler (layout.md 10)."),
+    ("make_identity_layout", "make_identity_layout(shape): shape with unit basis strides (layout.md 11)."),
+    ("LayoutLeft", "LayoutLeft(shape): the column-major layout."),
+    ("LayoutRight", "LayoutRight(shape): the row-major layout."),
+    ("coalesce", "coalesce(A, profile=1, *, mode=()) (algebra.md 1-2)."),
+    ("coalesce_z", "coalesce_z(A, profile=1, *, mode=()) (algebra.md 1-2)."),
+    ("filter", "filter(A, profile=1, *, mode=()): coalesce without stride-0 and size-1 modes (algebra.md 3)."),
+    ("filter_zeros", "filter_zeros(A): stride-0 modes get size 1 (algebra.md 3)."),
+    ("composition", "composition(A, B, *, mode=()): A after B; errors where no layout reproduces A∘B (algebra.md 4)."),
+    ("complement", "complement(A, extend=None) (algebra.md 5)."),
+    ("logical_divide", "logical_divide(A, B, *, mode=()) (algebra.md 6)."),
+    ("zipped_divide", "zipped_divide(A, B, *, mode=()) (algebra.md 7)."),
+    ("tiled_divide", "tiled_divide(A, B) (algebra.md 7)."),
+    ("flat_divide", "flat_divide(A, B) (algebra.md 7)."),
+    ("logical_product", "logical_product(A, B, *, mode=()) (algebra.md 8)."),
+    ("zipped_product", "zipped_product(A, B) (algebra.md 9)."),
+    ("tiled_product", "tiled_product(A, B) (algebra.md 9)."),
+    ("flat_product", "flat_product(A, B) (algebra.md 9)."),
+    ("blocked_product", "blocked_product(A, B) (algebra.md 10)."),
+    ("raked_product", "raked_product(A, B) (algebra.md 10)."),
+    ("right_inverse", "right_inverse(A): the largest right inverse (algebra.md 11)."),
+    ("left_inverse", "left_inverse(A) (algebra.md 12)."),
+    ("nullspace", "nullspace(A) (algebra.md 13)."),
+    ("max_common_layout", "max_common_layout(A, B) (algebra.md 14)."),
+    ("max_common_vector", "max_common_vector(A, B) (algebra.md 14)."),
+    ("layout_add", "layout_add(A, B): R(i) = A(i) + B(i) (algebra.md 15)."),
+    ("greatest_common_domain", "greatest_common_domain(A, B) (algebra.md 16)."),
+    ("recast", "recast(layout, scale): scale an int or fractions.Fraction (algebra.md 17)."),
+    ("upcast", "upcast(A, n) (algebra.md 17)."),
+    ("downcast", "downcast(A, n) (algebra.md 17)."),
+    ("slice_and_offset", "slice_and_offset(A, crd): (sub-layout, offset) for a coordinate with None (layout.md 6)."),
+    ("bank_conflicts", "bank_conflicts(smem, access, elem_bytes): shared-memory passes of one warp request (swizzle.md 9)."),
+];
+
+#[pymodule]
+fn _rcute(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<LayoutBase>()?;
+    m.add_class::<PyLayout>()?;
+    m.add_class::<PyArithTuple>()?;
+    m.add_class::<PyF2>()?;
+    m.add_class::<PySwizzle>()?;
+    m.add_class::<PyComposedLayout>()?;
+    m.add_class::<Op>()?;
+    m.add_function(wrap_pyfunction!(basis_e, m)?)?;
+    m.add_function(wrap_pyfunction!(scaled_basis, m)?)?;
+    m.add_function(wrap_pyfunction!(eval_notation, m)?)?;
+    m.add_function(wrap_pyfunction!(eval_notation_str, m)?)?;
+    m.add_function(wrap_pyfunction!(format_value, m)?)?;
+    m.add_function(wrap_pyfunction!(parse, m)?)?;
+    m.add_function(wrap_pyfunction!(layout_literal, m)?)?;
+    for (name, doc) in OPERATION_DOCS {
+        if notation::is_operation(name) {
+            m.add(
+                *name,
+                Op {
+                    name,
+                    mode: Vec::new(),
+                    doc,
+                },
+            )?;
+        }
+    }
+    Ok(())
+}

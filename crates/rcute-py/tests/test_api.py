@@ -1,0 +1,165 @@
+"""The reference's Python API (python-api.md) on the Rust core."""
+
+import ctypes
+from fractions import Fraction
+
+import pytest
+
+import rcute
+from rcute import *  # noqa: F401,F403
+
+API_NAMES = [
+    'Integer', 'StrideScalar', 'divmod', 'is_int', 'is_static', 'is_stride_scalar',
+    'register_integer_type', 'ModeOpDecorator', 'congruent', 'dice_', 'flatten', 'fold_leaf',
+    'get', 'is_tuple', 'leaves', 'lift', 'product', 'product_each', 'repeat_like', 'select',
+    'slice_', 'take', 'transform_apply_leaf', 'transform_leaf', 'unflatten', 'unwrap',
+    'weakly_congruent', 'wrap', 'zip_leaves', 'common_coarsening', 'common_refinement',
+    'compatible', 'coordinates', 'crd2idx', 'depth', 'idx2crd', 'rank', 'shape', 'size',
+    'coprofile', 'coshape', 'inner_product', 'prefix_product', 'stride', 'ArithTuple', 'E',
+    'ScaledBasis', 'V', 'as_tuple', 'basis_repr', 'is_basis', 'make_basis_like', 'proj', 'unit',
+    'Layout', 'LayoutBase', 'is_layout', 'make_layout', 'make_layout_like', 'make_ordered_layout',
+    'recast', 'tiler_to_layout', 'blocked_product', 'coalesce', 'coalesce_z', 'complement',
+    'composition', 'greatest_common_domain', 'layout_add', 'left_inverse', 'logical_divide',
+    'logical_product', 'nullspace', 'raked_product', 'right_inverse', 'zipped_divide', 'F2',
+    'Swizzle', 'shiftl', 'shiftr', 'Accessor', 'Array', 'ImplicitAccessor', 'MutableAccessor',
+    'Ptr', 'TransformAccessor', 'Tensor', 'identity_tensor', 'is_tensor', 'make_tensor',
+    'cosize', 'filter', 'filter_zeros', 'tiled_divide', 'flat_divide', 'zipped_product',
+    'tiled_product', 'flat_product', 'max_common_layout', 'max_common_vector', 'upcast',
+    'downcast', 'make_identity_layout', 'slice_and_offset', 'LayoutLeft', 'LayoutRight',
+]
+
+
+@pytest.mark.parametrize("name", API_NAMES)
+def test_name_exists_with_doc(name):
+    obj = getattr(rcute, name)
+    assert obj is not None
+    if callable(obj) and not isinstance(obj, type(ctypes)):
+        assert getattr(obj, "__doc__", None), f"{name} has no docstring"
+
+
+def test_layout_basics():
+    L = Layout((4, 8), (8, 1))
+    assert str(L) == "(4, 8):(8, 1)"
+    assert repr(L) == "Layout((4, 8), (8, 1))"
+    assert L(2, 3) == 19 and L((2, 3)) == 19 and L(14) == 19
+    assert L.shape == (4, 8) and L.stride == (8, 1)
+    assert len(L) == 2
+    assert [str(m) for m in L] == ["4:8", "8:1"]
+    assert L[1] == Layout(8, 1)
+    assert Layout((4, 8)) == Layout((4, 8), (1, 4))
+    assert Layout((2, (3, 4)), (100, 1)).stride == (100, (1, 3))
+    assert is_layout(L) and not is_layout((4, 8))
+    assert isinstance(L, LayoutBase)
+
+
+def test_call_reads_none_as_zero():
+    L = Layout((4, 8), (1, 4))
+    assert L(None, 3) == 12
+    sub, off = slice_and_offset(L, (None, 3))
+    assert str(sub) == "(4,):(1,)" and off == 12
+
+
+def test_strides_of_other_algebras():
+    L = Layout((4, 8), (E(0), E(1)))
+    assert str(L(2, 3)) == "(2, 3)"
+    x = 3 * E(0) + 5 * E(1)
+    assert isinstance(x, ArithTuple) and str(x) == "(3, 5)"
+    assert E(0) == ArithTuple(1, 0)
+    assert str(E(1, 0)) == "1@0@1"
+    assert str(F2(3) * 3) == "F5" and F2(5) == 5
+    assert str(Layout((4, 8), (F2(1), F2(8)))(2, 1)) == "F10"
+    assert str(V(3) @ 1) == "3@1"
+
+
+def test_algebra_matches_spec_examples():
+    assert str(composition(Layout((6, 2), (8, 2)), Layout((4, 3), (3, 1)))) == "((2, 2), 3):((24, 2), 8)"
+    assert str(complement(Layout((2, 2), (1, 6)), extend=24)) == "(3, 2):(2, 12)"
+    assert str(logical_divide(Layout(24, 1), Layout(4, 2))) == "(4, (2, 3)):(2, (1, 8))"
+    assert str(right_inverse(Layout((4, 8), (8, 1)))) == "(8, 4):(4, 1)"
+    assert str(recast(Layout(24, 1), Fraction(1, 2))) == "48:1"
+    assert idx2crd(100, (3, (2, 4))) == (1, (1, 16))
+    assert crd2idx((1, (2, 3)), (3, (2, 4))) == 25
+
+
+def test_mode_indexed_forms():
+    A = Layout(((6, 2), 5), ((8, 2), 1))
+    assert size[0](A) == 12 and size[0, 1](A) == 2 and size[0][1](A) == 2
+    assert size(A, mode=(0, 1)) == 2
+    assert str(get[0, 1](A)) == "2:2"
+    assert str(composition[0](A, Layout((4, 3), (3, 1)))) == "(((2, 2), 3), 5):(((24, 2), 8), 1)"
+    assert str(coalesce[1](Layout((3, (2, 6)), (1, (3, 6))))) == "(3, 12):(1, 3)"
+
+
+def test_exception_types_follow_the_reference():
+    with pytest.raises(ValueError):
+        composition(Layout((4, 6, 8), (2, 3, 5)), Layout(6, 3))
+    with pytest.raises(ValueError):
+        complement(Layout((2, 2), (1, 1)))
+    with pytest.raises(TypeError):
+        E(0) + 7
+    with pytest.raises(IndexError):
+        get((10, 11), mode=(5,))
+    with pytest.raises(ValueError):
+        Swizzle(4, 4, 2)
+    with pytest.raises(OverflowError):
+        size((2**40, 2**40))
+    with pytest.raises(TypeError):
+        size(1.5)
+
+
+def test_htuple_helpers_with_callables():
+    assert list(leaves(((1, (2, 3)), 4))) == [1, 2, 3, 4]
+    assert list(zip_leaves((1, (2, 3)), ((4, 5), (6, (7, 8))))) == [(1, (4, 5)), (2, 6), (3, (7, 8))]
+    assert list(zip_leaves((1, 2, 3), (4, 5))) == [(1, 4), (2, 5), (3, None)]
+    assert fold_leaf(lambda v, a, b: v + a * b, 0, (1, 2), (3, 4)) == 11
+    assert transform_apply_leaf(list, lambda a: 2 * a, (1, (2, 3))) == [2, [4, 6]]
+    assert transform_leaf(lambda a, b: a + b, (1, (2, 3)), (10, (20, 30))) == (11, (22, 33))
+    assert unflatten([10, 20, 30, 40], ((1, (2, 3)), 4)) == ((10, (20, 30)), 40)
+    assert flatten(((1, (2, 3)), 4)) == (1, 2, 3, 4)
+    assert list(coordinates((3, 2))) == [(0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (2, 1)]
+    assert list(coordinates(())) == [()]
+
+
+def test_mode_op_decorator():
+    def f(x, *, mode=()):
+        return mode
+    g = ModeOpDecorator(f)
+    assert g[0, 1](None) == (0, 1)
+    assert g[0][1](None, mode=2) == (0, 1, 2)
+
+
+def test_predicates():
+    assert is_int(3) and not is_int(True) and not is_int(3.0) and not is_int(F2(1))
+    assert is_static(3) and is_static(E(0)) and not is_static(F2(3))
+    assert is_stride_scalar(E(1)) and is_stride_scalar(F2(1)) and not is_stride_scalar((1,))
+    assert is_tuple([1]) and not is_tuple(1)
+    assert shiftl(1, 3) == 8 and shiftl(8, -3) == 1 and shiftr(8, 3) == 1
+
+
+def test_swizzle():
+    sw = Swizzle(3, 4, 3)
+    assert str(sw) == "SW_3_4_3"
+    assert all(sw(sw(x)) == x for x in range(1024))
+    assert sorted(sw(x) for x in range(1024)) == list(range(1024))
+
+
+def test_tensors():
+    t = make_tensor(Layout((4, 8)))
+    t[(1, 2)] = 7.0
+    assert t[(1, 2)] == 7.0 and t[9] == 7.0
+    col = t[(None, 2)]
+    assert is_tensor(col) and col[1] == 7.0
+    idt = identity_tensor((4, 6))
+    assert str(idt[(2, 3)]) == "(2, 3)"
+    a = Array(4, ctypes.c_int)
+    a[2] = 5
+    assert (a + 2)[0] == 5
+    assert ImplicitAccessor(3)[4] == 7
+    tr = TransformAccessor(ImplicitAccessor(0), lambda v: 2 * v)
+    assert tr[5] == 10
+
+
+def test_numpy_integers_are_integers():
+    np = pytest.importorskip("numpy")
+    assert is_int(np.int64(3))
+    assert size((np.int64(4), np.int32(8))) == 32
