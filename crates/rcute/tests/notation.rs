@@ -553,3 +553,45 @@ fn equality_of_values() {
     assert_eq!(ok("ArithTuple(1,(2,0)) == (1,2)"), "False");
     assert_eq!(ok("ArithTuple(0,0) == 0"), "True");
 }
+
+#[test]
+fn tensors() {
+    // tensor.md sections 3-6
+    assert_eq!(ok("identity_tensor((3,4))"), "{0} o (3, 4):(1@0, 1@1)");
+    assert_eq!(ok("make_identity_tensor((3,4))"), "{0} o (3, 4):(1@0, 1@1)");
+    assert_eq!(ok("identity_tensor((3,4))(1,2)"), "(1, 2)");
+    assert_eq!(ok("identity_tensor((3,4))(_,2)"), "{2@1} o (3,):(1@0,)");
+    assert_eq!(ok("identity_tensor((2,(3,4)))(7)"), "(1, 1@1)");
+    assert_eq!(ok("identity_tensor(5)(3)"), "3");
+    assert_eq!(ok("identity_tensor((3,4))[1]"), "{0} o 4:1@1");
+    assert_eq!(ok("get[1,0](identity_tensor((2,(3,4))))"), "{0} o 3:1@0@1");
+    assert_eq!(ok("size(identity_tensor((3,4)))"), "12");
+    assert_eq!(ok("rank(identity_tensor((3,4)))"), "2");
+    assert_eq!(ok("shape(identity_tensor((3,(2,4))))"), "(3, (2, 4))");
+    assert_eq!(
+        ok("zipped_divide(identity_tensor((8,24)), (4,8))"),
+        "{0} o ((4, 8), (2, 3)):((1@0, 1@1), (4@0, 8@1))"
+    );
+    assert_eq!(
+        ok("composition(identity_tensor(24), (4,6):(1,4))"),
+        "{0} o (4, 6):(1, 4)"
+    );
+    assert_eq!(
+        ok("coalesce(identity_tensor((2,3))(_,1))"),
+        "{1@1} o (2,):(1@0,)"
+    );
+    assert_eq!(ok("(identity_tensor(4),)"), "(Tensor({0}, 4:1),)");
+    assert_eq!(
+        eval_styled("identity_tensor((3,4))", Style::Repr).unwrap(),
+        "Tensor({0}, (3, 4):(1@0, 1@1))"
+    );
+    assert_eq!(
+        eval_styled("identity_tensor((3,4))", Style::Cpp).unwrap(),
+        "{0} o (3,4):(1@0,1@1)"
+    );
+    assert_eq!(ok("identity_tensor(4) == identity_tensor(4)"), "True");
+    assert_eq!(ok("identity_tensor(4) == (4:1)"), "False");
+    // layout-only operations reject tensors
+    assert_eq!(err("complement(identity_tensor(4))").kind, ErrorKind::Type);
+    assert_eq!(err("make_tensor(4:1)").kind, ErrorKind::Type);
+}

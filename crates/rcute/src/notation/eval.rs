@@ -336,7 +336,8 @@ pub fn binary(op: BinOp, a: &Value, b: &Value) -> Result<Value> {
 
 /// Applies a value to call arguments: a layout is evaluated (or sliced
 /// when the coordinate contains `_`), a swizzle is applied to an integer,
-/// a swizzled layout is evaluated through its swizzle (`layout.md` 5-6,
+/// a swizzled layout is evaluated through its swizzle, a tensor is indexed
+/// as `T[c]` (`tensor.md` 3: an element, or a sub-tensor when `c` slices) (`layout.md` 5-6,
 /// `swizzle.md` 10). Errors: `type` for a value that cannot be called;
 /// those of evaluation and slicing.
 ///
@@ -370,6 +371,13 @@ pub fn apply(f: &Value, args: Vec<Value>) -> Result<Value> {
                 ));
             }
             Ok(Value::Int(s.eval(c.to_coord()?.as_ref())?))
+        }
+        Value::Tensor(t) => {
+            let c = coordinate_of_args(args);
+            match t.index(c.to_coord()?)? {
+                crate::tensor::Indexed::Value(v) => Ok(Value::from_scalar(v)),
+                crate::tensor::Indexed::Tensor(t) => Ok(Value::Tensor(t)),
+            }
         }
         v => Err(Error::type_(format!(
             "the {} {v} cannot be called",
@@ -411,7 +419,8 @@ pub fn eval_layout(l: &Layout, c: &Value) -> Result<Value> {
     Ok(Value::from_scalar(l.eval(coord.as_ref())?))
 }
 
-/// `x[i]` / `x[i, j]` (a path): mode access on layouts, element access on
+/// `x[i]` / `x[i, j]` (a path): mode access on layouts and tensors (the
+/// accessor is kept), element access on
 /// tuples (negative indices count from the end). Errors: `bounds` past
 /// the rank, `type` for a value that cannot be indexed.
 ///
@@ -448,6 +457,7 @@ fn index_one(t: &Value, i: i64) -> Result<Value> {
     match t {
         Value::Layout(l) => Ok(Value::Layout(l.mode(i)?)),
         Value::Swizzled(s) => Ok(Value::Swizzled(s.mode(i)?)),
+        Value::Tensor(t) => Ok(Value::Tensor(t.mode(i)?)),
         Value::Tuple(items) | Value::List(items) => {
             let n = items.len() as i64;
             let j = if i < 0 { i + n } else { i };

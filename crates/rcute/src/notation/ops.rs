@@ -242,9 +242,46 @@ pub fn call(
             "{name}: mode path longer than {MAX_DEPTH}"
         )));
     }
-    let r = dispatch(name, &path, &mut a)?;
+    let r = match tensor_first_argument(name, &mut a) {
+        // tensor.md section 6: the operation applies to the layout and the
+        // accessor is kept
+        Some(t) => match dispatch(name, &path, &mut a)? {
+            Value::Layout(l) => Value::Tensor(t.with_layout(l)),
+            v => v,
+        },
+        None => dispatch(name, &path, &mut a)?,
+    };
     a.finish()?;
     Ok(r)
+}
+
+/// Operations that accept a tensor as first argument (`tensor.md` 6).
+const TENSOR_OPS: &[&str] = &[
+    "coalesce",
+    "coalesce_z",
+    "composition",
+    "logical_divide",
+    "zipped_divide",
+    "tiled_divide",
+    "flat_divide",
+];
+
+/// If `name` accepts a tensor first argument and gets one, replaces the
+/// argument by the tensor's layout and returns the tensor.
+fn tensor_first_argument(
+    name: &str,
+    a: &mut Args,
+) -> Option<crate::tensor::Tensor<crate::tensor::ImplicitAccessor>> {
+    if !TENSOR_OPS.contains(&name) {
+        return None;
+    }
+    let slot = a.pos.first_mut()?;
+    if let Some(Value::Tensor(t)) = slot {
+        let t = t.clone();
+        *slot = Some(Value::Layout(t.layout().clone()));
+        return Some(t);
+    }
+    None
 }
 
 /// Operations with a mode-indexed form (`htuple.md` 12, `algebra.md` 18).
@@ -301,6 +338,14 @@ pub fn get_path(x: &Value, path: &[i64]) -> Result<Value> {
                     )));
                 }
                 Value::Swizzled(s.mode(i)?)
+            }
+            Value::Tensor(t) => {
+                if t.layout().is_leaf() {
+                    return Err(Error::type_(format!(
+                        "get: index {i} into the leaf tensor {t}"
+                    )));
+                }
+                Value::Tensor(t.mode(i)?)
             }
             Value::Tuple(items) => {
                 let n = items.len() as i64;
@@ -426,6 +471,7 @@ fn rank_of(v: &Value) -> Result<Value> {
     match v {
         Value::Layout(l) => usize_value(l.rank()),
         Value::Swizzled(s) => usize_value(s.layout.rank()),
+        Value::Tensor(t) => usize_value(t.rank()),
         Value::Tuple(items) => usize_value(items.len()),
         _ => Ok(Value::Int(1)),
     }
@@ -447,6 +493,7 @@ fn depth_of(v: &Value) -> Result<Value> {
             }
             Value::Layout(l) => rec(&shape_value(l.shape()), depth),
             Value::Swizzled(s) => rec(&shape_value(s.layout.shape()), depth),
+            Value::Tensor(t) => rec(&shape_value(t.shape()), depth),
             _ => Ok(0),
         }
     }
@@ -464,6 +511,7 @@ fn shape_of(v: &Value) -> Result<Value> {
     match v {
         Value::Layout(l) => Ok(shape_value(l.shape())),
         Value::Swizzled(s) => Ok(shape_value(s.layout.shape())),
+        Value::Tensor(t) => Ok(shape_value(t.shape())),
         Value::Int(_) | Value::Tuple(_) => {
             v.to_shape()?;
             Ok(v.clone())
@@ -854,6 +902,7 @@ fn dispatch(name: &str, path: &[i64], a: &mut Args) -> Result<Value> {
         "stride" => match query_target(a, path)? {
             Value::Layout(l) => Ok(Value::from_stride(l.stride())),
             Value::Swizzled(s) => Ok(Value::from_stride(s.layout.stride())),
+            Value::Tensor(t) => Ok(Value::from_stride(t.layout().stride())),
             v => Err(Error::type_(format!(
                 "stride: the {} {v} has no stride",
                 v.kind_name()
@@ -1225,9 +1274,14 @@ fn dispatch(name: &str, path: &[i64], a: &mut Args) -> Result<Value> {
             ))),
         },
         // ---------------------------------------------------------------- tensors
-        "identity_tensor" | "make_identity_tensor" | "make_tensor" => Err(Error::type_(format!(
-            "{name}: tensors are not supported by this build yet"
-        ))),
+        "identity_tensor" | "make_identity_tensor" => {
+            let s = a.req(0, "shape")?.to_shape()?;
+            Ok(Value::Tensor(crate::tensor::identity_tensor(s)?))
+        }
+        "make_tensor" => Err(Error::type_(
+            "make_tensor: memory-backed tensors cannot be notation values \
+             (their slices borrow the buffer); use identity_tensor, or the Rust/Python API",
+        )),
         _ => Err(Error::type_(format!("unknown operation '{name}'"))),
     }
 }

@@ -10,6 +10,7 @@ use crate::layout::Layout;
 use crate::shape::Coord;
 use crate::stride::Scalar;
 use crate::swizzle::{Swizzle, SwizzledLayout};
+use crate::tensor::{ImplicitAccessor, Tensor};
 use crate::tiler::Tiler;
 
 /// A value of the notation.
@@ -47,6 +48,9 @@ pub enum Value {
     Tuple(Vec<Value>),
     /// A list of values (printed with square brackets, e.g. `basis_repr`).
     List(Vec<Value>),
+    /// A tensor over an implicit accessor (`tensor.md`): an identity
+    /// tensor or a slice of one, printed `{0} o (4, 8):(1@0, 1@1)`.
+    Tensor(Tensor<ImplicitAccessor>),
 }
 
 impl From<i64> for Value {
@@ -144,6 +148,7 @@ impl Value {
             Value::Fraction(..) => "fraction",
             Value::Tuple(_) => "tuple",
             Value::List(_) => "list",
+            Value::Tensor(_) => "tensor",
         }
     }
 
@@ -237,7 +242,8 @@ impl Value {
         })
     }
 
-    /// Like [`Value::to_shape`], but a layout (or swizzled layout) gives its shape.
+    /// Like [`Value::to_shape`], but a layout, swizzled layout or tensor
+    /// gives its shape.
     ///
     /// ```
     /// use rcute::notation::eval_value;
@@ -247,6 +253,7 @@ impl Value {
         match self {
             Value::Layout(l) => Ok(l.shape().clone()),
             Value::Swizzled(s) => Ok(s.layout.shape().clone()),
+            Value::Tensor(t) => Ok(t.shape().clone()),
             v => v.to_shape(),
         }
     }
@@ -520,6 +527,7 @@ pub fn values_equal(a: &Value, b: &Value) -> bool {
             (Layout(x), Layout(y)) => x == y,
             (Swizzle(x), Swizzle(y)) => x == y,
             (Swizzled(x), Swizzled(y)) => x == y,
+            (Tensor(x), Tensor(y)) => x == y,
             (Fraction(a1, b1), Fraction(a2, b2)) => a1 == a2 && b1 == b2,
             (Tuple(x), Tuple(y)) | (List(x), List(y)) => {
                 x.len() == y.len() && x.iter().zip(y).all(|(p, q)| rec(p, q, depth + 1))
