@@ -576,10 +576,7 @@ fn tensors() {
         ok("composition(identity_tensor(24), (4,6):(1,4))"),
         "{0} o (4, 6):(1, 4)"
     );
-    assert_eq!(
-        ok("coalesce(identity_tensor((2,3))(_,1))"),
-        "{1@1} o (2,):(1@0,)"
-    );
+    assert_eq!(ok("coalesce(identity_tensor((2,3))(_,1))"), "{1@1} o 2:1@0");
     assert_eq!(ok("(identity_tensor(4),)"), "(Tensor({0}, 4:1),)");
     assert_eq!(
         eval_styled("identity_tensor((3,4))", Style::Repr).unwrap(),
