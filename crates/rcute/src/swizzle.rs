@@ -488,8 +488,9 @@ impl SwizzledLayout {
     /// `R` has `L`'s profile, except that a leaf mode `s:2^e` whose image
     /// is not a carry-less multiple (`Sw(c*2^e) != c * F(Sw(2^e))` for some
     /// `c < s`) is split into factors of 2 with strides `F(Sw(2^(e+b)))`,
-    /// then coalesced; a single piece stays a leaf. Size-1 and stride-0
-    /// modes get the integer stride 0 (as composition gives them). The
+    /// then coalesced; a single piece stays a leaf. Stride-0 modes keep the
+    /// integer stride 0 and a size-1 mode `1:d` becomes `1:F(Sw(d))` (as
+    /// composition gives them). The
     /// result equals `composition(swizzle_layout(Sw, n), L)` for a large
     /// enough `n`.
     ///
@@ -570,9 +571,15 @@ fn convert_rec(
     match (s.as_leaf(), d.as_leaf()) {
         (Some(&s), Some(d)) => {
             let d = d.as_int().unwrap_or(0);
-            if s == 1 || d == 0 {
+            if d == 0 {
                 bs.leaf(s);
                 bd.leaf(Scalar::Int(0));
+                return Ok(());
+            }
+            if s == 1 {
+                // the single offset Sw(d), as composition's `1 : A(d)`
+                bs.leaf(1);
+                bd.leaf(Scalar::F2(sl.swizzle.apply(d)?));
                 return Ok(());
             }
             let pieces = coalesce_f2_pieces(split_mode(sl, s, d)?)?;
