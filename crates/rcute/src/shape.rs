@@ -578,7 +578,17 @@ pub fn product_each(a: HRef<'_, i64>) -> Result<Shape> {
 }
 
 /// The natural coordinates of a shape in colexicographic order
-/// (`htuple.md` section 8), produced lazily by [`coordinates`].
+/// (`htuple.md` section 8), produced lazily by [`coordinates`]: each item is
+/// an HTuple congruent to the shape; the iterator knows its exact length.
+///
+/// ```
+/// use rcute::{HTuple, shape::coordinates};
+/// let s = HTuple::tuple([HTuple::leaf(2i64), HTuple::flat([2i64, 2])]);
+/// let mut it = coordinates(s.as_ref()).unwrap();
+/// assert_eq!(it.size_hint(), (8, Some(8)));
+/// assert_eq!(it.nth(2).unwrap().to_string(), "(0, (1, 0))");
+/// assert_eq!(it.count(), 5);
+/// ```
 pub struct Coordinates {
     shape: Shape,
     digits: smallvec::SmallVec<[i64; 8]>,

@@ -35,14 +35,19 @@ fn compact_in_order(extents: &[i64], order: &[usize], pinned: &[bool]) -> Result
     let mut current: i64 = 1;
     let mut pending: Option<i64> = None;
     for &i in order {
-        if pinned[i] {
+        if pinned.get(i).copied().unwrap_or(false) {
             continue;
         }
+        let (Some(&e), Some(slot)) = (extents.get(i), out.get_mut(i)) else {
+            return Err(Error::congruence(
+                "compact strides: the shape and stride have different numbers of leaves",
+            ));
+        };
         if let Some(p) = pending.take() {
             current = int::mul(current, p)?;
         }
-        out[i] = Scalar::Int(current);
-        pending = Some(extents[i]);
+        *slot = Scalar::Int(current);
+        pending = Some(e);
     }
     Ok(out)
 }
