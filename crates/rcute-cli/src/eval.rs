@@ -49,7 +49,8 @@ pub struct EvalArgs {
     #[arg(
         value_name = "EXPR",
         conflicts_with = "file",
-        required_unless_present = "file"
+        required_unless_present = "file",
+        allow_hyphen_values = true
     )]
     pub expr: Option<String>,
 

@@ -105,3 +105,35 @@ fn help_has_examples() {
     let o = rcute(&["eval"], None);
     assert!(!o.status.success(), "an expression or -f is required");
 }
+
+#[test]
+fn expression_may_start_with_a_minus() {
+    let o = rcute(&["eval", "-3@1"], None);
+    assert!(o.status.success());
+    assert_eq!(stdout(&o), "-3@1\n");
+    let o = rcute(&["eval", "-1", "--style", "cpp"], None);
+    assert_eq!(stdout(&o), "-1\n");
+}
+
+#[test]
+fn output_is_streamed_line_by_line() {
+    use std::io::{BufRead, BufReader};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rcute"))
+        .args(["eval", "-f", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("spawn rcute");
+    let mut input = child.stdin.take().expect("stdin");
+    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
+    // each answer arrives before the next statement is sent
+    for (src, want) in [("1 + 1", "2"), ("size((4,8))", "32"), ("(3,)", "(3,)")] {
+        writeln!(input, "{src}").expect("write");
+        input.flush().expect("flush");
+        let mut line = String::new();
+        out.read_line(&mut line).expect("read");
+        assert_eq!(line.trim_end(), want);
+    }
+    drop(input);
+    assert!(child.wait().expect("wait").success());
+}
