@@ -26,6 +26,7 @@ pub mod stride;
 pub mod swizzle;
 pub mod tensor;
 pub mod tiler;
+pub mod viz;
 
 pub use atuple::ArithTuple;
 pub use error::{Error, ErrorKind, Result};
