@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use proptest::prelude::*;
 use rcute::htuple::Builder;
 use rcute::viz::{self, Color, DrawOptions, Label, Rgb, View};
-use rcute::{ErrorKind, HTuple, Layout, Scalar};
+use rcute::{ErrorKind, HTuple, Layout, Scalar, Swizzle, SwizzledLayout};
 
 // ---------------------------------------------------------------------------
 // a small reader for layout literals (`((2,2),3):((1,4),F9)`, `1@0`, `2@1@0`)
@@ -626,6 +626,71 @@ fn draw_svg_goldens() {
 }
 
 // ---------------------------------------------------------------------------
+// swizzled layouts (swizzle.md sections 9-10)
+
+fn swizzled(b: i64, m: i64, sh: i64, l: &str) -> SwizzledLayout {
+    SwizzledLayout::new(Swizzle::new(b, m, sh).unwrap(), lay(l)).unwrap()
+}
+
+#[test]
+fn swizzled_layout_printers() {
+    // Swizzle(3,0,3) o (8,8):(8,1): row i holds 8i + (j XOR i)
+    let s = swizzled(3, 0, 3, "(8,8):(8,1)");
+    let t = viz::print_tensor(&s, true).unwrap();
+    let mut lines = t.lines();
+    assert_eq!(lines.next(), Some("SW_3_0_3 o (8, 8):(8, 1)"));
+    for (i, line) in lines.enumerate() {
+        let got: Vec<i64> = line
+            .split_whitespace()
+            .map(|x| x.parse().unwrap())
+            .collect();
+        let want: Vec<i64> = (0..8).map(|j| 8 * i as i64 + (j ^ i as i64)).collect();
+        assert_eq!(got, want, "row {i}");
+    }
+    let p = viz::print_layout(&s).unwrap();
+    assert!(p.starts_with("Sw<3,0,3> o (8,8):(8,1)\n"), "{p}");
+    assert!(
+        p.contains(" 1  |  9 |  8 | 11 | 10 | 13 | 12 | 15 | 14 |"),
+        "{p}"
+    );
+    let tab = viz::print_table(&s, false).unwrap();
+    assert!(tab.contains("|  9 |  8 | 11 |"), "{tab}");
+}
+
+#[test]
+fn swizzled_bank_colouring() {
+    // the swizzle and its F2 form draw the same picture
+    let s = swizzled(3, 0, 3, "(8,8):(8,1)");
+    let f2 = s.to_f2_layout().unwrap();
+    let a = viz::draw_svg(&s, &Color::BankColor8x).unwrap();
+    assert_eq!(a, viz::draw_svg(&f2, &Color::BankColor8x).unwrap());
+    let p = parse_svg(&a);
+    for i in 0..8usize {
+        let fills: std::collections::HashSet<_> = (0..8).map(|j| &p.rects[j * 8 + i].0).collect();
+        assert_eq!(fills.len(), 8, "column {i} covers all 8 banks");
+    }
+    // half-precision smem tile: 8 x 64 elements of 2 bytes, 128 B per row
+    let plain = lay("(8,64):(64,1)");
+    let sw = swizzled(3, 3, 3, "(8,64):(64,1)");
+    let bank = Color::Bank { elem_bytes: 2 };
+    let count_col0 = |svg: &str| {
+        let p = parse_svg(svg);
+        (0..8)
+            .map(|i| p.rects[i * 64].0.clone())
+            .collect::<std::collections::HashSet<_>>()
+            .len()
+    };
+    let a = viz::draw_svg(&plain, &bank).unwrap();
+    let b = viz::draw_svg(&sw, &bank).unwrap();
+    assert_eq!(count_col0(&a), 1); // column 0 of the plain tile: one bank, 8-way conflict
+    assert_eq!(count_col0(&b), 8); // swizzled: 8 different banks
+    check_golden("swizzled_8x64_bank2.svg", b.as_bytes());
+    let tex = viz::draw_latex(&sw, &bank).unwrap();
+    assert!(tex.contains("% Layout: SW_3_3_3 o (8, 64):(64, 1)\n"));
+    check_golden("swizzled_8x64_bank2.tex", tex.as_bytes());
+}
+
+// ---------------------------------------------------------------------------
 // section 8: draw_svg_tv
 
 #[test]
@@ -856,6 +921,12 @@ mod png {
         check_golden(
             "layout_hier_coord.png",
             &viz::draw_png(&l, &o, None).unwrap(),
+        );
+        let sw = swizzled(3, 3, 3, "(8,64):(64,1)");
+        let bank = DrawOptions::with_color(Color::Bank { elem_bytes: 2 });
+        check_golden(
+            "swizzled_8x64_bank2.png",
+            &viz::draw_png(&sw, &bank, None).unwrap(),
         );
         check_golden(
             "layout_4x8_colmajor.png",

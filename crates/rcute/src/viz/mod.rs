@@ -11,7 +11,7 @@
 //! `Tensor({0}, L)` of `visualization.md` section 1 (the value at a
 //! coordinate is `L(c)` in the layout's own algebra). The functions take
 //! anything that implements [`AsView`] ([`Layout`], [`SwizzledLayout`],
-//! [`View`]).
+//! implicit-accessor tensors such as `identity_tensor`, [`View`]).
 //!
 //! | function | reference |
 //! |---|---|
@@ -61,6 +61,7 @@ use crate::layout::Layout;
 use crate::shape::{self, Shape};
 use crate::stride::Scalar;
 use crate::swizzle::{Swizzle, SwizzledLayout};
+use crate::tensor::{ImplicitAccessor, Tensor};
 
 /// The largest number of cells any printer or drawer accepts (a
 /// 1024 x 1024 grid); bigger inputs are a `value` error instead of a
@@ -176,6 +177,13 @@ impl AsView for View {
     }
 }
 
+impl AsView for Tensor<ImplicitAccessor> {
+    /// The tensor `{base} o L` itself.
+    fn as_view(&self) -> View {
+        View::tensor(self.accessor().base().clone(), self.layout())
+    }
+}
+
 impl<T: AsView> AsView for &T {
     fn as_view(&self) -> View {
         (*self).as_view()
@@ -266,8 +274,8 @@ impl View {
         match (self.swizzle, cpp) {
             (None, false) => format!("{}", self.layout),
             (None, true) => format!("{:#}", self.layout),
-            (Some(s), false) => format!("SW_{}_{}_{} o {}", s.bits, s.base, s.shift, self.layout),
-            (Some(s), true) => format!("Sw<{},{},{}> o {:#}", s.bits, s.base, s.shift, self.layout),
+            (Some(s), false) => format!("{s} o {}", self.layout),
+            (Some(s), true) => format!("{s:#} o {:#}", self.layout),
         }
     }
 
