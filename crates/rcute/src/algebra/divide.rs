@@ -36,10 +36,7 @@ use crate::tiler::{tiler_to_layout, Tiler};
 /// use rcute::{algebra::logical_divide, HTuple, Layout, Scalar, Tiler};
 /// let a = Layout::column_major(HTuple::leaf(24)).unwrap();
 /// let b = Layout::new(HTuple::leaf(4), HTuple::leaf(Scalar::Int(2))).unwrap();
-/// // (requires composition)
-/// if let Ok(r) = logical_divide(&a, &Tiler::Layout(b)) {
-///     assert_eq!(r.to_string(), "(4, (2, 3)):(2, (1, 8))");
-/// }
+/// assert_eq!(logical_divide(&a, &Tiler::Layout(b)).unwrap().to_string(), "(4, (2, 3)):(2, (1, 8))");
 /// assert_eq!(logical_divide(&a, &Tiler::None).unwrap(), a);
 /// ```
 pub fn logical_divide(a: &Layout, b: &Tiler) -> Result<Layout> {
@@ -146,10 +143,7 @@ fn extent(l: &Layout, p: HRef<'_, i64>, depth: usize) -> Result<HTuple<i64>> {
 /// ```
 /// use rcute::{algebra::logical_divide_none, HTuple, Layout, Scalar, Tiler};
 /// let b = Layout::new(HTuple::leaf(4), HTuple::leaf(Scalar::Int(2))).unwrap();
-/// // (requires composition)
-/// if let Ok(r) = logical_divide_none(&Tiler::Layout(b)) {
-///     assert_eq!(r.to_string(), "(4, 2):(2, 1)");
-/// }
+/// assert_eq!(logical_divide_none(&Tiler::Layout(b)).unwrap().to_string(), "(4, 2):(2, 1)");
 /// assert!(logical_divide_none(&Tiler::None).is_err());
 /// ```
 pub fn logical_divide_none(b: &Tiler) -> Result<Layout> {
@@ -172,10 +166,7 @@ pub fn logical_divide_none(b: &Tiler) -> Result<Layout> {
 /// use rcute::{algebra::zipped_divide, HTuple, Layout, Tiler};
 /// let a = Layout::column_major(HTuple::flat([8, 24])).unwrap();
 /// let b = Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8)]);
-/// // (requires composition)
-/// if let Ok(r) = zipped_divide(&a, &b) {
-///     assert_eq!(r.to_string(), "((4, 8), (2, 3)):((1, 8), (4, 64))");
-/// }
+/// assert_eq!(zipped_divide(&a, &b).unwrap().to_string(), "((4, 8), (2, 3)):((1, 8), (4, 64))");
 /// assert!(zipped_divide(&a, &Tiler::Tuple(vec![Tiler::Int(4), Tiler::None])).is_err());
 /// ```
 pub fn zipped_divide(a: &Layout, b: &Tiler) -> Result<Layout> {
@@ -213,10 +204,7 @@ pub(crate) fn two_modes(z: &Layout, op: &str) -> Result<(Layout, Layout)> {
 /// use rcute::{algebra::tiled_divide, HTuple, Layout, Tiler};
 /// let a = Layout::column_major(HTuple::flat([8, 24])).unwrap();
 /// let b = Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8)]);
-/// // (requires composition)
-/// if let Ok(r) = tiled_divide(&a, &b) {
-///     assert_eq!(r.to_string(), "((4, 8), 2, 3):((1, 8), 4, 64)");
-/// }
+/// assert_eq!(tiled_divide(&a, &b).unwrap().to_string(), "((4, 8), 2, 3):((1, 8), 4, 64)");
 /// assert!(tiled_divide(&a, &Tiler::None).is_err());
 /// ```
 pub fn tiled_divide(a: &Layout, b: &Tiler) -> Result<Layout> {
@@ -237,10 +225,7 @@ pub fn tiled_divide(a: &Layout, b: &Tiler) -> Result<Layout> {
 /// use rcute::{algebra::flat_divide, HTuple, Layout, Tiler};
 /// let a = Layout::column_major(HTuple::flat([8, 24])).unwrap();
 /// let b = Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8)]);
-/// // (requires composition)
-/// if let Ok(r) = flat_divide(&a, &b) {
-///     assert_eq!(r.to_string(), "(4, 8, 2, 3):(1, 8, 4, 64)");
-/// }
+/// assert_eq!(flat_divide(&a, &b).unwrap().to_string(), "(4, 8, 2, 3):(1, 8, 4, 64)");
 /// assert!(flat_divide(&a, &Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8), Tiler::Int(2)])).is_err());
 /// ```
 pub fn flat_divide(a: &Layout, b: &Tiler) -> Result<Layout> {

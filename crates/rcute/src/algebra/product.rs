@@ -35,10 +35,7 @@ use super::divide::{by_mode, int_tiler, two_modes, unpack};
 /// use rcute::{algebra::logical_product, HTuple, Layout, Scalar, Tiler};
 /// let a = Layout::column_major(HTuple::leaf(4)).unwrap();
 /// let b = Layout::new(HTuple::leaf(3), HTuple::leaf(Scalar::Int(5))).unwrap();
-/// // (requires composition)
-/// if let Ok(r) = logical_product(&a, &Tiler::Layout(b)) {
-///     assert_eq!(r.to_string(), "(4, 3):(1, 20)");
-/// }
+/// assert_eq!(logical_product(&a, &Tiler::Layout(b)).unwrap().to_string(), "(4, 3):(1, 20)");
 /// assert_eq!(logical_product(&a, &Tiler::None).unwrap(), a);
 /// ```
 pub fn logical_product(a: &Layout, b: &Tiler) -> Result<Layout> {
@@ -108,10 +105,7 @@ fn zip2_by(l: &Layout, g: &Tiler, depth: usize) -> Result<Layout> {
 /// ```
 /// use rcute::{algebra::zipped_product, HTuple, Layout, Tiler};
 /// let a = Layout::column_major(HTuple::leaf(4)).unwrap();
-/// // (requires composition)
-/// if let Ok(r) = zipped_product(&a, &Tiler::Int(3)) {
-///     assert_eq!(r.to_string(), "(4, 3):(1, 4)");
-/// }
+/// assert_eq!(zipped_product(&a, &Tiler::Int(3)).unwrap().to_string(), "(4, 3):(1, 4)");
 /// assert!(zipped_product(&a, &Tiler::None).is_err());
 /// ```
 pub fn zipped_product(a: &Layout, b: &Tiler) -> Result<Layout> {
@@ -128,10 +122,7 @@ pub fn zipped_product(a: &Layout, b: &Tiler) -> Result<Layout> {
 /// ```
 /// use rcute::{algebra::tiled_product, HTuple, Layout, Tiler};
 /// let a = Layout::column_major(HTuple::leaf(4)).unwrap();
-/// // (requires composition)
-/// if let Ok(r) = tiled_product(&a, &Tiler::Int(3)) {
-///     assert_eq!(r.to_string(), "(4, 3):(1, 4)");
-/// }
+/// assert_eq!(tiled_product(&a, &Tiler::Int(3)).unwrap().to_string(), "(4, 3):(1, 4)");
 /// assert!(tiled_product(&a, &Tiler::Tuple(vec![Tiler::Int(2), Tiler::Int(2)])).is_err());
 /// ```
 pub fn tiled_product(a: &Layout, b: &Tiler) -> Result<Layout> {
@@ -151,10 +142,7 @@ pub fn tiled_product(a: &Layout, b: &Tiler) -> Result<Layout> {
 /// use rcute::{algebra::flat_product, HTuple, Layout, Tiler};
 /// let a = Layout::column_major(HTuple::leaf(4)).unwrap();
 /// let b = Layout::column_major(HTuple::flat([3, 2])).unwrap();
-/// // (requires composition)
-/// if let Ok(r) = flat_product(&a, &Tiler::Layout(b)) {
-///     assert_eq!(r.to_string(), "(4, 3, 2):(1, 4, 12)");
-/// }
+/// assert_eq!(flat_product(&a, &Tiler::Layout(b)).unwrap().to_string(), "(4, 3, 2):(1, 4, 12)");
 /// assert!(flat_product(&a, &Tiler::Int(0)).is_err());
 /// ```
 pub fn flat_product(a: &Layout, b: &Tiler) -> Result<Layout> {
@@ -251,10 +239,7 @@ fn blocked_raked(a: &Layout, b: &Tiler, raked: bool) -> Result<Layout> {
 /// ```
 /// use rcute::{algebra::blocked_product, HTuple, Layout, Tiler};
 /// let a = Layout::column_major(HTuple::leaf(4)).unwrap();
-/// // (requires composition)
-/// if let Ok(r) = blocked_product(&a, &Tiler::Int(3)) {
-///     assert_eq!(r.to_string(), "((4, 3),):((1, 4),)");
-/// }
+/// assert_eq!(blocked_product(&a, &Tiler::Int(3)).unwrap().to_string(), "((4, 3),):((1, 4),)");
 /// assert!(blocked_product(&a, &Tiler::None).is_err());
 /// ```
 pub fn blocked_product(a: &Layout, b: &Tiler) -> Result<Layout> {
@@ -271,10 +256,7 @@ pub fn blocked_product(a: &Layout, b: &Tiler) -> Result<Layout> {
 /// ```
 /// use rcute::{algebra::raked_product, HTuple, Layout, Tiler};
 /// let a = Layout::column_major(HTuple::leaf(4)).unwrap();
-/// // (requires composition)
-/// if let Ok(r) = raked_product(&a, &Tiler::Int(3)) {
-///     assert_eq!(r.to_string(), "((3, 4),):((4, 1),)");
-/// }
+/// assert_eq!(raked_product(&a, &Tiler::Int(3)).unwrap().to_string(), "((3, 4),):((4, 1),)");
 /// assert!(raked_product(&a, &Tiler::Tuple(vec![Tiler::Int(2), Tiler::Int(2)])).is_err());
 /// ```
 pub fn raked_product(a: &Layout, b: &Tiler) -> Result<Layout> {
