@@ -5,7 +5,12 @@
 
 use clap::{Parser, Subcommand};
 
+mod bench;
 mod eval;
+
+/// Counts heap allocations for `rcute bench` (otherwise the system allocator).
+#[global_allocator]
+static GLOBAL: bench::CountingAlloc = bench::CountingAlloc;
 
 /// CuTe's layout algebra on the command line.
 #[derive(Parser, Debug)]
@@ -19,12 +24,15 @@ struct Cli {
 enum Command {
     /// Evaluate CuTe notation: one expression, or a script (one statement per line)
     Eval(eval::EvalArgs),
+    /// Time the evaluation of each statement of a script (parsed once, evaluated repeatedly)
+    Bench(bench::BenchArgs),
 }
 
 fn main() {
     let cli = Cli::parse();
     let code = match cli.command {
         Command::Eval(args) => eval::run(&args),
+        Command::Bench(args) => bench::run(&args),
     };
     std::process::exit(code);
 }
