@@ -109,7 +109,19 @@ impl Swizzle {
         int::add(self.target_lo()?, self.bits)
     }
 
+    /// Rejects negative `B` / `M` (possible through the public fields),
+    /// which would make the shifts meaningless.
+    fn check_fields(&self) -> Result<()> {
+        if self.bits < 0 || self.base < 0 {
+            return Err(Error::value(format!(
+                "{self}: B and M must be non-negative"
+            )));
+        }
+        Ok(())
+    }
+
     fn mask_at(&self, lo: i64, what: &str) -> Result<i64> {
+        self.check_fields()?;
         if self.bits == 0 {
             return Ok(0);
         }
@@ -153,7 +165,8 @@ impl Swizzle {
     ///
     /// Errors: `overflow` when the result leaves the signed 64-bit range, or
     /// when the fields reach beyond bit 126 and `x` has a set source bit
-    /// (such swizzles are not evaluated).
+    /// (such swizzles are not evaluated); `value` for a negative `B` or `M`
+    /// set through the public fields.
     ///
     /// ```
     /// use rcute::Swizzle;
@@ -164,6 +177,7 @@ impl Swizzle {
     /// assert_eq!(Swizzle::new(0, 4, 3).unwrap().apply(123).unwrap(), 123);
     /// ```
     pub fn apply(&self, x: i64) -> Result<i64> {
+        self.check_fields()?;
         if self.bits == 0 {
             return Ok(x);
         }
@@ -339,28 +353,66 @@ impl SwizzledLayout {
         Ok(SwizzledLayout { swizzle, layout })
     }
 
-    /// The shape of the inner layout.
+    /// The shape of `Sw o L`: that of the inner layout `L` (C++ defines a
+    /// composed layout's domain by its inner layout; `swizzle.md` 10).
+    ///
+    /// ```
+    /// use rcute::{Layout, HTuple, Swizzle, SwizzledLayout};
+    /// let l = Layout::row_major(HTuple::flat([8, 64])).unwrap();
+    /// let sl = SwizzledLayout::new(Swizzle::new(3, 4, 3).unwrap(), l).unwrap();
+    /// assert_eq!(sl.shape().to_string(), "(8, 64)");
+    /// ```
     pub fn shape(&self) -> &crate::Shape {
         self.layout.shape()
     }
 
-    /// `size(Sw o L) = size(L)`. Errors: `overflow`.
+    /// `size(Sw o L) = size(L)` (`swizzle.md` 10). Errors: `overflow`.
+    ///
+    /// ```
+    /// use rcute::{Layout, HTuple, Swizzle, SwizzledLayout};
+    /// let l = Layout::row_major(HTuple::flat([8, 64])).unwrap();
+    /// let sl = SwizzledLayout::new(Swizzle::new(3, 4, 3).unwrap(), l).unwrap();
+    /// assert_eq!(sl.size().unwrap(), 512);
+    /// ```
     pub fn size(&self) -> Result<i64> {
         self.layout.size()
     }
 
-    /// `rank(Sw o L) = rank(L)`.
+    /// `rank(Sw o L) = rank(L)` (`swizzle.md` 10).
+    ///
+    /// ```
+    /// use rcute::{Layout, HTuple, Swizzle, SwizzledLayout};
+    /// let l = Layout::row_major(HTuple::flat([8, 64])).unwrap();
+    /// let sl = SwizzledLayout::new(Swizzle::new(3, 4, 3).unwrap(), l).unwrap();
+    /// assert_eq!(sl.rank(), 2);
+    /// ```
     pub fn rank(&self) -> usize {
         self.layout.rank()
     }
 
-    /// `depth(Sw o L) = depth(L)`.
+    /// `depth(Sw o L) = depth(L)` (`swizzle.md` 10). Errors: those of
+    /// [`Layout::depth`] (`value` for `():()`).
+    ///
+    /// ```
+    /// use rcute::{Layout, HTuple, Swizzle, SwizzledLayout};
+    /// let l = Layout::row_major(HTuple::flat([8, 64])).unwrap();
+    /// let sl = SwizzledLayout::new(Swizzle::new(3, 4, 3).unwrap(), l).unwrap();
+    /// assert_eq!(sl.depth().unwrap(), 1);
+    /// ```
     pub fn depth(&self) -> Result<usize> {
         self.layout.depth()
     }
 
     /// Mode `i` of the swizzled layout: `Sw o L[i]` (C++ `get<i>` of a
-    /// composed layout). Errors: those of [`Layout::mode`].
+    /// composed layout). Errors: those of [`Layout::mode`] (`bounds`).
+    ///
+    /// ```
+    /// use rcute::{Layout, HTuple, Swizzle, SwizzledLayout};
+    /// let l = Layout::row_major(HTuple::flat([8, 64])).unwrap();
+    /// let sl = SwizzledLayout::new(Swizzle::new(3, 4, 3).unwrap(), l).unwrap();
+    /// assert_eq!(sl.mode(0).unwrap().to_string(), "SW_3_4_3 o 8:64");
+    /// assert!(sl.mode(2).is_err());
+    /// ```
     pub fn mode(&self, i: i64) -> Result<SwizzledLayout> {
         Ok(SwizzledLayout {
             swizzle: self.swizzle,
@@ -393,7 +445,16 @@ impl SwizzledLayout {
 
     /// `(Sw o L)(c) = Sw(L(c))` for any coordinate `L` accepts (integral,
     /// flat, natural, out of range; `swizzle.md` section 10). Errors: those
-    /// of `L(c)` and of [`Swizzle::apply`].
+    /// of `L(c)` (e.g. `rank` for a coordinate of the wrong length) and of
+    /// [`Swizzle::apply`].
+    ///
+    /// ```
+    /// use rcute::{Layout, HTuple, Scalar, Swizzle, SwizzledLayout};
+    /// let l = Layout::row_major(HTuple::flat([8, 64])).unwrap();
+    /// let sl = SwizzledLayout::new(Swizzle::new(3, 4, 3).unwrap(), l).unwrap();
+    /// let c = HTuple::flat([Some(Scalar::Int(3)), Some(Scalar::Int(0))]);
+    /// assert_eq!(sl.eval(c.as_ref()).unwrap(), 208);
+    /// ```
     pub fn eval(&self, c: HRef<'_, Option<Scalar>>) -> Result<i64> {
         self.offset_of(self.layout.eval(c)?)
     }
@@ -401,6 +462,15 @@ impl SwizzledLayout {
     /// `composition(Sw o L, B) = Sw o composition(L, B)` (`swizzle.md`
     /// section 10; C++ composes into the inner layout).
     /// Errors: those of [`crate::algebra::composition`].
+    ///
+    /// ```
+    /// use rcute::{Layout, HTuple, Swizzle, SwizzledLayout, Tiler};
+    /// let l = Layout::row_major(HTuple::flat([8, 64])).unwrap();
+    /// let sl = SwizzledLayout::new(Swizzle::new(3, 4, 3).unwrap(), l).unwrap();
+    /// let r = sl.compose(&Tiler::Int(8)).unwrap();
+    /// assert_eq!(r.to_string(), "SW_3_4_3 o 8:64");
+    /// assert_eq!(r.eval_index(2).unwrap(), 144);
+    /// ```
     pub fn compose(&self, b: &Tiler) -> Result<SwizzledLayout> {
         let inner = crate::algebra::composition(&self.layout, b)?;
         SwizzledLayout::new(self.swizzle, inner)
@@ -409,6 +479,13 @@ impl SwizzledLayout {
     /// The repr style: the notation that rebuilds the value,
     /// `composition(Swizzle(3,4,3), Layout((8, 8), (8, 1)))` (the notation
     /// does not fix this form).
+    ///
+    /// ```
+    /// use rcute::{Layout, HTuple, Swizzle, SwizzledLayout};
+    /// let l = Layout::row_major(HTuple::flat([8, 8])).unwrap();
+    /// let sl = SwizzledLayout::new(Swizzle::new(3, 4, 3).unwrap(), l).unwrap();
+    /// assert_eq!(sl.repr(), "composition(Swizzle(3,4,3), Layout((8, 8), (8, 1)))");
+    /// ```
     pub fn repr(&self) -> String {
         format!(
             "composition({}, {})",
@@ -708,8 +785,17 @@ impl fmt::Display for SwizzledLayout {
     }
 }
 
-/// A shared-memory layout for [`bank_conflicts`]: a plain layout (integer
-/// or F2 strides) or a swizzled layout.
+/// A shared-memory layout for [`bank_conflicts`] (`swizzle.md` section 9):
+/// a plain layout (integer or F2 strides) or a swizzled layout. Both
+/// `&Layout` and `&SwizzledLayout` convert into it.
+///
+/// ```
+/// use rcute::{Layout, HTuple};
+/// use rcute::swizzle::SmemLayout;
+/// let l = Layout::row_major(HTuple::flat([32, 32])).unwrap();
+/// let s: SmemLayout<'_> = (&l).into();
+/// assert_eq!(s.to_string(), "(32, 32):(32, 1)");
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub enum SmemLayout<'a> {
     /// A layout with integer or F2 strides (an F2 offset counts as its
@@ -758,16 +844,48 @@ impl SmemLayout<'_> {
     }
 }
 
-/// Number of shared-memory banks.
+/// Number of shared-memory banks (`swizzle.md` section 9).
+///
+/// ```
+/// assert_eq!(rcute::swizzle::NUM_BANKS, 32);
+/// ```
 pub const NUM_BANKS: usize = 32;
-/// Width of one bank word in bytes.
+/// Width of one bank word in bytes (`swizzle.md` section 9).
+///
+/// ```
+/// assert_eq!(rcute::swizzle::BANK_BYTES, 4);
+/// ```
 pub const BANK_BYTES: i64 = 4;
-/// Number of threads in a warp.
+/// Number of threads in a warp: [`bank_conflicts`] examines this many.
+///
+/// ```
+/// assert_eq!(rcute::swizzle::WARP_SIZE, 32);
+/// ```
 pub const WARP_SIZE: i64 = 32;
 /// The largest element size [`bank_conflicts`] accepts, in bytes.
+///
+/// ```
+/// use rcute::{Layout, HTuple, Scalar};
+/// use rcute::swizzle::{bank_conflicts, MAX_ELEM_BYTES};
+/// let l = Layout::new(HTuple::leaf(32), HTuple::leaf(Scalar::Int(1))).unwrap();
+/// assert!(bank_conflicts(&l, &l, MAX_ELEM_BYTES).is_ok());
+/// assert!(bank_conflicts(&l, &l, MAX_ELEM_BYTES + 1).is_err());
+/// ```
 pub const MAX_ELEM_BYTES: i64 = 1024;
 
-/// The result of [`bank_conflicts`].
+/// The result of [`bank_conflicts`] (`swizzle.md` section 9): the pass count
+/// and the number of distinct words each bank serves.
+///
+/// ```
+/// use rcute::{Layout, HTuple, Scalar};
+/// use rcute::swizzle::bank_conflicts;
+/// // 32 threads read every second float: banks 0, 2, ..., 30 serve 2 words each
+/// let smem = Layout::new(HTuple::leaf(64), HTuple::leaf(Scalar::Int(1))).unwrap();
+/// let access = Layout::new(HTuple::leaf(32), HTuple::leaf(Scalar::Int(2))).unwrap();
+/// let r = bank_conflicts(&smem, &access, 4).unwrap();
+/// assert_eq!(r.passes, 2);
+/// assert_eq!((r.per_bank[0], r.per_bank[1]), (2, 0));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BankConflicts {
     /// The number of passes the request needs: the largest entry of

@@ -128,6 +128,25 @@ fn huge_parameters_do_not_panic() {
     let s = Swizzle::new(i64::MAX, 0, i64::MIN + 1).unwrap();
     assert!(s.apply(1).is_err());
     assert!(Swizzle::new(0, i64::MAX, i64::MIN).is_ok());
+    // fields set directly, bypassing validation, give errors, not panics
+    for (b, m, s) in [(-1, 0, 3), (2, -1, 3), (-5, -5, -5), (i64::MIN, 0, 0)] {
+        let raw = Swizzle {
+            bits: b,
+            base: m,
+            shift: s,
+        };
+        assert_eq!(raw.apply(7).unwrap_err().kind, ErrorKind::Value);
+        assert!(raw.yyy_mask().is_err());
+        assert!(raw.to_f2_layout(8).is_err());
+    }
+    // overlapping fields set directly still evaluate by the formula
+    let raw = Swizzle {
+        bits: 3,
+        base: 0,
+        shift: 1,
+    };
+    assert_eq!(raw.apply(2).unwrap(), 3);
+    assert_eq!(raw.apply(4).unwrap(), 6);
 }
 
 // ---------------------------------------------------- section 2: validation
