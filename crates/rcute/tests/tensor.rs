@@ -882,3 +882,174 @@ fn large_copies_match_reference() {
         assert!(dst == want, "{s} -> {d}");
     }
 }
+
+// ---------------------------------------------------------------------------
+// tensor.md section 6: algebra on tensors keeps the accessor
+
+#[test]
+fn spec_algebra_on_tensors() {
+    use rcute::Tiler;
+    let t = Tensor::new(ImplicitAccessor::new(Scalar::Int(5)), lay("(2,3):(1,2)"));
+    assert_eq!(t.coalesce().unwrap().to_string(), "{5} o 6:1");
+    let t = implicit("24:1")
+        .composition(&Tiler::Layout(lay("(4,6):(1,4)")))
+        .unwrap();
+    assert_eq!(t.to_string(), "{0} o (4, 6):(1, 4)");
+    let t = implicit("24:1")
+        .logical_divide(&Tiler::Layout(lay("4:2")))
+        .unwrap();
+    assert_eq!(t.to_string(), "{0} o (4, (2, 3)):(2, (1, 8))");
+    let t = implicit("(8,24):(1,8)")
+        .zipped_divide(&Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8)]))
+        .unwrap();
+    assert_eq!(t.to_string(), "{0} o ((4, 8), (2, 3)):((1, 8), (4, 64))");
+    // a memory tensor keeps its buffer
+    let m = make_tensor::<i32>(lay("(2,3):(1,2)")).unwrap();
+    let before = m.accessor().as_slice().as_ptr();
+    let c = m.coalesce().unwrap();
+    assert_eq!(c.layout().to_string(), "6:1");
+    assert_eq!(c.accessor().as_slice().as_ptr(), before);
+}
+
+// ---------------------------------------------------------------------------
+// tensor.md section 7: partitioning
+
+fn tiler(v: &[i64]) -> rcute::Tiler {
+    rcute::Tiler::Tuple(v.iter().map(|&x| rcute::Tiler::Int(x)).collect())
+}
+
+#[test]
+fn spec_partitioning() {
+    use rcute::tensor::{local_partition, local_tile, outer_partition};
+    let d = implicit("(8,24):(1,8)");
+    assert_eq!(
+        local_tile(&d, &tiler(&[4, 8]), (1, 2)).unwrap().to_string(),
+        "{132} o (4, 8):(1, 8)"
+    );
+    assert_eq!(
+        local_tile(&d, &tiler(&[4, 8]), 5).unwrap().to_string(),
+        "{132} o (4, 8):(1, 8)"
+    );
+    assert_eq!(
+        outer_partition(&d, &tiler(&[4, 8]), 5).unwrap().to_string(),
+        "{9} o (2, 3):(4, 64)"
+    );
+    let big = implicit("(16,64):(1,16)");
+    assert_eq!(
+        local_partition(&big, &lay("(2,16):(1,2)"), 17)
+            .unwrap()
+            .to_string(),
+        "{129} o (8, 4):(2, 256)"
+    );
+    assert_eq!(
+        local_partition(&big, &lay("(2,16):(16,1)"), 17)
+            .unwrap()
+            .to_string(),
+        "{17} o (8, 4):(2, 256)"
+    );
+}
+
+#[test]
+fn partitioning_with_projections() {
+    use rcute::tensor::{local_partition_proj, local_tile, local_tile_proj, Step};
+    // C++'s  local_tile(A, make_tile(BM, BN, BK), (m, n, k), Step<_1, X, _1>)
+    // picks the (BM, BK) tile of A at (m, k).
+    let a = implicit("(8,12):(1,8)");
+    let t = local_tile_proj(
+        &a,
+        &tiler(&[4, 2, 3]),
+        (1, 5, 2),
+        &[Step::Keep, Step::X, Step::Keep],
+    )
+    .unwrap();
+    let direct = local_tile(&a, &tiler(&[4, 3]), (1, 2)).unwrap();
+    assert_eq!(t.to_string(), direct.to_string());
+    assert_eq!(t.to_string(), "{52} o (4, 3):(1, 8)");
+    // local_partition with a projection drops the thread layout's mode
+    let p = local_partition_proj(
+        &a,
+        &lay("(2,4,3):(1,2,8)"),
+        5,
+        &[Step::Keep, Step::X, Step::Keep],
+    );
+    let q = rcute::tensor::local_partition(&a, &lay("(2,3):(1,8)"), 5).unwrap();
+    assert_eq!(p.unwrap().to_string(), q.to_string());
+    assert_eq!(
+        local_tile_proj(&a, &tiler(&[4, 3]), (1, 2), &[Step::Keep])
+            .unwrap_err()
+            .kind,
+        ErrorKind::Rank
+    );
+}
+
+#[test]
+fn thread_value_partitioning() {
+    // composition(D, tv)[t, None]: thread t's values in TV order
+    let d = implicit("(4,8):(8,1)");
+    let tv = rcute::Tiler::Layout(lay("(8,4):(4,1)"));
+    let c = d.composition(&tv).unwrap();
+    let th = c.slice((3, ALL)).unwrap();
+    let vals: Vec<i64> = th
+        .values()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_int().unwrap())
+        .collect();
+    // thread 3 owns data coordinates 12..16 (column-major in (4,8)), i.e.
+    // (0,3),(1,3),(2,3),(3,3) -> row-major offsets 3, 11, 19, 27
+    assert_eq!(vals, vec![3, 11, 19, 27]);
+}
+
+/// Divisors of n.
+fn divisors(n: i64) -> Vec<i64> {
+    (1..=n).filter(|d| n % d == 0).collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// For a tiling shape (tile extents dividing the tensor's), the tiles
+    /// of local_tile, over all tile coordinates, cover every element once;
+    /// so do the partitions of local_partition over all threads.
+    #[test]
+    fn tiles_and_partitions_cover_exactly_once(seed in any::<u64>()) {
+        use rcute::tensor::{local_partition, local_tile};
+        let mut r = Rng(seed | 1);
+        let (m, n) = (r.range(1, 12), r.range(1, 12));
+        let dm = divisors(m);
+        let dn = divisors(n);
+        let (bm, bn) = (dm[r.below(dm.len() as u64) as usize], dn[r.below(dn.len() as u64) as usize]);
+        let data = if r.below(2) == 0 {
+            lay(&format!("({m},{n}):(1,{m})"))
+        } else {
+            lay(&format!("({m},{n}):({n},1)"))
+        };
+        let t = Tensor::from_layout(data.clone());
+        let size = (m * n) as usize;
+        let mut hits = vec![0u32; size];
+        let tiles = (m / bm) * (n / bn);
+        for c in 0..tiles {
+            let tile = local_tile(&t, &tiler(&[bm, bn]), c).unwrap();
+            prop_assert_eq!(tile.size().unwrap(), bm * bn);
+            for v in tile.values().unwrap() {
+                hits[v.as_int().unwrap() as usize] += 1;
+            }
+        }
+        prop_assert!(hits.iter().all(|&h| h == 1), "local_tile {bm}x{bn} over {data}: {hits:?}");
+        // threads: a (bm, bn) thread layout, column- or row-major
+        let thr = if r.below(2) == 0 {
+            lay(&format!("({bm},{bn}):(1,{bm})"))
+        } else {
+            lay(&format!("({bm},{bn}):({bn},1)"))
+        };
+        let mut hits = vec![0u32; size];
+        for idx in 0..bm * bn {
+            let part = local_partition(&t, &thr, idx).unwrap();
+            prop_assert_eq!(part.size().unwrap(), tiles);
+            for v in part.values().unwrap() {
+                hits[v.as_int().unwrap() as usize] += 1;
+            }
+        }
+        prop_assert!(hits.iter().all(|&h| h == 1), "local_partition {thr} over {data}: {hits:?}");
+    }
+}

@@ -29,8 +29,6 @@ use super::Tensor;
 const PAR_THRESHOLD: i64 = 1 << 17;
 /// Minimum elements per thread.
 const PAR_MIN_PER_THREAD: i64 = 1 << 16;
-/// Tile edge of the 2-D (transposing) kernel.
-const TILE: i64 = 32;
 
 /// `copy(src, dst)`: `dst[i] = src[i]` for every integral coordinate `i`
 /// (`tensor.md` section 8, C++ `cute::copy`, PyCuTe `alg.copy`).
@@ -485,9 +483,14 @@ impl Plan {
             modes[k].n = b - a;
             jobs.push((modes, self.sbase + a * p.ds, win));
         }
+        // the calling thread takes the last slab itself
+        let mine = jobs.pop();
         std::thread::scope(|scope| {
             for (modes, sbase, win) in jobs {
                 scope.spawn(move || run_free(&modes, src, sbase, win, 0));
+            }
+            if let Some((modes, sbase, win)) = mine {
+                run_free(&modes, src, sbase, win, 0);
             }
         });
     }
@@ -538,8 +541,8 @@ fn copy_line<T: Clone>(src: &[T], s: i64, ds: i64, dst: &mut [T], d: i64, dd: i6
 
 /// Copies over modes sorted by increasing positive destination stride
 /// (order free). Mode 0 is the destination's fastest; when the source is
-/// more contiguous along another mode `k`, modes 0 and `k` are walked in
-/// `TILE x TILE` tiles so that both sides stay in cache.
+/// more contiguous along another mode `k`, modes 0 and `k` are copied in
+/// square tiles through a small buffer (see [`transpose_tiles`]).
 fn run_free<T: Clone>(modes: &[Mode], src: &[T], sbase: i64, dst: &mut [T], dbase: i64) {
     let Some((&m0, rest)) = modes.split_first() else {
         dst[dbase as usize] = src[sbase as usize].clone();
@@ -562,30 +565,74 @@ fn run_free<T: Clone>(modes: &[Mode], src: &[T], sbase: i64, dst: &mut [T], dbas
             let mk = rest[i];
             let mut outer: Vec<Mode> = rest.to_vec();
             outer.remove(i);
+            let tile = tile_edge::<T>();
+            let mut buf: Vec<T> = vec![src[sbase as usize].clone(); (tile * tile) as usize];
             for_each_outer(&outer, sbase, dbase, &mut |s, d| {
-                let mut b0 = 0;
-                while b0 < mk.n {
-                    let b1 = (b0 + TILE).min(mk.n);
-                    let mut a0 = 0;
-                    while a0 < m0.n {
-                        let len = TILE.min(m0.n - a0);
-                        for b in b0..b1 {
-                            copy_line(
-                                src,
-                                s + b * mk.ds + a0 * m0.ds,
-                                m0.ds,
-                                dst,
-                                d + b * mk.dd + a0 * m0.dd,
-                                m0.dd,
-                                len,
-                            );
-                        }
-                        a0 += TILE;
-                    }
-                    b0 = b1;
-                }
+                transpose_tiles(src, s, dst, d, m0, mk, tile, &mut buf);
             });
         }
+    }
+}
+
+/// The tile edge of the 2-D kernel: about 256 bytes of elements per tile
+/// row (64 `f32`), between 16 and 64 elements.
+fn tile_edge<T>() -> i64 {
+    let size = std::mem::size_of::<T>().max(1) as i64;
+    (256 / size).clamp(16, 64)
+}
+
+/// Copies the plane of modes `a` (the destination's fastest) and `b` (the
+/// source's fastest) tile by tile through `buf`: each tile is gathered row
+/// by row along `b` (contiguous in the source), then scattered row by row
+/// along `a` (contiguous in the destination), so both buffers are walked
+/// in whole cache lines. Tiles advance along `a` innermost, so the
+/// destination rows of a band of `b` are written sequentially.
+#[allow(clippy::too_many_arguments)]
+fn transpose_tiles<T: Clone>(
+    src: &[T],
+    s: i64,
+    dst: &mut [T],
+    d: i64,
+    a: Mode,
+    b: Mode,
+    tile: i64,
+    buf: &mut [T],
+) {
+    let t = tile as usize;
+    let mut b0 = 0;
+    while b0 < b.n {
+        let lb = tile.min(b.n - b0);
+        let mut a0 = 0;
+        while a0 < a.n {
+            let la = tile.min(a.n - a0);
+            for ai in 0..la {
+                let row = &mut buf[ai as usize * t..ai as usize * t + lb as usize];
+                let so = s + (a0 + ai) * a.ds + b0 * b.ds;
+                if b.ds == 1 {
+                    row.clone_from_slice(&src[so as usize..(so + lb) as usize]);
+                } else {
+                    for (j, x) in row.iter_mut().enumerate() {
+                        *x = src[(so + j as i64 * b.ds) as usize].clone();
+                    }
+                }
+            }
+            for bi in 0..lb {
+                let dof = d + (b0 + bi) * b.dd + a0 * a.dd;
+                let col = bi as usize;
+                if a.dd == 1 {
+                    let row = &mut dst[dof as usize..(dof + la) as usize];
+                    for (j, x) in row.iter_mut().enumerate() {
+                        *x = buf[j * t + col].clone();
+                    }
+                } else {
+                    for j in 0..la {
+                        dst[(dof + j * a.dd) as usize] = buf[j as usize * t + col].clone();
+                    }
+                }
+            }
+            a0 += la;
+        }
+        b0 += lb;
     }
 }
 

@@ -46,7 +46,7 @@ pub use partition::{
 pub use print::{print_tensor, print_tensor_body};
 
 use crate::error::{Error, Result};
-use crate::htuple::{HRef, HTuple};
+use crate::htuple::HRef;
 use crate::layout::Layout;
 use crate::shape::{DisplayCoord, Shape};
 use crate::stride::Scalar;
@@ -481,19 +481,6 @@ impl<A: fmt::Display> fmt::Debug for Tensor<A> {
     }
 }
 
-/// `make_identity_layout(S)` = `S : make_basis_like(S)` (`layout.md`
-/// section 11): every leaf's stride is the unit basis vector of its path.
-fn identity_layout(shape: Shape) -> Result<Layout> {
-    let strides: Vec<Scalar> = shape
-        .as_ref()
-        .leaf_paths()
-        .iter()
-        .map(|p| Scalar::basis(1, p))
-        .collect();
-    let stride = HTuple::unflatten(strides, shape.as_ref())?;
-    Layout::new(shape, stride)
-}
-
 /// `identity_tensor(S)` = `Tensor({0}, make_identity_layout(S))`
 /// (`tensor.md` section 5; C++ `make_identity_tensor`): every element is
 /// its own natural coordinate, as a coordinate value.
@@ -507,7 +494,10 @@ fn identity_layout(shape: Shape) -> Result<Layout> {
 /// assert_eq!(identity_tensor(5).unwrap().at(3).unwrap().to_string(), "3");
 /// ```
 pub fn identity_tensor(shape: impl IntoShape) -> Result<Tensor<ImplicitAccessor>> {
-    Ok(Tensor::from_layout(identity_layout(shape.into_shape())?))
+    let shape = shape.into_shape();
+    Ok(Tensor::from_layout(crate::algebra::make_identity_layout(
+        shape.as_ref(),
+    )?))
 }
 
 /// C++'s name for [`identity_tensor`].

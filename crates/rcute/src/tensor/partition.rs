@@ -125,11 +125,14 @@ fn slice_z<'t, A: Accessor>(t: &'t Tensor<A>, z: &Layout, c: Coord) -> Result<Te
 /// Errors: those of `zipped_divide` and of slicing (`rank` for a
 /// coordinate that does not fit the rest mode).
 ///
-/// ```ignore
-/// // D = (8,24):(1,8): zipped_divide(D, (4,8)) = ((4, 8), (2, 3)):((1, 8), (4, 64))
-/// let d = Tensor::from_layout(layout("(8,24):(1,8)"));
-/// let t = inner_partition(&d, &Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8)]), (1, 2)).unwrap();
-/// assert_eq!(t.to_string(), "{132} o (4, 8):(1, 8)");
+/// ```
+/// use rcute::tensor::{inner_partition, Tensor};
+/// use rcute::{Layout, HTuple, Scalar, Tiler};
+/// // D = (8,24):(1,8); zipped_divide(D, (4,8)) = ((4, 8), (2, 3)):((1, 8), (4, 64))
+/// let d = Tensor::from_layout(Layout::column_major(HTuple::flat([8, 24])).unwrap());
+/// let tiler = Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8)]);
+/// assert_eq!(inner_partition(&d, &tiler, (1, 2)).unwrap().to_string(), "{132} o (4, 8):(1, 8)");
+/// assert_eq!(inner_partition(&d, &tiler, 5).unwrap().to_string(), "{132} o (4, 8):(1, 8)");
 /// ```
 pub fn inner_partition<'t, A: Accessor>(
     t: &'t Tensor<A>,
@@ -147,6 +150,15 @@ pub fn inner_partition<'t, A: Accessor>(
 /// every tile.
 ///
 /// Errors: those of `zipped_divide` and of slicing.
+///
+/// ```
+/// use rcute::tensor::{outer_partition, Tensor};
+/// use rcute::{Layout, HTuple, Tiler};
+/// let d = Tensor::from_layout(Layout::column_major(HTuple::flat([8, 24])).unwrap());
+/// let tiler = Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8)]);
+/// // element 5 = (1,1) of every tile
+/// assert_eq!(outer_partition(&d, &tiler, 5).unwrap().to_string(), "{9} o (2, 3):(4, 64)");
+/// ```
 pub fn outer_partition<'t, A: Accessor>(
     t: &'t Tensor<A>,
     tiler: &Tiler,
@@ -162,6 +174,15 @@ pub fn outer_partition<'t, A: Accessor>(
 /// the tile of `T` at tile coordinate `coord`.
 ///
 /// Errors: those of [`inner_partition`].
+///
+/// ```
+/// use rcute::tensor::{local_tile, make_tensor_shape};
+/// use rcute::Tiler;
+/// let t = make_tensor_shape::<f32>((8, 24)).unwrap();
+/// let tile = local_tile(&t, &Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8)]), (1, 2)).unwrap();
+/// assert_eq!(tile.layout().to_string(), "(4, 8):(1, 8)");
+/// assert_eq!(tile.accessor().base(), 132);
+/// ```
 pub fn local_tile<'t, A: Accessor>(
     t: &'t Tensor<A>,
     tiler: &Tiler,
@@ -175,6 +196,16 @@ pub fn local_tile<'t, A: Accessor>(
 ///
 /// Errors: `rank` when `proj`, the tiler (a tuple or a layout) and `coord`
 /// (a tuple) have different ranks; those of [`inner_partition`].
+///
+/// ```
+/// use rcute::tensor::{local_tile_proj, Step, Tensor};
+/// use rcute::{Layout, HTuple, Tiler};
+/// // the (BM, BK) tile of A at (m, k) from a (BM, BN, BK) tiler, C++ Step<_1, X, _1>
+/// let a = Tensor::from_layout(Layout::column_major(HTuple::flat([8, 12])).unwrap());
+/// let tiler = Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(2), Tiler::Int(3)]);
+/// let t = local_tile_proj(&a, &tiler, (1, 5, 2), &[Step::Keep, Step::X, Step::Keep]).unwrap();
+/// assert_eq!(t.to_string(), "{52} o (4, 3):(1, 8)");
+/// ```
 pub fn local_tile_proj<'t, A: Accessor>(
     t: &'t Tensor<A>,
     tiler: &Tiler,
@@ -246,8 +277,13 @@ pub fn flat_coord(thr: &Layout, idx: i64) -> Result<HTuple<i64>> {
 ///
 /// Errors: those of [`flat_coord`] and [`outer_partition`].
 ///
-/// ```ignore
-/// // local_partition((16,64):(1,16), (2,16):(1,2), 17) = {129} o (8, 4):(2, 256)
+/// ```
+/// use rcute::tensor::{local_partition, Tensor};
+/// use rcute::{Layout, HTuple, Scalar};
+/// let d = Tensor::from_layout(Layout::column_major(HTuple::flat([16, 64])).unwrap());
+/// let thr = Layout::column_major(HTuple::flat([2, 16])).unwrap();   // (2,16):(1,2)
+/// // thread 17 = (1, 8)
+/// assert_eq!(local_partition(&d, &thr, 17).unwrap().to_string(), "{129} o (8, 4):(2, 256)");
 /// ```
 pub fn local_partition<'t, A: Accessor>(
     t: &'t Tensor<A>,
@@ -273,6 +309,16 @@ pub fn local_partition<'t, A: Accessor>(
 ///
 /// Errors: `rank` when `proj` and `thr` have different ranks; those of
 /// [`local_partition`].
+///
+/// ```
+/// use rcute::tensor::{local_partition_proj, Step, Tensor};
+/// use rcute::{Layout, HTuple, Scalar};
+/// let d = Tensor::from_layout(Layout::column_major(HTuple::flat([16, 64])).unwrap());
+/// // (2,3,16):(1,32,2); the projection keeps (2,16):(1,2)
+/// let thr = Layout::new(HTuple::flat([2, 3, 16]), HTuple::flat([1, 32, 2].map(Scalar::Int))).unwrap();
+/// let p = local_partition_proj(&d, &thr, 17, &[Step::Keep, Step::X, Step::Keep]).unwrap();
+/// assert_eq!(p.to_string(), "{129} o (8, 4):(2, 256)");
+/// ```
 pub fn local_partition_proj<'t, A: Accessor>(
     t: &'t Tensor<A>,
     thr: &Layout,
