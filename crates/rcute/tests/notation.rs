@@ -592,3 +592,47 @@ fn tensors() {
     assert_eq!(err("complement(identity_tensor(4))").kind, ErrorKind::Type);
     assert_eq!(err("make_tensor(4:1)").kind, ErrorKind::Type);
 }
+
+#[test]
+fn values_built_through_variables_stay_bounded() {
+    let mut s = Session::new();
+    let last = |s: &mut Session, line: &str| s.eval_line(line).expect("statement");
+    last(&mut s, "A = (1, 2)").unwrap();
+    let mut failed = false;
+    for _ in 0..40 {
+        if let Err(e) = last(&mut s, "A = (A, A)") {
+            assert_eq!(e.kind, ErrorKind::Value);
+            failed = true;
+            break;
+        }
+    }
+    assert!(failed, "doubling a tuple 40 times must hit the size bound");
+
+    last(&mut s, "B = 1").unwrap();
+    let depth_error = (0..300).any(|_| last(&mut s, "B = (B,)").is_err());
+    assert!(depth_error);
+    // what was bound still prints
+    assert!(last(&mut s, "B").unwrap().to_string().starts_with("(((("));
+
+    last(&mut s, "L = 2:1").unwrap();
+    let layout_error = (0..80).any(|_| last(&mut s, "L = make_layout(L, L)").is_err());
+    assert!(layout_error);
+
+    last(&mut s, "x = 1@0").unwrap();
+    let basis_error = (0..300).any(|_| last(&mut s, "x = x@0").is_err());
+    assert!(basis_error);
+    assert!(!last(&mut s, "x").unwrap().to_string().is_empty());
+
+    assert_eq!(err("1@100000000").kind, ErrorKind::Value);
+    assert_eq!(err("lift(1, (40000, 40000))").kind, ErrorKind::Value);
+    let big = format!("T = ({})", "1,".repeat(30000));
+    last(&mut s, &big).unwrap();
+    assert_eq!(
+        last(&mut s, "repeat_like(T, T)").unwrap_err().kind,
+        ErrorKind::Value
+    );
+    assert_eq!(
+        last(&mut s, "size(repeat_like(1, T))").unwrap().to_string(),
+        "1"
+    );
+}

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use super::ops;
 use super::parser::{parse_statement, BinOp, Expr, ExprKind, Statement};
-use super::value::{values_equal, Value};
+use super::value::{check_size, values_equal, Value};
 use crate::error::{Error, Result};
 use crate::int;
 use crate::layout::Layout;
@@ -103,7 +103,8 @@ impl Session {
     }
 
     /// Evaluates an expression. Errors: any error of the operations,
-    /// conversions and arithmetic involved; `value` for an unknown name.
+    /// conversions and arithmetic involved; `value` for an unknown name or
+    /// a value beyond the size bounds of [`check_size`].
     ///
     /// ```
     /// use rcute::notation::{parser::{parse_statement, Statement}, Session};
@@ -111,6 +112,18 @@ impl Session {
     /// assert_eq!(Session::new().eval(&e).unwrap().to_string(), "(1, 2)");
     /// ```
     pub fn eval(&self, e: &Expr) -> Result<Value> {
+        let v = self.eval_unchecked(e)?;
+        if !matches!(
+            e.kind,
+            ExprKind::Int(_) | ExprKind::F2(_) | ExprKind::Name(_) | ExprKind::Index(..)
+        ) {
+            // literals are small, names and indices give stored (checked) values
+            check_size(&v)?;
+        }
+        Ok(v)
+    }
+
+    fn eval_unchecked(&self, e: &Expr) -> Result<Value> {
         match &e.kind {
             ExprKind::Int(v) => i64::try_from(*v)
                 .map(Value::Int)

@@ -5,7 +5,7 @@
 use crate::error::{Error, Result};
 
 /// The longest statement accepted, in bytes.
-pub const MAX_STATEMENT_LEN: usize = 1 << 20;
+pub const MAX_STATEMENT_LEN: usize = 1 << 16;
 
 /// A token kind.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -373,13 +373,20 @@ pub fn get_path(x: &Value, path: &[i64]) -> Result<Value> {
 /// assert_eq!(r.to_string(), "(None, None, (None, 7))");
 /// ```
 pub fn lift(v: Value, path: &[i64], pad: &Value) -> Result<Value> {
+    let total = path
+        .iter()
+        .try_fold(0i64, |acc, &i| acc.checked_add(i.max(0)))
+        .unwrap_or(i64::MAX);
+    if total > super::value::MAX_VALUE_PARTS as i64 {
+        return Err(Error::value(format!(
+            "lift: the path {path:?} would build more than {} parts",
+            super::value::MAX_VALUE_PARTS
+        )));
+    }
     let mut cur = v;
     for &i in path.iter().rev() {
         let i =
             usize::try_from(i).map_err(|_| Error::value(format!("lift: negative index {i}")))?;
-        if i > 1 << 16 {
-            return Err(Error::value(format!("lift: index {i} too large")));
-        }
         let mut items = vec![pad.clone(); i];
         items.push(cur);
         cur = Value::Tuple(items);
@@ -599,6 +606,23 @@ fn slice_dice(c: &Value, b: &Value, keep_none: bool) -> Result<Value> {
 
 fn repeat_like_value(x: &Value, profile: &Value, depth: usize) -> Result<Value> {
     check_depth(depth, "repeat_like")?;
+    if depth == 0 {
+        // the result has one copy of `x` per leaf of `profile`
+        let copies = count_leaves(profile);
+        let mut parts = super::value::MAX_VALUE_PARTS;
+        let fits = super::value::check_size(x).is_ok() && {
+            let mut n = 0usize;
+            count_parts(x, &mut n);
+            parts = parts.checked_div(n.max(1)).unwrap_or(0);
+            copies <= parts
+        };
+        if !fits {
+            return Err(Error::value(format!(
+                "repeat_like: the result would have more than {} parts",
+                super::value::MAX_VALUE_PARTS
+            )));
+        }
+    }
     match profile {
         Value::Tuple(items) => Ok(Value::Tuple(
             items
@@ -618,12 +642,28 @@ fn basis_path_value(path: &[usize]) -> Result<Value> {
     ))
 }
 
+fn count_leaves(v: &Value) -> usize {
+    match v {
+        Value::Tuple(items) => items.iter().map(count_leaves).sum(),
+        _ => 1,
+    }
+}
+
+fn count_parts(v: &Value, n: &mut usize) {
+    *n += 1;
+    if let Value::Tuple(items) | Value::List(items) = v {
+        for x in items {
+            count_parts(x, n);
+        }
+    }
+}
+
 /// `E(*path)`: negative indices contribute no leading zeros.
 fn basis_e(v: Scalar, path: &[Value]) -> Result<Scalar> {
     let mut p = Vec::with_capacity(path.len());
     for x in path {
         let i = x.to_int("E: basis index")?;
-        if i > 1 << 16 {
+        if i > super::value::MAX_VALUE_PARTS as i64 {
             return Err(Error::value(format!("E: basis index {i} too large")));
         }
         p.push(usize::try_from(i).unwrap_or(0));

@@ -482,6 +482,91 @@ impl Value {
     }
 }
 
+/// The most parts (tuple elements, layout leaves, coordinate children) one
+/// value of the notation may have.
+pub const MAX_VALUE_PARTS: usize = 1 << 16;
+
+/// The deepest nesting of tuples and coordinate values one value may have.
+pub const MAX_VALUE_DEPTH: usize = 128;
+
+/// Checks that `v` stays within [`MAX_VALUE_PARTS`] and
+/// [`MAX_VALUE_DEPTH`], so that values built up through variables cannot
+/// exhaust memory or the stack. Errors: `value`.
+///
+/// ```
+/// use rcute::notation::{value::check_size, Value};
+/// let mut v = Value::Int(1);
+/// assert!(check_size(&v).is_ok());
+/// for _ in 0..200 {
+///     v = Value::Tuple(vec![v]);
+/// }
+/// assert!(check_size(&v).is_err());
+/// ```
+pub fn check_size(v: &Value) -> Result<()> {
+    let mut budget = MAX_VALUE_PARTS;
+    measure(v, 0, &mut budget)
+}
+
+fn spend(budget: &mut usize, n: usize) -> Result<()> {
+    *budget = budget.checked_sub(n).ok_or_else(|| {
+        Error::value(format!(
+            "value too large: more than {MAX_VALUE_PARTS} parts"
+        ))
+    })?;
+    Ok(())
+}
+
+fn too_deep() -> Error {
+    Error::value(format!("value nested deeper than {MAX_VALUE_DEPTH} levels"))
+}
+
+fn measure(v: &Value, depth: usize, budget: &mut usize) -> Result<()> {
+    if depth > MAX_VALUE_DEPTH {
+        return Err(too_deep());
+    }
+    spend(budget, 1)?;
+    match v {
+        Value::Tuple(items) | Value::List(items) => {
+            for x in items {
+                measure(x, depth + 1, budget)?;
+            }
+            Ok(())
+        }
+        Value::Scalar(s) => measure_scalar(s, depth, budget),
+        Value::Layout(l) => measure_layout(l, depth, budget),
+        Value::Swizzled(s) => measure_layout(&s.layout, depth, budget),
+        Value::Tensor(t) => {
+            measure_scalar(t.accessor().base(), depth, budget)?;
+            measure_layout(t.layout(), depth, budget)
+        }
+        _ => Ok(()),
+    }
+}
+
+fn measure_layout(l: &Layout, depth: usize, budget: &mut usize) -> Result<()> {
+    spend(budget, l.shape().leaves().len())?;
+    if depth + l.shape().as_ref().depth() > MAX_VALUE_DEPTH {
+        return Err(too_deep());
+    }
+    for d in l.stride().leaves() {
+        measure_scalar(d, depth + 1, budget)?;
+    }
+    Ok(())
+}
+
+fn measure_scalar(s: &Scalar, depth: usize, budget: &mut usize) -> Result<()> {
+    if depth > MAX_VALUE_DEPTH {
+        return Err(too_deep());
+    }
+    if let Scalar::Coord(c) = s {
+        spend(budget, c.children().len())?;
+        for x in c.children() {
+            measure_scalar(x, depth + 1, budget)?;
+        }
+    }
+    Ok(())
+}
+
 /// The nesting bound of every recursive walk over values.
 pub(crate) fn check_depth(depth: usize, what: &str) -> Result<()> {
     if depth > MAX_DEPTH {
