@@ -725,6 +725,137 @@ fn layout_literal(
     from_value(py, v)
 }
 
+// ------------------------------------------------------------------ drawings
+
+/// The view (`viz::View`) of a layout, a swizzled layout, or a tensor over an
+/// implicit accessor `{base} o L` (given as `(base, layout)`).
+fn view_of(ob: &Bound<'_, PyAny>) -> PyResult<rcute::viz::View> {
+    use rcute::viz::View;
+    if let Ok(l) = ob.downcast::<PyLayout>() {
+        return Ok(View::layout(&l.get().inner));
+    }
+    if let Ok(s) = ob.downcast::<PyComposedLayout>() {
+        return Ok(View::swizzled(&s.get().inner));
+    }
+    if let Ok(t) = ob.downcast::<PyTuple>() {
+        if t.len() == 2 {
+            let base = scalar_of(&t.get_item(0)?)?;
+            let lay = t.get_item(1)?;
+            if let Ok(l) = lay.downcast::<PyLayout>() {
+                return Ok(View::tensor(base, &l.get().inner));
+            }
+            if let Ok(s) = lay.downcast::<PyComposedLayout>() {
+                return Ok(View::swizzled_tensor(base, &s.get().inner));
+            }
+        }
+    }
+    Err(PyTypeError::new_err(format!(
+        "type: cannot draw or print {}",
+        ob.repr()?
+    )))
+}
+
+/// A colour: a named reference colour function (marked with the attribute
+/// `_rcute_color`), `constant(rgb)` (attribute `_rcute_constant`) or any
+/// Python callable returning an `(r, g, b)` triple.
+fn color_of(ob: &Bound<'_, PyAny>) -> PyResult<rcute::viz::Color> {
+    use rcute::viz::{Color, Rgb};
+    if let Ok(name) = ob.getattr("_rcute_color") {
+        return Color::from_name(&name.extract::<String>()?).map_err(to_pyerr);
+    }
+    if let Ok(rgb) = ob.getattr("_rcute_constant") {
+        let (r, g, b): (u8, u8, u8) = rgb.extract()?;
+        return Ok(Color::Constant(Rgb(r, g, b)));
+    }
+    if !ob.is_callable() {
+        return Err(PyTypeError::new_err(
+            "type: a colour must be a colour function",
+        ));
+    }
+    let f: Py<PyAny> = ob.clone().unbind();
+    Ok(Color::Custom(std::sync::Arc::new(move |key: &[i64]| {
+        Python::with_gil(|py| {
+            let args = PyTuple::new(py, key.iter().copied())
+                .map_err(|e| rcute::Error::type_(e.to_string()))?;
+            let r = f
+                .call1(py, args)
+                .map_err(|e| rcute::Error::type_(format!("colour function failed: {e}")))?;
+            let (a, b, c): (u8, u8, u8) = r.extract(py).map_err(|e| {
+                rcute::Error::type_(format!("colour function must return (r, g, b): {e}"))
+            })?;
+            Ok(Rgb(a, b, c))
+        })
+    })))
+}
+
+/// `(r, g, b)` of a named reference colour function at a cell key.
+#[pyfunction(name = "_color")]
+fn color_value(name: &str, key: Vec<i64>) -> PyResult<(u8, u8, u8)> {
+    let c = rcute::viz::Color::from_name(name).map_err(to_pyerr)?;
+    let rgb = match key.as_slice() {
+        [i] => c.of_offset(*i),
+        [t, v] => c.of_tv(*t, *v),
+        _ => Err(rcute::Error::type_(format!(
+            "{name}: expected 1 or 2 arguments"
+        ))),
+    }
+    .map_err(to_pyerr)?;
+    Ok((rgb.0, rgb.1, rgb.2))
+}
+
+/// The text `print_tensor` / `print_table` / C++ `print_layout` print.
+#[pyfunction(name = "_print_text")]
+fn print_text(kind: &str, ob: &Bound<'_, PyAny>, print_type: bool) -> PyResult<String> {
+    let v = view_of(ob)?;
+    match kind {
+        "tensor" => rcute::viz::print_tensor(&v, print_type),
+        "table" => rcute::viz::print_table(&v, print_type),
+        "layout" => rcute::viz::print_layout(&v),
+        k => return Err(PyValueError::new_err(format!("unknown printer {k:?}"))),
+    }
+    .map_err(to_pyerr)
+}
+
+fn shape_arg(ob: Option<&Bound<'_, PyAny>>) -> PyResult<Option<rcute::Shape>> {
+    match ob {
+        None => Ok(None),
+        Some(o) if o.is_none() => Ok(None),
+        Some(o) => Ok(Some(to_value(o, 0)?.to_shape().map_err(to_pyerr)?)),
+    }
+}
+
+/// The SVG (`fmt = "svg"`) or TikZ (`fmt = "tex"`) text of a drawing;
+/// `tv` selects the thread-value drawers.
+#[pyfunction(name = "_draw_text")]
+#[pyo3(signature = (fmt, ob, color, tv = false, tile_mn = None))]
+fn draw_text(
+    fmt: &str,
+    ob: &Bound<'_, PyAny>,
+    color: &Bound<'_, PyAny>,
+    tv: bool,
+    tile_mn: Option<&Bound<'_, PyAny>>,
+) -> PyResult<String> {
+    let c = color_of(color)?;
+    if tv {
+        let l = ob
+            .downcast::<PyLayout>()
+            .map_err(|_| PyTypeError::new_err("type: a thread-value drawing needs a Layout"))?;
+        let tile = shape_arg(tile_mn)?;
+        let l = &l.get().inner;
+        return match fmt {
+            "svg" => rcute::viz::draw_svg_tv(l, tile.as_ref(), &c),
+            _ => rcute::viz::draw_latex_tv(l, tile.as_ref(), &c),
+        }
+        .map_err(to_pyerr);
+    }
+    let v = view_of(ob)?;
+    match fmt {
+        "svg" => rcute::viz::draw_svg(&v, &c),
+        _ => rcute::viz::draw_latex(&v, &c),
+    }
+    .map_err(to_pyerr)
+}
+
 /// One-line docs of the operations, shown as each callable's `__doc__`.
 const OPERATION_DOCS: &[(&str, &str)] = &[
     ("get", "get(obj, *, mode=()): the element (or sub-layout) at a mode path (htuple.md 10)."),
@@ -814,6 +945,9 @@ fn _rcute(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(eval_notation_str, m)?)?;
     m.add_function(wrap_pyfunction!(format_value, m)?)?;
     m.add_function(wrap_pyfunction!(parse, m)?)?;
+    m.add_function(wrap_pyfunction!(color_value, m)?)?;
+    m.add_function(wrap_pyfunction!(print_text, m)?)?;
+    m.add_function(wrap_pyfunction!(draw_text, m)?)?;
     m.add_function(wrap_pyfunction!(layout_literal, m)?)?;
     for (name, doc) in OPERATION_DOCS {
         if notation::is_operation(name) {

@@ -163,3 +163,48 @@ def test_numpy_integers_are_integers():
     np = pytest.importorskip("numpy")
     assert is_int(np.int64(3))
     assert size((np.int64(4), np.int32(8))) == 32
+
+
+def test_util_printers(capsys):
+    from rcute.util import print_layout, print_table, print_tensor
+    print_tensor(Layout((2, 3), (3, 1)))
+    assert capsys.readouterr().out == "(2, 3):(3, 1)\n0     1     2     \n3     4     5     \n"
+    print_tensor(Layout((2, 3), (3, 1)), print_type=False)
+    assert capsys.readouterr().out == "0     1     2     \n3     4     5     \n"
+    print_table(Layout((2, 3), (3, 1)))
+    out = capsys.readouterr().out
+    assert out.startswith("(2, 3):(3, 1)\n+---+") and "| 3 | 4 | 5 |" in out
+    print_layout(Layout((2, 3), (3, 1)))
+    assert " 1  | 3 | 4 | 5 |" in capsys.readouterr().out
+    print_tensor(identity_tensor((2, 3)))
+    assert "(1, 2)" in capsys.readouterr().out
+
+
+def test_util_colours():
+    from rcute.util import (bank_color_32x, constant, index_grey_8x, thread_color_8x,
+                            value_color_8x, warp_color_8x, white)
+    assert index_grey_8x(0) == (255, 255, 255)
+    assert all(len(f(3)) == 3 for f in (index_grey_8x, bank_color_32x))
+    assert all(len(f(1, 2)) == 3 for f in (thread_color_8x, value_color_8x, warp_color_8x))
+    assert white(1, 2) == (255, 255, 255) and constant((1, 2, 3))(9) == (1, 2, 3)
+
+
+def test_util_drawings(tmp_path, capsys):
+    from rcute.util import draw_latex, draw_svg, draw_svg_tv, index_grey_8x
+    f = tmp_path / "l.svg"
+    draw_svg(Layout((4, 8), (8, 1)), str(f))
+    assert capsys.readouterr().out == f"Saved as {f}\n"
+    svg = f.read_text()
+    assert svg.count("<rect") >= 32 and ">31<" in svg
+    g = tmp_path / "custom.svg"
+    draw_svg(Layout((2, 2), (1, 2)), str(g), color=lambda i: (10 * i, 0, 0))
+    assert "rgb(30,0,0)" in g.read_text()
+    t = tmp_path / "tv.svg"
+    draw_svg_tv(Layout(((4, 8), (2, 2)), ((32, 1), (16, 8))), (16, 8), str(t))
+    assert "T0" in t.read_text()
+    x = tmp_path / "l.tex"
+    draw_latex(Layout((2, 3), (3, 1)), str(x), compile_pdf=False)
+    assert "\\begin{tikzpicture}" in x.read_text()
+    with pytest.raises(TypeError):
+        draw_svg((4, 8), str(f))
+    assert index_grey_8x(1) != index_grey_8x(7)

@@ -1,0 +1,152 @@
+"""Printing and drawing layouts: the reference's `pycute.util` on rcute's
+renderers (visualization.md). The text and SVG/TikZ come from the Rust core;
+this module writes files and prints the reference's messages.
+
+>>> from rcute import Layout
+>>> from rcute.util import print_tensor
+>>> print_tensor(Layout((2, 3), (3, 1)))
+(2, 3):(3, 1)
+0     1     2     
+3     4     5     
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+
+from . import _rcute
+from . import ImplicitAccessor, LayoutBase, Tensor
+
+__all__ = [
+    "print_tensor", "print_table", "print_layout", "draw_svg", "draw_svg_tv", "draw_latex",
+    "draw_latex_tv", "index_grey_8x", "bank_color_8x", "bank_color_16x", "bank_color_32x",
+    "thread_color_8x", "value_color_8x", "warp_color_8x", "constant", "white",
+]
+
+
+def _named(name, nargs):
+    if nargs == 1:
+        def f(idx):
+            return _rcute._color(name, [int(idx)])
+    else:
+        def f(tid, vid):
+            return _rcute._color(name, [int(tid), int(vid)])
+    f.__name__ = name
+    f._rcute_color = name
+    return f
+
+
+index_grey_8x = _named("index_grey_8x", 1)
+index_grey_8x.__doc__ = "(r, g, b) of an offset: the 8-step grey ramp (visualization.md 6)."
+bank_color_8x = _named("bank_color_8x", 1)
+bank_color_8x.__doc__ = "(r, g, b) of an offset: 8 bank colours (visualization.md 6)."
+bank_color_16x = _named("bank_color_16x", 1)
+bank_color_16x.__doc__ = "(r, g, b) of an offset: 16 bank colours (visualization.md 6)."
+bank_color_32x = _named("bank_color_32x", 1)
+bank_color_32x.__doc__ = "(r, g, b) of an offset: 32 bank colours (visualization.md 6)."
+thread_color_8x = _named("thread_color_8x", 2)
+thread_color_8x.__doc__ = "(r, g, b) of a (thread, value) cell, by thread (visualization.md 6)."
+value_color_8x = _named("value_color_8x", 2)
+value_color_8x.__doc__ = "(r, g, b) of a (thread, value) cell, by value (visualization.md 6)."
+warp_color_8x = _named("warp_color_8x", 2)
+warp_color_8x.__doc__ = "(r, g, b) of a (thread, value) cell, by warp (visualization.md 6)."
+
+
+def white(*args):
+    """White for every cell."""
+    return (255, 255, 255)
+
+
+white._rcute_color = "white"
+
+
+def constant(rgb):
+    """A colour function returning `rgb` for every cell."""
+    rgb = tuple(int(c) for c in rgb)
+
+    def f(*args):
+        return rgb
+
+    f._rcute_constant = rgb
+    return f
+
+
+def _target(obj):
+    if isinstance(obj, LayoutBase):
+        return obj
+    if isinstance(obj, Tensor) and isinstance(obj.accessor, ImplicitAccessor):
+        return (obj.accessor.base, obj.layout)
+    raise TypeError(f"type: only layouts and implicit-accessor tensors can be printed, got {obj!r}")
+
+
+def print_tensor(tensor, print_type=True):
+    """Print a layout or tensor as the reference's `print_tensor` (ranks 1-4)."""
+    print(_rcute._print_text("tensor", _target(tensor), bool(print_type)), end="")
+
+
+def print_table(tensor, print_type=True):
+    """Print a layout or tensor as the reference's `print_table`."""
+    print(_rcute._print_text("table", _target(tensor), bool(print_type)), end="")
+
+
+def print_layout(layout):
+    """Print C++'s bordered `print_layout` grid of a rank-2 layout."""
+    print(_rcute._print_text("layout", _target(layout), True), end="")
+
+
+def _write(filename, text):
+    with open(filename, "w") as f:
+        f.write(text)
+    print(f"Saved as {filename}")
+
+
+def draw_svg(layout, filename="layout.svg", color=index_grey_8x):
+    """Write the reference's SVG drawing of a rank-2 layout and print `Saved as ...`."""
+    _write(filename, _rcute._draw_text("svg", _target(layout), color))
+
+
+def draw_svg_tv(layout, tile_mn=None, filename="tvlayout.svg", color=thread_color_8x):
+    """Write the thread-value SVG drawing (first (thread, value) to reach a cell wins)."""
+    _write(filename, _rcute._draw_text("svg", layout, color, True, tile_mn))
+
+
+def _compile(filename, compile_pdf):
+    if not compile_pdf:
+        return
+    if shutil.which("pdflatex") is None:
+        print(f"  (pdflatex not found on PATH; wrote .tex only. Install a LaTeX distribution, "
+              f"or compile manually with `pdflatex {filename}`.)")
+        return
+    stem = os.path.splitext(filename)[0]
+    outdir = os.path.dirname(filename) or "."
+    try:
+        r = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error",
+                            "-output-directory", outdir, filename],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120)
+        ok = r.returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        ok = False
+    if not ok:
+        print(f"  (pdflatex failed; wrote .tex only. See {stem}.log for details.)")
+        return
+    for ext in (".aux", ".log"):
+        try:
+            os.remove(stem + ext)
+        except OSError:
+            pass
+    print(f"Saved as {stem}.pdf")
+
+
+def draw_latex(layout, filename="layout.tex", compile_pdf=True, color=index_grey_8x):
+    """Write the reference's TikZ document of a rank-2 layout; optionally compile it."""
+    _write(filename, _rcute._draw_text("tex", _target(layout), color))
+    _compile(filename, compile_pdf)
+
+
+def draw_latex_tv(layout, tile_mn=None, filename="tvlayout.tex", compile_pdf=True,
+                  color=thread_color_8x):
+    """Write the thread-value TikZ document; optionally compile it."""
+    _write(filename, _rcute._draw_text("tex", layout, color, True, tile_mn))
+    _compile(filename, compile_pdf)
