@@ -45,6 +45,13 @@ fn section4_6_examples() {
     assert_eq!(kind("(6,2):(1,7)", "(3,2):(2,3)"), ErrorKind::Divisibility);
     assert_eq!(kind("(6,6):(8,1)", "(3,8):(2,3)"), ErrorKind::Divisibility);
     assert!(c("(6,2):(1,7)", "(3,2):(2,3)").contains("no layout reproduces A∘B"));
+    // the message names the witness of 4.5 / 21
+    assert!(c("(6,2):(1,7)", "(3,2):(2,3)")
+        .contains("at index 5 of B, B = 7: the result would give 7, A gives 8"));
+    assert!(c("(6,6):(8,1)", "(3,8):(2,3)")
+        .contains("at index 5 of B, B = 7: the result would give 56, A gives 9"));
+    assert!(c("(2,2,1):(1,14,252)", "(8,2):(1,1)")
+        .contains("at index 9 of B, B = 2: the result would give 2, A gives 14"));
 }
 
 #[test]
@@ -631,5 +638,34 @@ fn oracle_families_cover_every_outcome() {
         assert!(t.accepted > 100, "{name}: {t:?}");
         assert!(t.rejected_by_check > 5, "{name}: {t:?}");
         assert!(t.other_errors > 5, "{name}: {t:?}");
+    }
+}
+
+/// A longer run of the oracle families (`cargo test --release -- --ignored`;
+/// `RCUTE_STRESS_SEEDS` sets the number of seeds per family).
+#[test]
+#[ignore]
+fn oracle_stress() {
+    let n: u64 = std::env::var("RCUTE_STRESS_SEEDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(100_000);
+    type Family = fn(u64) -> (Layout, Layout);
+    let families: [(&str, Family); 5] = [
+        ("int", case_int),
+        ("basis", |s| case_coord(s, false)),
+        ("multi", |s| case_coord(s, true)),
+        ("coord A", case_coord_a),
+        ("F2", case_f2),
+    ];
+    for (name, f) in families {
+        let mut t = Tally::default();
+        for seed in 1_000_000..1_000_000 + n {
+            let (a, b) = f(seed);
+            if let Err(m) = check_against_oracle(&a, &b, &mut t) {
+                panic!("{name} seed {seed}: composition({a}, {b}): {m}");
+            }
+        }
+        eprintln!("{name}: {t:?}");
     }
 }

@@ -75,8 +75,8 @@ pub(crate) fn from_folded(out: Folded) -> Layout {
             Layout::leaf(s, d)
         }
         _ => {
-            let (s, d): (Vec<i64>, Vec<Scalar>) = out.into_iter().unzip();
-            Layout::from_parts(HTuple::flat(s), HTuple::flat(d))
+            let shape = HTuple::flat(out.iter().map(|x| x.0));
+            Layout::from_parts(shape, HTuple::flat(out.into_iter().map(|x| x.1)))
         }
     }
 }

@@ -15,7 +15,7 @@ use smallvec::SmallVec;
 
 use super::coalesce::{coalesce, coalesce_z, coalesce_z_by_mode};
 use crate::error::{Error, Result};
-use crate::htuple::{HRef, HTuple, MAX_DEPTH};
+use crate::htuple::{Builder, HRef, HTuple, MAX_DEPTH};
 use crate::stride::Path;
 use crate::{int, Layout, Scalar, Tiler};
 
@@ -127,7 +127,8 @@ fn has_f2(s: &Scalar) -> bool {
 struct LeafRec {
     t: i64,
     stride: Scalar,
-    result: Layout,
+    /// the path of this leaf in B (= the path of its result in R)
+    path: Path,
     /// `(axis index, integer stride term)` per basis term.
     terms: SmallVec<[(usize, i64); 2]>,
 }
@@ -143,10 +144,12 @@ struct Ctx<'x> {
     /// A as passed to this layout-by-layout composition (for messages)
     a_orig: &'x Layout,
     checked: bool,
-    leaves: Vec<LeafRec>,
+    leaves: SmallVec<[LeafRec; 4]>,
     axes: SmallVec<[Axis; 2]>,
     /// the same axis was seen with two different sub-layouts of A
     inconsistent: bool,
+    /// the path of the B mode being composed
+    path: Path,
 }
 
 impl Ctx<'_> {
@@ -178,12 +181,18 @@ fn layout_core(a: &Layout, b: &Layout, checked: bool) -> Result<Layout> {
             "composition({a}, {b}): B has the F2 stride {d}; composition needs integer or coordinate strides in B"
         )));
     }
+    if !b.is_leaf() && b.rank() == 0 {
+        return Err(Error::value(format!(
+            "composition({a}, {b}): B has no modes (empty concatenation)"
+        )));
+    }
     let mut ctx = Ctx {
         a_orig: a,
         checked,
-        leaves: Vec::new(),
+        leaves: SmallVec::new(),
         axes: SmallVec::new(),
         inconsistent: false,
+        path: Path::new(),
     };
     let r = core(
         a,
@@ -194,7 +203,7 @@ fn layout_core(a: &Layout, b: &Layout, checked: bool) -> Result<Layout> {
         0,
     )?;
     if checked {
-        verify(a, b, &ctx, true)?;
+        verify(a, b, &r, &ctx, true)?;
     }
     Ok(r)
 }
@@ -203,6 +212,9 @@ fn layout_core(a: &Layout, b: &Layout, checked: bool) -> Result<Layout> {
 /// as a by-mode profile: `None` for a scalar codomain, else its tuple
 /// structure.
 fn coprofile_tiler(bs: HRef<'_, i64>, bd: HRef<'_, Scalar>) -> Result<Option<Tiler>> {
+    if bd.leaves().iter().all(|d| matches!(d, Scalar::Int(_))) {
+        return Ok(None); // an integer codomain: a scalar profile
+    }
     let sub = Layout::from_parts(bs.to_owned(), bd.to_owned());
     let p = super::coprofile(&sub)?;
     if p.is_leaf() {
@@ -232,11 +244,24 @@ fn core(
     };
     let flat = prof.is_none();
     if !bs.is_leaf() {
-        let mut modes: SmallVec<[Layout; 4]> = SmallVec::new();
-        for (s, d) in bs.modes().zip(bd.modes()) {
-            modes.push(core(&a_c, s, d, flat, ctx, depth + 1)?);
+        if bs.rank() == 0 {
+            return Err(Error::value(format!(
+                "composition({}, {bs}:{bd}): B has no modes (empty concatenation)",
+                ctx.a_orig
+            )));
         }
-        return Layout::concat(modes);
+        let mut shape = Builder::new();
+        let mut stride = Builder::new();
+        shape.open();
+        stride.open();
+        for (i, (s, d)) in bs.modes().zip(bd.modes()).enumerate() {
+            ctx.path.push(i);
+            let (rs, rd) = core(&a_c, s, d, flat, ctx, depth + 1)?.into_parts();
+            ctx.path.pop();
+            shape.push_owned(rs);
+            stride.push_owned(rd);
+        }
+        return Ok(Layout::from_parts(shape.finish(), stride.finish()));
     }
     let (t, e) = match (bs.as_leaf(), bd.as_leaf()) {
         (Some(t), Some(e)) => (*t, e),
@@ -257,7 +282,11 @@ fn core(
         Layout::leaf(1, v)
     } else {
         let mut result: Option<Layout> = None;
-        for (v, path) in e.basis_repr() {
+        let terms_of_e: SmallVec<[(Scalar, Path); 2]> = match e {
+            Scalar::Int(_) => smallvec::smallvec![(e.clone(), Path::new())],
+            _ => e.basis_repr().into_iter().collect(),
+        };
+        for (v, path) in terms_of_e {
             let v = match v {
                 Scalar::Int(v) => v,
                 other => {
@@ -299,7 +328,7 @@ fn core(
         ctx.leaves.push(LeafRec {
             t,
             stride: e.clone(),
-            result: r.clone(),
+            path: ctx.path.clone(),
             terms,
         });
     }
@@ -478,13 +507,18 @@ fn eval_at(a: &Layout, x: &Scalar) -> Result<Scalar> {
 /// Evaluates both sides at one point of B's domain (`coords`: `(leaf, c)`,
 /// other leaves at 0). `Some(true)` when the point is in A's domain and the
 /// sides differ.
-fn differs_at(a: &Layout, ctx: &Ctx<'_>, coords: &[(usize, i64)]) -> Result<Option<bool>> {
+fn differs_at(
+    a: &Layout,
+    ctx: &Ctx<'_>,
+    res: &[Layout],
+    coords: &[(usize, i64)],
+) -> Result<Option<bool>> {
     let mut bx = Scalar::Int(0);
     let mut rx = Scalar::Int(0);
     for &(j, c) in coords {
         let leaf = &ctx.leaves[j];
         bx = bx.add(&leaf.stride.mul_int(c)?)?;
-        rx = rx.add(&leaf.result.eval_index(c)?)?;
+        rx = rx.add(&res[j].eval_index(c)?)?;
     }
     if !in_domain(&bx, a.shape().as_ref()) {
         return Ok(None);
@@ -492,10 +526,36 @@ fn differs_at(a: &Layout, ctx: &Ctx<'_>, coords: &[(usize, i64)]) -> Result<Opti
     Ok(Some(eval_at(a, &bx)? != rx))
 }
 
+/// "at index i of B: B(i) = x, the result gives y, A(x) = z" for a point of
+/// B's domain (`coords`: `(leaf, c)`, other leaves at 0).
+fn describe_point(
+    a: &Layout,
+    ctx: &Ctx<'_>,
+    res: &[Layout],
+    coords: &[(usize, i64)],
+) -> Result<String> {
+    let mut bx = Scalar::Int(0);
+    let mut rx = Scalar::Int(0);
+    let mut index: i64 = 0;
+    let mut weight: i64 = 1;
+    for (j, leaf) in ctx.leaves.iter().enumerate() {
+        if let Some(&(_, c)) = coords.iter().find(|(k, _)| *k == j) {
+            index = int::add(index, int::mul(c, weight)?)?;
+            bx = bx.add(&leaf.stride.mul_int(c)?)?;
+            rx = rx.add(&res[j].eval_index(c)?)?;
+        }
+        weight = int::mul(weight, leaf.t)?;
+    }
+    Ok(format!(
+        "at index {index} of B, B = {bx}: the result would give {rx}, A gives {}",
+        eval_at(a, &bx)?
+    ))
+}
+
 /// `R(c) == A(B(c))` for every `c` of B with `B(c)` in A's domain, by
 /// evaluation (at most [`EVAL_LIMIT`] points, only B's non-trivial leaves
 /// enumerated). `Ok(false)` when too large to evaluate.
-fn verify_by_evaluation(a: &Layout, b: &Layout, ctx: &Ctx<'_>) -> Result<bool> {
+fn verify_by_evaluation(a: &Layout, b: &Layout, ctx: &Ctx<'_>, res: &[Layout]) -> Result<bool> {
     let active: SmallVec<[usize; 8]> = (0..ctx.leaves.len())
         .filter(|&j| ctx.leaves[j].t > 1 && !ctx.leaves[j].stride.is_zero())
         .collect();
@@ -515,7 +575,7 @@ fn verify_by_evaluation(a: &Layout, b: &Layout, ctx: &Ctx<'_>) -> Result<bool> {
         let mut vr = Vec::with_capacity(leaf.t as usize);
         for c in 0..leaf.t {
             vb.push(leaf.stride.mul_int(c)?);
-            vr.push(leaf.result.eval_index(c)?);
+            vr.push(res[j].eval_index(c)?);
         }
         tb.push(vb);
         tr.push(vr);
@@ -554,76 +614,81 @@ fn verify_by_evaluation(a: &Layout, b: &Layout, ctx: &Ctx<'_>) -> Result<bool> {
 /// Searches a witness of a carry at digit `i` of an axis among the points
 /// built from the modes that reach that digit, each with only that digit
 /// non-zero, whose digit values sum to at least `s_i` minimally (exactly one
-/// carry on the axis). `Ok(true)` when a point in A's domain differs.
-#[allow(clippy::too_many_arguments)]
-fn witness_search(
-    a: &Layout,
-    ctx: &Ctx<'_>,
-    contributors: &[(usize, i128, i128, i64)], // (leaf, max, step, stride term e)
+/// carry on the axis). `found` when a point in A's domain differs.
+struct WitnessSearch<'s> {
+    a: &'s Layout,
+    ctx: &'s Ctx<'s>,
+    res: &'s [Layout],
+    /// `(leaf, largest digit value, step of the digit values, stride term e)`
+    contributors: &'s [(usize, i128, i128, i64)],
     si: i128,
     pi: i128,
-) -> Result<bool> {
-    let mut budget: u32 = 20_000;
-    let mut x: SmallVec<[i128; 8]> = SmallVec::from_elem(0, contributors.len());
-    fn rec(
-        k: usize,
-        sum: i128,
-        a: &Layout,
-        ctx: &Ctx<'_>,
-        contributors: &[(usize, i128, i128, i64)],
-        x: &mut SmallVec<[i128; 8]>,
-        si: i128,
-        pi: i128,
-        budget: &mut u32,
-    ) -> Result<bool> {
-        if *budget == 0 {
+    budget: u32,
+    x: SmallVec<[i128; 8]>,
+}
+
+impl WitnessSearch<'_> {
+    fn run(&mut self) -> Result<bool> {
+        self.x = SmallVec::from_elem(0, self.contributors.len());
+        self.budget = 20_000;
+        self.rec(0, 0)
+    }
+
+    fn rec(&mut self, k: usize, sum: i128) -> Result<bool> {
+        if self.budget == 0 {
             return Ok(false);
         }
-        *budget -= 1;
-        if sum >= si {
-            // minimal: removing one step of any positive value drops below si
-            let minimal = contributors
+        self.budget -= 1;
+        if sum >= self.si {
+            // minimal: lowering any positive value by one step drops below s_i
+            let minimal = self
+                .contributors
                 .iter()
-                .zip(x.iter())
-                .all(|(c, &v)| v == 0 || sum - c.2 < si);
+                .zip(self.x.iter())
+                .all(|(c, &v)| v == 0 || sum - c.2 < self.si);
             if !minimal {
                 return Ok(false);
             }
             let mut coords: SmallVec<[(usize, i64); 8]> = SmallVec::new();
-            for (c, &v) in contributors.iter().zip(x.iter()) {
+            for (c, &v) in self.contributors.iter().zip(self.x.iter()) {
                 if v > 0 {
-                    let num = v * pi;
+                    let num = v * self.pi;
                     let e = c.3 as i128;
-                    if num % e != 0 {
+                    if e == 0 || num % e != 0 {
                         return Ok(false);
                     }
-                    let cj = i64::try_from(num / e).map_err(|_| Error::overflow("witness"))?;
+                    let cj = i64::try_from(num / e)
+                        .map_err(|_| Error::overflow("composition: witness coordinate"))?;
                     coords.push((c.0, cj));
                 }
             }
-            return Ok(differs_at(a, ctx, &coords)? == Some(true));
+            return Ok(differs_at(self.a, self.ctx, self.res, &coords)? == Some(true));
         }
-        if k == contributors.len() {
+        if k == self.contributors.len() {
             return Ok(false);
         }
-        let (_, max, step, _) = contributors[k];
+        let (_, max, step, _) = self.contributors[k];
         let mut v = 0;
         while v <= max {
-            x[k] = v;
-            if rec(k + 1, sum + v, a, ctx, contributors, x, si, pi, budget)? {
+            self.x[k] = v;
+            if self.rec(k + 1, sum + v)? {
                 return Ok(true);
             }
-            v += step;
+            v += step.max(1);
         }
-        x[k] = 0;
+        self.x[k] = 0;
         Ok(false)
     }
-    rec(0, 0, a, ctx, contributors, &mut x, si, pi, &mut budget)
+}
+
+/// The result of each leaf mode of B: the sub-layout of R at its path.
+fn leaf_results(r: &Layout, ctx: &Ctx<'_>) -> Result<SmallVec<[Layout; 4]>> {
+    ctx.leaves.iter().map(|l| r.get(&l.path)).collect()
 }
 
 /// The check of `algebra.md` 4.5 on the records of one layout-by-layout
 /// composition.
-fn verify(a: &Layout, b: &Layout, ctx: &Ctx<'_>, fallback: bool) -> Result<()> {
+fn verify(a: &Layout, b: &Layout, r: &Layout, ctx: &Ctx<'_>, fallback: bool) -> Result<()> {
     let mut need_eval = ctx.inconsistent;
     if !need_eval {
         need_eval = ctx
@@ -648,7 +713,7 @@ fn verify(a: &Layout, b: &Layout, ctx: &Ctx<'_>, fallback: bool) -> Result<()> {
             let top = s.len() - 1;
             let mut sums: SmallVec<[i128; 8]> = SmallVec::from_elem(0, top);
             // (leaf, multi-term, box, stride term)
-            let mut boxes: Vec<(usize, bool, DigitBox, i64)> = Vec::new();
+            let mut boxes: SmallVec<[(usize, bool, DigitBox, i64); 8]> = SmallVec::new();
             for (j, leaf) in ctx.leaves.iter().enumerate() {
                 if leaf.t <= 1 {
                     continue;
@@ -700,10 +765,35 @@ fn verify(a: &Layout, b: &Layout, ctx: &Ctx<'_>, fallback: bool) -> Result<()> {
                     )
                 };
                 if !multi {
-                    return Err(no_layout(a, b, &why()));
+                    // the witness of 4.5: the overlapping modes at their
+                    // largest value on this digit, until the sum reaches s_i
+                    let pi: i128 = s[..i].iter().map(|&x| x as i128).product();
+                    let mut coords: SmallVec<[(usize, i64); 8]> = SmallVec::new();
+                    let mut sum: i128 = 0;
+                    for &(j, m, _, e) in &contributors {
+                        if sum >= si {
+                            break;
+                        }
+                        sum += m;
+                        coords.push((j, i64::try_from(m * pi / e as i128).unwrap_or(0)));
+                    }
+                    let res = leaf_results(r, ctx)?;
+                    let point = describe_point(a, ctx, &res, &coords).unwrap_or_default();
+                    return Err(no_layout(a, b, &format!("{}; {point}", why())));
                 }
                 let pi: i128 = s[..i].iter().map(|&x| x as i128).product();
-                if witness_search(a, ctx, &contributors, si, pi)? {
+                let res = leaf_results(r, ctx)?;
+                let mut search = WitnessSearch {
+                    a,
+                    ctx,
+                    res: &res,
+                    contributors: &contributors,
+                    si,
+                    pi,
+                    budget: 0,
+                    x: SmallVec::new(),
+                };
+                if search.run()? {
                     return Err(no_layout(a, b, &why()));
                 }
                 unresolved = true;
@@ -711,7 +801,7 @@ fn verify(a: &Layout, b: &Layout, ctx: &Ctx<'_>, fallback: bool) -> Result<()> {
         }
     }
     if need_eval {
-        if !verify_by_evaluation(a, b, ctx)? {
+        if !verify_by_evaluation(a, b, ctx, &leaf_results(r, ctx)?)? {
             return Err(Error::value(format!(
                 "composition({a}, {b}): cannot verify R(c) == A(B(c)): A has F2 strides or B negative strides, and B has more than {EVAL_LIMIT} points to evaluate"
             )));
@@ -722,7 +812,7 @@ fn verify(a: &Layout, b: &Layout, ctx: &Ctx<'_>, fallback: bool) -> Result<()> {
         // multi-term strides whose per-axis carries found no witness: decide
         // exactly by evaluation when small enough, else accept (the spec asks
         // for an in-domain witness before rejecting).
-        verify_by_evaluation(a, b, ctx)?;
+        verify_by_evaluation(a, b, ctx, &leaf_results(r, ctx)?)?;
     }
     Ok(())
 }
@@ -748,11 +838,12 @@ mod tests {
         let mut ctx = Ctx {
             a_orig: a,
             checked: true,
-            leaves: Vec::new(),
+            leaves: SmallVec::new(),
             axes: SmallVec::new(),
             inconsistent: false,
+            path: Path::new(),
         };
-        core(
+        let r = core(
             a,
             b.shape().as_ref(),
             b.stride().as_ref(),
@@ -761,8 +852,9 @@ mod tests {
             0,
         )
         .ok()?;
-        let digits_ok = verify(a, b, &ctx, false).is_ok();
-        let exact_ok = verify_by_evaluation(a, b, &ctx).is_ok();
+        let digits_ok = verify(a, b, &r, &ctx, false).is_ok();
+        let res = leaf_results(&r, &ctx).ok()?;
+        let exact_ok = verify_by_evaluation(a, b, &ctx, &res).is_ok();
         Some((digits_ok, exact_ok))
     }
 
