@@ -21,7 +21,17 @@ use crate::{int, Layout, Scalar, Tiler};
 
 /// The largest number of points of B's domain that composition evaluates
 /// when the rule `R(c) == A(B(c))` cannot be decided from digits alone
-/// (A with F2 strides, B with negative strides): `2^20`.
+/// (A with F2 strides, B with negative strides): `2^20`. Beyond it such a
+/// composition is refused with a `value` error.
+///
+/// ```
+/// use rcute::algebra::composition::{composition, EVAL_LIMIT};
+/// use rcute::{HTuple, Layout, Scalar, Tiler};
+/// assert_eq!(EVAL_LIMIT, 1 << 20);
+/// let a = Layout::new(HTuple::leaf(1i64 << 22), HTuple::leaf(Scalar::F2(1))).unwrap();
+/// assert!(composition(&a, &Tiler::Int(1 << 21)).is_err()); // 2^21 points to check
+/// assert!(composition(&a, &Tiler::Int(1 << 10)).is_ok());
+/// ```
 pub const EVAL_LIMIT: i64 = 1 << 20;
 
 /// `composition(A, B)` ("A after B"; `algebra.md` section 4, C++ CuTe
