@@ -40,8 +40,8 @@ pub use coord::{All, IntoCoord, IntoShape, ALL};
 pub use copy::{clear, copy, fill};
 pub use gemm::{gemm, GemmElement};
 pub use partition::{
-    dice, flat_coord, inner_partition, local_partition, local_partition_proj, local_tile,
-    local_tile_proj, outer_partition, Step,
+    dice, flat_coord, inner_partition, local_partition, local_partition_mut, local_partition_proj,
+    local_tile, local_tile_mut, local_tile_proj, outer_partition, Step,
 };
 pub use print::{print_tensor, print_tensor_body};
 

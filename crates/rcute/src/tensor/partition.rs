@@ -13,7 +13,7 @@ use crate::shape::{crd2idx, Coord, DisplayCoord};
 use crate::stride::Scalar;
 use crate::tiler::Tiler;
 
-use super::accessor::Accessor;
+use super::accessor::{Accessor, AccessorMut};
 use super::coord::IntoCoord;
 use super::slice::slice_layout;
 use super::Tensor;
@@ -139,10 +139,57 @@ pub fn inner_partition<'t, A: Accessor>(
     tiler: &Tiler,
     coord: impl IntoCoord,
 ) -> Result<Tensor<A::View<'t>>> {
-    let z = crate::algebra::zipped_divide(&t.layout, tiler)?;
+    let (z, c) = inner_coord(&t.layout, tiler, coord.into_coord())?;
+    slice_z(t, &z, c)
+}
+
+/// `Z = zipped_divide(L, tiler)` and the coordinate `(all, rest)`.
+fn inner_coord(l: &Layout, tiler: &Tiler, coord: Coord) -> Result<(Layout, Coord)> {
+    let z = crate::algebra::zipped_divide(l, tiler)?;
     let (r0, r1) = ranks(&z)?;
-    let rest = pad(coord.into_coord(), r1, "inner_partition")?;
-    slice_z(t, &z, HTuple::tuple([all(r0), rest]))
+    let rest = pad(coord, r1, "inner_partition")?;
+    Ok((z, HTuple::tuple([all(r0), rest])))
+}
+
+/// `Z = zipped_divide(L, tiler)` and the coordinate `(tile, all)`.
+fn outer_coord(l: &Layout, tiler: &Tiler, coord: Coord) -> Result<(Layout, Coord)> {
+    let z = crate::algebra::zipped_divide(l, tiler)?;
+    let (r0, r1) = ranks(&z)?;
+    let tile = pad(coord, r0, "outer_partition")?;
+    Ok((z, HTuple::tuple([tile, all(r1)])))
+}
+
+fn slice_z_mut<'t, A: AccessorMut>(
+    t: &'t mut Tensor<A>,
+    z: &Layout,
+    c: Coord,
+) -> Result<Tensor<A::ViewMut<'t>>> {
+    let (off, sub) = slice_layout(z, c.as_ref())?;
+    Ok(Tensor {
+        accessor: t.accessor.offset_mut(&off)?,
+        layout: sub,
+    })
+}
+
+/// [`local_tile`] as a mutable view (C++ `local_tile` on a writable tensor).
+///
+/// Errors: those of [`inner_partition`].
+///
+/// ```
+/// use rcute::tensor::{fill, local_tile_mut, make_tensor_shape};
+/// use rcute::Tiler;
+/// let mut t = make_tensor_shape::<i32>((4, 4)).unwrap();
+/// let tiler = Tiler::Tuple(vec![Tiler::Int(2), Tiler::Int(2)]);
+/// fill(&mut local_tile_mut(&mut t, &tiler, (1, 0)).unwrap(), 1).unwrap();
+/// assert_eq!(t.accessor().as_slice(), &[0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0]);
+/// ```
+pub fn local_tile_mut<'t, A: AccessorMut>(
+    t: &'t mut Tensor<A>,
+    tiler: &Tiler,
+    coord: impl IntoCoord,
+) -> Result<Tensor<A::ViewMut<'t>>> {
+    let (z, c) = inner_coord(&t.layout, tiler, coord.into_coord())?;
+    slice_z_mut(t, &z, c)
 }
 
 /// `outer_partition(T, tiler, coord)` (C++ `outer_partition`): with
@@ -164,10 +211,8 @@ pub fn outer_partition<'t, A: Accessor>(
     tiler: &Tiler,
     coord: impl IntoCoord,
 ) -> Result<Tensor<A::View<'t>>> {
-    let z = crate::algebra::zipped_divide(&t.layout, tiler)?;
-    let (r0, r1) = ranks(&z)?;
-    let tile = pad(coord.into_coord(), r0, "outer_partition")?;
-    slice_z(t, &z, HTuple::tuple([tile, all(r1)]))
+    let (z, c) = outer_coord(&t.layout, tiler, coord.into_coord())?;
+    slice_z(t, &z, c)
 }
 
 /// `local_tile(T, tiler, coord)` = [`inner_partition`] (C++ `local_tile`):
@@ -290,6 +335,12 @@ pub fn local_partition<'t, A: Accessor>(
     thr: &Layout,
     idx: i64,
 ) -> Result<Tensor<A::View<'t>>> {
+    let (tiler, coord) = thread_tiler(thr, idx)?;
+    outer_partition(t, &tiler, coord)
+}
+
+/// `product_each(shape(thr))` as a tiler and `flat_coord(thr, idx)`.
+fn thread_tiler(thr: &Layout, idx: i64) -> Result<(Tiler, Coord)> {
     let tiler = if thr.is_leaf() {
         Tiler::Int(thr.size()?)
     } else {
@@ -300,8 +351,30 @@ pub fn local_partition<'t, A: Accessor>(
         )
     };
     let c = flat_coord(thr, idx)?;
-    let coord: Coord = c.map(|&v| Some(Scalar::Int(v)));
-    outer_partition(t, &tiler, coord)
+    Ok((tiler, c.map(|&v| Some(Scalar::Int(v)))))
+}
+
+/// [`local_partition`] as a mutable view: the elements thread `idx` owns,
+/// writable.
+///
+/// Errors: those of [`local_partition`].
+///
+/// ```
+/// use rcute::tensor::{fill, local_partition_mut, make_tensor_shape};
+/// use rcute::{Layout, HTuple};
+/// let mut t = make_tensor_shape::<i32>(8).unwrap();
+/// let thr = Layout::column_major(HTuple::leaf(4)).unwrap();
+/// fill(&mut local_partition_mut(&mut t, &thr, 1).unwrap(), 1).unwrap();
+/// assert_eq!(t.accessor().as_slice(), &[0, 1, 0, 0, 0, 1, 0, 0]);
+/// ```
+pub fn local_partition_mut<'t, A: AccessorMut>(
+    t: &'t mut Tensor<A>,
+    thr: &Layout,
+    idx: i64,
+) -> Result<Tensor<A::ViewMut<'t>>> {
+    let (tiler, coord) = thread_tiler(thr, idx)?;
+    let (z, c) = outer_coord(&t.layout, &tiler, coord)?;
+    slice_z_mut(t, &z, c)
 }
 
 /// `local_partition(T, thr, idx, proj)` = `local_partition(T, dice(proj,
