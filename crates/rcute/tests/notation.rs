@@ -590,7 +590,10 @@ fn tensors() {
     assert_eq!(ok("identity_tensor(4) == (4:1)"), "False");
     // layout-only operations reject tensors
     assert_eq!(err("complement(identity_tensor(4))").kind, ErrorKind::Type);
-    assert_eq!(err("make_tensor(4:1)").kind, ErrorKind::Type);
+    // make_tensor: a zero-filled memory tensor (tensor.md 2); no integer
+    // codomain is a type error
+    assert!(ok("make_tensor(4:1)").ends_with(", i64) o 4:1"));
+    assert_eq!(err("make_tensor((4,8):(1@0,1@1))").kind, ErrorKind::Type);
 }
 
 #[test]

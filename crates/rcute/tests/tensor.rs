@@ -1053,3 +1053,46 @@ proptest! {
         prop_assert!(hits.iter().all(|&h| h == 1), "local_partition {thr} over {data}: {hits:?}");
     }
 }
+
+// ---------------------------------------------------------------------------
+// Tensors in the notation (NOTATION.md: identity_tensor, make_tensor)
+
+#[test]
+fn notation_tensors() {
+    use rcute::notation::eval_str;
+    let ev = |s: &str| eval_str(s).unwrap();
+    assert_eq!(ev("identity_tensor((3,4))"), "{0} o (3, 4):(1@0, 1@1)");
+    assert_eq!(ev("make_identity_tensor((3,4))"), "{0} o (3, 4):(1@0, 1@1)");
+    assert_eq!(ev("identity_tensor((3,4))(1,2)"), "(1, 2)");
+    assert_eq!(ev("identity_tensor((3,4))(None,2)"), "{2@1} o (3,):(1@0,)");
+    assert_eq!(ev("identity_tensor((2,(3,4)))(7)"), "(1, 1@1)");
+    assert_eq!(ev("identity_tensor(5)(3)"), "3");
+    // make_tensor: cosize(L) zeros in a buffer its slices share
+    let t = ev("make_tensor((2,3):(3,1))");
+    assert!(t.starts_with("Array(0x") && t.ends_with(", i64) o (2, 3):(3, 1)"), "{t}");
+    assert_eq!(ev("make_tensor((2,3):(3,1))(1,2)"), "0");
+    assert_eq!(ev("size(make_tensor((2,3)))"), "6");
+    assert!(ev("make_tensor((2,3))").ends_with(" o (2, 3):(1, 2)"));
+    assert!(ev("zipped_divide(make_tensor((8,24):(1,8)), (4,8))")
+        .ends_with(" o ((4, 8), (2, 3)):((1, 8), (4, 64))"));
+    let addr = |s: &str| {
+        let hex = s.trim_start_matches("Array(0x").split(',').next().unwrap().to_string();
+        u64::from_str_radix(&hex, 16).unwrap()
+    };
+    let mut s = rcute::notation::Session::new();
+    let whole = s.eval_line("T = make_tensor((2,3):(3,1))").unwrap().unwrap();
+    let row = s.eval_line("T(1, None)").unwrap().unwrap();
+    let (whole, row) = (whole.to_string(), row.to_string());
+    assert!(row.ends_with(" o (3,):(1,)"), "{row}");
+    // the slice points 3 elements (24 bytes) into the same buffer
+    assert_eq!(addr(&row), addr(&whole) + 24);
+    for bad in [
+        "make_tensor((3,4):(-1,3))",
+        "make_tensor((4,8):(1@0,1@1))",
+        "make_tensor((2,3):(F1,F9))",
+        "make_tensor(1000000000)",
+        "make_tensor((2,3):(3,1))(7)",
+    ] {
+        assert!(eval_str(bad).is_err(), "{bad}");
+    }
+}

@@ -392,6 +392,13 @@ pub fn apply(f: &Value, args: Vec<Value>) -> Result<Value> {
                 crate::tensor::Indexed::Tensor(t) => Ok(Value::Tensor(t)),
             }
         }
+        Value::Array(t) => {
+            let c = coordinate_of_args(args);
+            match t.index(c.to_coord()?)? {
+                crate::tensor::Indexed::Value(v) => Ok(Value::Int(v)),
+                crate::tensor::Indexed::Tensor(t) => Ok(Value::Array(t)),
+            }
+        }
         v => Err(Error::type_(format!(
             "the {} {v} cannot be called",
             v.kind_name()
@@ -471,6 +478,7 @@ fn index_one(t: &Value, i: i64) -> Result<Value> {
         Value::Layout(l) => Ok(Value::Layout(l.mode(i)?)),
         Value::Swizzled(s) => Ok(Value::Swizzled(s.mode(i)?)),
         Value::Tensor(t) => Ok(Value::Tensor(t.mode(i)?)),
+        Value::Array(t) => Ok(Value::Array(t.mode(i)?)),
         Value::Tuple(items) | Value::List(items) => {
             let n = items.len() as i64;
             let j = if i < 0 { i + n } else { i };

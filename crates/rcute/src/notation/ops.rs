@@ -246,7 +246,7 @@ pub fn call(
         // tensor.md section 6: the operation applies to the layout and the
         // accessor is kept
         Some(t) => match dispatch(name, &path, &mut a)? {
-            Value::Layout(l) => Value::Tensor(t.with_layout(l)),
+            Value::Layout(l) => t.with_layout(l),
             v => v,
         },
         None => dispatch(name, &path, &mut a)?,
@@ -254,6 +254,9 @@ pub fn call(
     a.finish()?;
     Ok(r)
 }
+
+/// The largest buffer `make_tensor` allocates in the notation.
+pub const MAX_TENSOR_ELEMENTS: i64 = 1 << 24;
 
 /// Operations that accept a tensor as first argument (`tensor.md` 6).
 const TENSOR_OPS: &[&str] = &[
@@ -268,20 +271,34 @@ const TENSOR_OPS: &[&str] = &[
 
 /// If `name` accepts a tensor first argument and gets one, replaces the
 /// argument by the tensor's layout and returns the tensor.
-fn tensor_first_argument(
-    name: &str,
-    a: &mut Args,
-) -> Option<crate::tensor::Tensor<crate::tensor::ImplicitAccessor>> {
+fn tensor_first_argument(name: &str, a: &mut Args) -> Option<TensorArg> {
     if !TENSOR_OPS.contains(&name) {
         return None;
     }
     let slot = a.pos.first_mut()?;
-    if let Some(Value::Tensor(t)) = slot {
-        let t = t.clone();
-        *slot = Some(Value::Layout(t.layout().clone()));
-        return Some(t);
+    let (t, l) = match slot {
+        Some(Value::Tensor(t)) => (TensorArg::Implicit(t.clone()), t.layout().clone()),
+        Some(Value::Array(t)) => (TensorArg::Array(t.clone()), t.layout().clone()),
+        _ => return None,
+    };
+    *slot = Some(Value::Layout(l));
+    Some(t)
+}
+
+/// A tensor first argument, kept while the operation runs on its layout.
+enum TensorArg {
+    Implicit(crate::tensor::Tensor<crate::tensor::ImplicitAccessor>),
+    Array(crate::tensor::Tensor<crate::tensor::SharedArray<i64>>),
+}
+
+impl TensorArg {
+    /// The same accessor with the resulting layout.
+    fn with_layout(self, l: Layout) -> Value {
+        match self {
+            TensorArg::Implicit(t) => Value::Tensor(t.with_layout(l)),
+            TensorArg::Array(t) => Value::Array(t.with_layout(l)),
+        }
     }
-    None
 }
 
 /// Operations with a mode-indexed form (`htuple.md` 12, `algebra.md` 18).
@@ -346,6 +363,14 @@ pub fn get_path(x: &Value, path: &[i64]) -> Result<Value> {
                     )));
                 }
                 Value::Tensor(t.mode(i)?)
+            }
+            Value::Array(t) => {
+                if t.layout().is_leaf() {
+                    return Err(Error::type_(format!(
+                        "get: index {i} into the leaf tensor {t}"
+                    )));
+                }
+                Value::Array(t.mode(i)?)
             }
             Value::Tuple(items) => {
                 let n = items.len() as i64;
@@ -479,6 +504,7 @@ fn rank_of(v: &Value) -> Result<Value> {
         Value::Layout(l) => usize_value(l.rank()),
         Value::Swizzled(s) => usize_value(s.layout.rank()),
         Value::Tensor(t) => usize_value(t.rank()),
+        Value::Array(t) => usize_value(t.rank()),
         Value::Tuple(items) => usize_value(items.len()),
         _ => Ok(Value::Int(1)),
     }
@@ -501,6 +527,7 @@ fn depth_of(v: &Value) -> Result<Value> {
             Value::Layout(l) => rec(&shape_value(l.shape()), depth),
             Value::Swizzled(s) => rec(&shape_value(s.layout.shape()), depth),
             Value::Tensor(t) => rec(&shape_value(t.shape()), depth),
+            Value::Array(t) => rec(&shape_value(t.shape()), depth),
             _ => Ok(0),
         }
     }
@@ -519,6 +546,7 @@ fn shape_of(v: &Value) -> Result<Value> {
         Value::Layout(l) => Ok(shape_value(l.shape())),
         Value::Swizzled(s) => Ok(shape_value(s.layout.shape())),
         Value::Tensor(t) => Ok(shape_value(t.shape())),
+        Value::Array(t) => Ok(shape_value(t.shape())),
         Value::Int(_) | Value::Tuple(_) => {
             v.to_shape()?;
             Ok(v.clone())
@@ -943,6 +971,7 @@ fn dispatch(name: &str, path: &[i64], a: &mut Args) -> Result<Value> {
             Value::Layout(l) => Ok(Value::from_stride(l.stride())),
             Value::Swizzled(s) => Ok(Value::from_stride(s.layout.stride())),
             Value::Tensor(t) => Ok(Value::from_stride(t.layout().stride())),
+            Value::Array(t) => Ok(Value::from_stride(t.layout().stride())),
             v => Err(Error::type_(format!(
                 "stride: the {} {v} has no stride",
                 v.kind_name()
@@ -1318,10 +1347,24 @@ fn dispatch(name: &str, path: &[i64], a: &mut Args) -> Result<Value> {
             let s = a.req(0, "shape")?.to_shape()?;
             Ok(Value::Tensor(crate::tensor::identity_tensor(s)?))
         }
-        "make_tensor" => Err(Error::type_(
-            "make_tensor: memory-backed tensors cannot be notation values \
-             (their slices borrow the buffer); use identity_tensor, or the Rust/Python API",
-        )),
+        // make_tensor(L): cosize(L) zeros (a shape means Layout(shape)),
+        // tensor.md 2; the buffer is shared by the tensor's slices
+        "make_tensor" => {
+            let l = match a.req(0, "layout")? {
+                Value::Layout(l) => l,
+                v => Layout::column_major(v.to_shape()?)?,
+            };
+            let cosize = crate::algebra::cosize(&l)?;
+            if cosize > MAX_TENSOR_ELEMENTS {
+                return Err(Error::value(format!(
+                    "make_tensor: {l} needs {cosize} elements, more than the notation's \
+                     limit of {MAX_TENSOR_ELEMENTS}"
+                )));
+            }
+            Ok(Value::Array(
+                crate::tensor::make_tensor::<i64>(l)?.into_shared(),
+            ))
+        }
         _ => Err(Error::type_(format!("unknown operation '{name}'"))),
     }
 }

@@ -114,6 +114,15 @@ fn write_value(out: &mut String, v: &Value, style: Style, nested: bool) -> fmt::
                 write!(out, "{t}")
             }
         }
+        Value::Array(t) => {
+            if style == Style::Cpp {
+                write!(out, "{t:#}")
+            } else if repr {
+                out.write_str(&t.repr())
+            } else {
+                write!(out, "{t}")
+            }
+        }
         Value::Fraction(n, d) => {
             if repr {
                 write!(out, "Fraction({n}, {d})")

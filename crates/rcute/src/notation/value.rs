@@ -10,7 +10,7 @@ use crate::layout::Layout;
 use crate::shape::Coord;
 use crate::stride::Scalar;
 use crate::swizzle::{Swizzle, SwizzledLayout};
-use crate::tensor::{ImplicitAccessor, Tensor};
+use crate::tensor::{ImplicitAccessor, SharedArray, Tensor};
 use crate::tiler::Tiler;
 
 /// A value of the notation.
@@ -51,6 +51,10 @@ pub enum Value {
     /// A tensor over an implicit accessor (`tensor.md`): an identity
     /// tensor or a slice of one, printed `{0} o (4, 8):(1@0, 1@1)`.
     Tensor(Tensor<ImplicitAccessor>),
+    /// A memory tensor `make_tensor(L)` (`tensor.md` 2): `cosize(L)`
+    /// zero-initialised 64-bit integers in a shared buffer, printed
+    /// `Array(0x..., i64) o L`; its slices share the buffer.
+    Array(Tensor<SharedArray<i64>>),
 }
 
 impl From<i64> for Value {
@@ -148,7 +152,7 @@ impl Value {
             Value::Fraction(..) => "fraction",
             Value::Tuple(_) => "tuple",
             Value::List(_) => "list",
-            Value::Tensor(_) => "tensor",
+            Value::Tensor(_) | Value::Array(_) => "tensor",
         }
     }
 
@@ -254,6 +258,7 @@ impl Value {
             Value::Layout(l) => Ok(l.shape().clone()),
             Value::Swizzled(s) => Ok(s.layout.shape().clone()),
             Value::Tensor(t) => Ok(t.shape().clone()),
+            Value::Array(t) => Ok(t.shape().clone()),
             v => v.to_shape(),
         }
     }
@@ -539,6 +544,7 @@ fn measure(v: &Value, depth: usize, budget: &mut usize) -> Result<()> {
             measure_scalar(t.accessor().base(), depth, budget)?;
             measure_layout(t.layout(), depth, budget)
         }
+        Value::Array(t) => measure_layout(t.layout(), depth, budget),
         _ => Ok(()),
     }
 }
@@ -613,6 +619,7 @@ pub fn values_equal(a: &Value, b: &Value) -> bool {
             (Swizzle(x), Swizzle(y)) => x == y,
             (Swizzled(x), Swizzled(y)) => x == y,
             (Tensor(x), Tensor(y)) => x == y,
+            (Array(x), Array(y)) => x == y,
             (Fraction(a1, b1), Fraction(a2, b2)) => a1 == a2 && b1 == b2,
             (Tuple(x), Tuple(y)) | (List(x), List(y)) => {
                 x.len() == y.len() && x.iter().zip(y).all(|(p, q)| rec(p, q, depth + 1))

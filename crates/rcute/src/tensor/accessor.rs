@@ -6,6 +6,7 @@
 //! | [`Array<T>`] | `Array(n, dtype)` (owns its elements) | element `k` |
 //! | [`Ptr<'a, T>`] | `Ptr` over a borrowed slice | element `base + k` |
 //! | [`PtrMut<'a, T>`] | `Ptr` over a mutable slice | element `base + k` (writable) |
+//! | [`SharedArray<T>`] | an array shared by its views (`Arc`) | element `base + k` (read-only) |
 //! | [`ImplicitAccessor`] | `ImplicitAccessor(b)` | the value `b + k` itself |
 //! | [`TransformAccessor`] | `TransformAccessor(inner, f)` | `f(inner[k])` (read-only) |
 //!
@@ -15,6 +16,7 @@
 //! offsets of every stride algebra.
 
 use std::fmt;
+use std::sync::Arc;
 
 use crate::error::{Error, Result};
 use crate::stride::Scalar;
@@ -545,5 +547,93 @@ where
             f: self.f.clone(),
             name: self.name,
         }
+    }
+}
+
+/// A read-only buffer shared by reference counting: offsetting and slicing
+/// clone the handle and move the position, so views own their storage (no
+/// borrow) while sharing it — what a value that outlives its parent (the
+/// notation's `make_tensor`, a Python object) needs.
+///
+/// ```
+/// use rcute::tensor::{Accessor, SharedArray};
+/// use rcute::Scalar;
+/// let a = SharedArray::new(vec![1, 2, 3, 4]);
+/// let b = a.offset(&Scalar::Int(2)).unwrap();
+/// assert_eq!(b.read(&Scalar::Int(1)).unwrap(), 4);
+/// assert!(b.read(&Scalar::Int(2)).is_err());
+/// assert_eq!(a.shares_storage_with(&b), true);
+/// ```
+#[derive(Debug)]
+pub struct SharedArray<T> {
+    data: Arc<[T]>,
+    base: i64,
+}
+
+impl<T> Clone for SharedArray<T> {
+    fn clone(&self) -> Self {
+        SharedArray {
+            data: Arc::clone(&self.data),
+            base: self.base,
+        }
+    }
+}
+
+impl<T> SharedArray<T> {
+    /// The shared buffer holding `data`, positioned at element 0.
+    pub fn new(data: Vec<T>) -> Self {
+        SharedArray {
+            data: data.into(),
+            base: 0,
+        }
+    }
+    /// The element index of offset 0.
+    pub fn base(&self) -> i64 {
+        self.base
+    }
+    /// The whole buffer.
+    pub fn data(&self) -> &[T] {
+        &self.data
+    }
+    /// True when both handles refer to the same buffer.
+    pub fn shares_storage_with(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.data, &other.data)
+    }
+}
+
+impl<T> PartialEq for SharedArray<T> {
+    /// Same buffer and same position.
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.data, &other.data) && self.base == other.base
+    }
+}
+
+impl<T> fmt::Display for SharedArray<T> {
+    /// `Array(0x<address>, <element type>)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_ptr(f, "Array", &self.data, self.base)
+    }
+}
+
+impl<T: Clone> Accessor for SharedArray<T> {
+    type Value = T;
+    type View<'a>
+        = SharedArray<T>
+    where
+        T: 'a;
+    fn read(&self, k: &Scalar) -> Result<T> {
+        Ok(self.data[element_index(self.base, k, self.data.len())?].clone())
+    }
+    fn offset(&self, k: &Scalar) -> Result<SharedArray<T>> {
+        Ok(SharedArray {
+            data: Arc::clone(&self.data),
+            base: moved_base(self.base, k)?,
+        })
+    }
+    fn view(&self) -> SharedArray<T> {
+        self.clone()
+    }
+    fn memory(&self) -> Option<(&[T], i64)> {
+        Some((&self.data, self.base))
     }
 }

@@ -34,7 +34,7 @@ mod slice;
 use std::fmt;
 
 pub use accessor::{
-    Accessor, AccessorMut, Array, ImplicitAccessor, Ptr, PtrMut, TransformAccessor,
+    Accessor, AccessorMut, Array, ImplicitAccessor, Ptr, PtrMut, SharedArray, TransformAccessor,
 };
 pub use coord::{All, IntoCoord, IntoShape, ALL};
 pub use copy::{clear, copy, fill};
@@ -240,6 +240,25 @@ impl<T> Tensor<Array<T>> {
             accessor: Array::new(data),
             layout,
         })
+    }
+}
+
+impl<T> Tensor<Array<T>> {
+    /// The same tensor over a [`SharedArray`]: its views and slices own a
+    /// handle to the buffer instead of borrowing it.
+    ///
+    /// ```
+    /// use rcute::tensor::{make_tensor_shape, ALL};
+    /// let t = make_tensor_shape::<i64>((2, 3)).unwrap().into_shared();
+    /// let row = t.slice((1, ALL)).unwrap();
+    /// drop(t);
+    /// assert_eq!(row.values().unwrap(), vec![0, 0, 0]);
+    /// ```
+    pub fn into_shared(self) -> Tensor<SharedArray<T>> {
+        Tensor {
+            accessor: SharedArray::new(self.accessor.into_vec()),
+            layout: self.layout,
+        }
     }
 }
 
