@@ -1069,18 +1069,29 @@ fn notation_tensors() {
     assert_eq!(ev("identity_tensor(5)(3)"), "3");
     // make_tensor: cosize(L) zeros in a buffer its slices share
     let t = ev("make_tensor((2,3):(3,1))");
-    assert!(t.starts_with("Array(0x") && t.ends_with(", i64) o (2, 3):(3, 1)"), "{t}");
+    assert!(
+        t.starts_with("Array(0x") && t.ends_with(", i64) o (2, 3):(3, 1)"),
+        "{t}"
+    );
     assert_eq!(ev("make_tensor((2,3):(3,1))(1,2)"), "0");
     assert_eq!(ev("size(make_tensor((2,3)))"), "6");
     assert!(ev("make_tensor((2,3))").ends_with(" o (2, 3):(1, 2)"));
     assert!(ev("zipped_divide(make_tensor((8,24):(1,8)), (4,8))")
         .ends_with(" o ((4, 8), (2, 3)):((1, 8), (4, 64))"));
     let addr = |s: &str| {
-        let hex = s.trim_start_matches("Array(0x").split(',').next().unwrap().to_string();
+        let hex = s
+            .trim_start_matches("Array(0x")
+            .split(',')
+            .next()
+            .unwrap()
+            .to_string();
         u64::from_str_radix(&hex, 16).unwrap()
     };
     let mut s = rcute::notation::Session::new();
-    let whole = s.eval_line("T = make_tensor((2,3):(3,1))").unwrap().unwrap();
+    let whole = s
+        .eval_line("T = make_tensor((2,3):(3,1))")
+        .unwrap()
+        .unwrap();
     let row = s.eval_line("T(1, None)").unwrap().unwrap();
     let (whole, row) = (whole.to_string(), row.to_string());
     assert!(row.ends_with(" o (3,):(1,)"), "{row}");

@@ -162,44 +162,100 @@ impl<A> Tensor<A> {
 
     /// `coalesce(T)`: the tensor of the coalesced layout, same accessor
     /// (`tensor.md` section 6, `algebra.md` section 1).
-    /// Errors: those of [`crate::algebra::coalesce`].
+    /// Errors: those of [`crate::algebra::coalesce()`].
+    ///
+    /// ```
+    /// use rcute::tensor::{ImplicitAccessor, Tensor};
+    /// use rcute::{Layout, HTuple, Scalar};
+    /// let t = Tensor::new(ImplicitAccessor::new(Scalar::Int(5)), Layout::column_major(HTuple::flat([2, 3])).unwrap());
+    /// assert_eq!(t.coalesce().unwrap().to_string(), "{5} o 6:1");
+    /// ```
     pub fn coalesce(self) -> Result<Tensor<A>> {
         self.map_layout(crate::algebra::coalesce)
     }
 
     /// `coalesce_z(T)` (`tensor.md` section 6, `algebra.md` section 2).
     /// Errors: those of [`crate::algebra::coalesce_z`].
+    ///
+    /// ```
+    /// use rcute::tensor::Tensor;
+    /// use rcute::{Layout, HTuple, Scalar};
+    /// // (2,1,6,1):(1,7,8,0) -> (2, 6, 1):(1, 8, 0)
+    /// let l = Layout::new(HTuple::flat([2, 1, 6, 1]), HTuple::flat([1, 7, 8, 0].map(Scalar::Int))).unwrap();
+    /// assert_eq!(Tensor::from_layout(l).coalesce_z().unwrap().to_string(), "{0} o (2, 6, 1):(1, 8, 0)");
+    /// ```
     pub fn coalesce_z(self) -> Result<Tensor<A>> {
         self.map_layout(crate::algebra::coalesce_z)
     }
 
     /// `composition(T, B)` = `Tensor(e, composition(L, B))`
     /// (`tensor.md` section 6). Errors: those of
-    /// [`crate::algebra::composition`].
+    /// [`crate::algebra::composition()`].
+    ///
+    /// ```
+    /// use rcute::tensor::Tensor;
+    /// use rcute::{Layout, HTuple, Tiler};
+    /// let t = Tensor::from_layout(Layout::column_major(HTuple::leaf(24)).unwrap());
+    /// let b = Tiler::Layout(Layout::column_major(HTuple::flat([4, 6])).unwrap());
+    /// assert_eq!(t.composition(&b).unwrap().to_string(), "{0} o (4, 6):(1, 4)");
+    /// ```
     pub fn composition(self, b: &Tiler) -> Result<Tensor<A>> {
         self.map_layout(|l| crate::algebra::composition(l, b))
     }
 
     /// `logical_divide(T, B)` (`tensor.md` section 6). Errors: those of
     /// [`crate::algebra::logical_divide`].
+    ///
+    /// ```
+    /// use rcute::tensor::Tensor;
+    /// use rcute::{Layout, HTuple, Scalar, Tiler};
+    /// let t = Tensor::from_layout(Layout::column_major(HTuple::leaf(24)).unwrap());
+    /// let b = Tiler::Layout(Layout::leaf(4, Scalar::Int(2)));
+    /// assert_eq!(t.logical_divide(&b).unwrap().to_string(), "{0} o (4, (2, 3)):(2, (1, 8))");
+    /// ```
     pub fn logical_divide(self, b: &Tiler) -> Result<Tensor<A>> {
         self.map_layout(|l| crate::algebra::logical_divide(l, b))
     }
 
     /// `zipped_divide(T, B)` (`tensor.md` section 6): tile mode 0, rest
     /// mode 1. Errors: those of [`crate::algebra::zipped_divide`].
+    ///
+    /// ```
+    /// use rcute::tensor::Tensor;
+    /// use rcute::{Layout, HTuple, Tiler};
+    /// let t = Tensor::from_layout(Layout::column_major(HTuple::flat([8, 24])).unwrap());
+    /// let b = Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8)]);
+    /// assert_eq!(t.zipped_divide(&b).unwrap().to_string(),
+    ///            "{0} o ((4, 8), (2, 3)):((1, 8), (4, 64))");
+    /// ```
     pub fn zipped_divide(self, b: &Tiler) -> Result<Tensor<A>> {
         self.map_layout(|l| crate::algebra::zipped_divide(l, b))
     }
 
     /// `tiled_divide(T, B)` (C++ `tiled_divide` on a tensor). Errors: those
     /// of [`crate::algebra::tiled_divide`].
+    ///
+    /// ```
+    /// use rcute::tensor::Tensor;
+    /// use rcute::{Layout, HTuple, Tiler};
+    /// let t = Tensor::from_layout(Layout::column_major(HTuple::flat([8, 24])).unwrap());
+    /// let b = Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8)]);
+    /// assert_eq!(t.tiled_divide(&b).unwrap().layout().rank(), 3);
+    /// ```
     pub fn tiled_divide(self, b: &Tiler) -> Result<Tensor<A>> {
         self.map_layout(|l| crate::algebra::tiled_divide(l, b))
     }
 
     /// `flat_divide(T, B)` (C++ `flat_divide` on a tensor). Errors: those
     /// of [`crate::algebra::flat_divide`].
+    ///
+    /// ```
+    /// use rcute::tensor::Tensor;
+    /// use rcute::{Layout, HTuple, Tiler};
+    /// let t = Tensor::from_layout(Layout::column_major(HTuple::flat([8, 24])).unwrap());
+    /// let b = Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8)]);
+    /// assert_eq!(t.flat_divide(&b).unwrap().layout().rank(), 4);
+    /// ```
     pub fn flat_divide(self, b: &Tiler) -> Result<Tensor<A>> {
         self.map_layout(|l| crate::algebra::flat_divide(l, b))
     }
@@ -265,6 +321,13 @@ impl<T> Tensor<Array<T>> {
 impl<A: Accessor> Tensor<A> {
     /// The tensor viewed through a shared view of its accessor (borrows
     /// an owned buffer).
+    ///
+    /// ```
+    /// use rcute::tensor::make_tensor_shape;
+    /// let t = make_tensor_shape::<u8>((2, 2)).unwrap();
+    /// let v = t.view();
+    /// assert_eq!(v.accessor().data().as_ptr(), t.accessor().as_slice().as_ptr());
+    /// ```
     pub fn view(&self) -> Tensor<A::View<'_>> {
         Tensor {
             accessor: self.accessor.view(),
@@ -408,6 +471,13 @@ impl<A: Accessor> Tensor<A> {
 
 impl<A: AccessorMut> Tensor<A> {
     /// The tensor through a mutable view of its accessor.
+    ///
+    /// ```
+    /// use rcute::tensor::make_tensor_shape;
+    /// let mut t = make_tensor_shape::<u8>((2, 2)).unwrap();
+    /// t.view_mut().set((1, 1), 9).unwrap();
+    /// assert_eq!(t.accessor().as_slice(), &[0, 0, 0, 9]);
+    /// ```
     pub fn view_mut(&mut self) -> Tensor<A::ViewMut<'_>> {
         Tensor {
             accessor: self.accessor.view_mut(),
@@ -459,6 +529,13 @@ impl<A: AccessorMut> Tensor<A> {
     }
 
     /// Mode `i` as a mutable view (see [`mode`](Self::mode)).
+    ///
+    /// ```
+    /// use rcute::tensor::{fill, make_tensor_shape};
+    /// let mut t = make_tensor_shape::<u8>((2, 2)).unwrap();
+    /// fill(&mut t.mode_mut(0).unwrap(), 1).unwrap();
+    /// assert_eq!(t.accessor().as_slice(), &[1, 1, 0, 0]);
+    /// ```
     pub fn mode_mut(&mut self, i: i64) -> Result<Tensor<A::ViewMut<'_>>> {
         let layout = self.layout.mode(i)?;
         Ok(Tensor {
@@ -562,7 +639,7 @@ pub fn make_tensor<T: Clone + Default>(layout: Layout) -> Result<Tensor<Array<T>
                 "make_tensor: {layout} has the negative stride {d}"
             )));
         }
-        cosize = crate::int::add(cosize, crate::int::mul(s - 1, d)?)?;
+        cosize = crate::int::add(cosize, crate::int::mul(crate::int::sub(s, 1)?, d)?)?;
     }
     let n = usize::try_from(cosize)
         .map_err(|_| Error::value(format!("make_tensor: cosize {cosize} is not allocatable")))?;
