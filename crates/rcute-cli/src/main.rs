@@ -6,7 +6,9 @@
 use clap::{Parser, Subcommand};
 
 mod bench;
+mod draw;
 mod eval;
+mod show;
 
 /// Counts heap allocations for `rcute bench` (otherwise the system allocator).
 #[global_allocator]
@@ -26,6 +28,10 @@ enum Command {
     Eval(eval::EvalArgs),
     /// Time the evaluation of each statement of a script (parsed once, evaluated repeatedly)
     Bench(bench::BenchArgs),
+    /// Print a layout, swizzled layout or tensor as a table (print_layout, print_tensor, print_table)
+    Show(show::ShowArgs),
+    /// Draw a layout or thread-value layout to SVG, TikZ (.tex) or PNG
+    Draw(draw::DrawArgs),
 }
 
 fn main() {
@@ -33,6 +39,8 @@ fn main() {
     let code = match cli.command {
         Command::Eval(args) => eval::run(&args),
         Command::Bench(args) => bench::run(&args),
+        Command::Show(args) => show::run(&args),
+        Command::Draw(args) => draw::run(&args),
     };
     std::process::exit(code);
 }
