@@ -14,27 +14,58 @@ use crate::error::{Error, Result};
 /// Maximum nesting depth accepted anywhere (recursion is bounded by it).
 pub const MAX_DEPTH: usize = 64;
 
-/// One node of the pre-order encoding.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) struct Node {
-    /// number of modes, or `LEAF`
-    rank: u32,
-    /// number of nodes in this sub-tree, itself included
-    len: u32,
-    /// number of leaves in this sub-tree
-    nleaves: u32,
-}
-
-const LEAF: u32 = u32::MAX;
-const LEAF_NODE: Node = Node {
-    rank: LEAF,
-    len: 1,
-    nleaves: 1,
-};
-
-pub(crate) type Nodes = SmallVec<[Node; 16]>;
+/// The pre-order node encoding: one byte per node for ranks up to 253
+/// (`LEAF` for a leaf), or `WIDE` followed by the rank as 4 little-endian
+/// bytes. The encoding is canonical, so two profiles are equal exactly when
+/// their node bytes are.
+pub(crate) type Nodes = SmallVec<[u8; 24]>;
 /// Inline leaf storage of an [`HTuple`].
 pub type Leaves<T> = SmallVec<[T; 8]>;
+
+const LEAF: u8 = 255;
+const WIDE: u8 = 254;
+/// Rank value standing for a leaf in [`decode`].
+const LEAF_RANK: u32 = u32::MAX;
+
+/// The rank (or `LEAF_RANK`) of the node at the start of `nodes` and the
+/// number of bytes it takes.
+#[inline(always)]
+fn decode(nodes: &[u8]) -> (u32, usize) {
+    match nodes.first() {
+        Some(&LEAF) => (LEAF_RANK, 1),
+        Some(&WIDE) => match nodes.get(1..5) {
+            Some(b) => (u32::from_le_bytes([b[0], b[1], b[2], b[3]]), 5),
+            None => (0, nodes.len()),
+        },
+        Some(&r) => (r as u32, 1),
+        None => (0, 0),
+    }
+}
+
+/// The extent of the sub-tree starting at `nodes[0]`: its node bytes and
+/// its number of leaves.
+#[inline]
+fn extent(nodes: &[u8]) -> (usize, usize) {
+    let mut i = 0;
+    let mut pending: u64 = 1;
+    let mut leaves = 0;
+    while pending > 0 && i < nodes.len() {
+        let b = nodes[i];
+        if b == LEAF {
+            leaves += 1;
+            i += 1;
+        } else if b == WIDE {
+            let (r, w) = decode(&nodes[i..]);
+            pending += r as u64;
+            i += w;
+        } else {
+            pending += b as u64;
+            i += 1;
+        }
+        pending -= 1;
+    }
+    (i, leaves)
+}
 
 /// An owned hierarchical tuple with leaves of type `T`.
 ///
@@ -57,7 +88,7 @@ pub struct HTuple<T> {
 /// A borrowed view of an [`HTuple`] or of one of its sub-trees.
 #[derive(PartialEq, Eq, Hash)]
 pub struct HRef<'a, T> {
-    nodes: &'a [Node],
+    nodes: &'a [u8],
     leaves: &'a [T],
 }
 
@@ -72,7 +103,7 @@ impl<T> HTuple<T> {
     /// The leaf `v`.
     pub fn leaf(v: T) -> Self {
         let mut nodes = Nodes::new();
-        nodes.push(LEAF_NODE);
+        nodes.push(LEAF);
         let mut leaves = Leaves::new();
         leaves.push(v);
         HTuple { nodes, leaves }
@@ -81,11 +112,7 @@ impl<T> HTuple<T> {
     /// The empty tuple `()`.
     pub fn empty() -> Self {
         let mut nodes = Nodes::new();
-        nodes.push(Node {
-            rank: 0,
-            len: 1,
-            nleaves: 0,
-        });
+        nodes.push(0);
         HTuple {
             nodes,
             leaves: Leaves::new(),
@@ -138,7 +165,7 @@ impl<T> HTuple<T> {
     /// True for a leaf.
     #[inline]
     pub fn is_leaf(&self) -> bool {
-        self.nodes[0].rank == LEAF
+        self.nodes.first() == Some(&LEAF)
     }
 
     /// The leaf value, if this is a leaf.
@@ -191,7 +218,7 @@ impl<T> HTuple<T> {
             )));
         }
         Ok(HTuple {
-            nodes: profile.nodes.iter().copied().collect(),
+            nodes: Nodes::from_slice(profile.nodes),
             leaves,
         })
     }
@@ -243,7 +270,7 @@ impl<T: Clone> HTuple<T> {
     /// `repeat_like(v, profile)`.
     pub fn repeat_like<U>(v: T, profile: HRef<'_, U>) -> Self {
         HTuple {
-            nodes: profile.nodes.iter().copied().collect(),
+            nodes: Nodes::from_slice(profile.nodes),
             leaves: std::iter::repeat_n(v, profile.leaves.len()).collect(),
         }
     }
@@ -253,7 +280,7 @@ impl<'a, T> HRef<'a, T> {
     /// True for a leaf.
     #[inline]
     pub fn is_leaf(&self) -> bool {
-        self.nodes[0].rank == LEAF
+        self.nodes.first() == Some(&LEAF)
     }
 
     /// The leaf value, if this is a leaf.
@@ -269,9 +296,9 @@ impl<'a, T> HRef<'a, T> {
     /// Rank: number of modes; 1 for a leaf.
     #[inline]
     pub fn rank(&self) -> usize {
-        match self.nodes[0].rank {
-            LEAF => 1,
-            r => r as usize,
+        match decode(self.nodes) {
+            (LEAF_RANK, _) => 1,
+            (r, _) => r as usize,
         }
     }
 
@@ -301,7 +328,14 @@ impl<'a, T> HRef<'a, T> {
     /// assert!(HTuple::<i64>::empty().as_ref().try_depth().is_err());
     /// ```
     pub fn try_depth(&self) -> Result<usize> {
-        if self.nodes.iter().any(|n| n.rank == 0) {
+        let mut i = 0;
+        let mut has_empty = false;
+        while i < self.nodes.len() {
+            let (r, w) = decode(&self.nodes[i..]);
+            has_empty |= r == 0;
+            i += w.max(1);
+        }
+        if has_empty {
             return Err(Error::value(
                 "depth: the depth of an empty tuple is undefined",
             ));
@@ -310,28 +344,26 @@ impl<'a, T> HRef<'a, T> {
     }
 
     fn first_mode(&self) -> HRef<'a, T> {
-        let n = self.nodes[1];
-        HRef {
-            nodes: &self.nodes[1..1 + n.len as usize],
-            leaves: &self.leaves[..n.nleaves as usize],
+        match self.modes().next() {
+            Some(m) => m,
+            None => *self,
         }
     }
 
     /// The modes of a tuple; a leaf yields itself once.
     #[inline]
     pub fn modes(&self) -> Modes<'a, T> {
-        if self.is_leaf() {
-            Modes {
+        match decode(self.nodes) {
+            (LEAF_RANK, _) => Modes {
                 nodes: self.nodes,
                 leaves: self.leaves,
                 remaining: 1,
-            }
-        } else {
-            Modes {
-                nodes: &self.nodes[1..],
+            },
+            (r, w) => Modes {
+                nodes: self.nodes.get(w..).unwrap_or(&[]),
                 leaves: self.leaves,
-                remaining: self.nodes[0].rank as usize,
-            }
+                remaining: r as usize,
+            },
         }
     }
 
@@ -366,13 +398,9 @@ impl<'a, T> HRef<'a, T> {
     }
 
     /// True when `self` and `other` have the same profile.
+    #[inline]
     pub fn congruent<U>(&self, other: HRef<'_, U>) -> bool {
-        self.nodes.len() == other.nodes.len()
-            && self
-                .nodes
-                .iter()
-                .zip(other.nodes)
-                .all(|(a, b)| a.rank == b.rank)
+        self.nodes == other.nodes
     }
 
     /// True when `self` is weakly congruent to `other` (`self` coarsens it).
@@ -421,7 +449,7 @@ impl<T: Clone> HRef<'_, T> {
     /// An owned copy.
     pub fn to_owned(&self) -> HTuple<T> {
         HTuple {
-            nodes: self.nodes.iter().copied().collect(),
+            nodes: Nodes::from_slice(self.nodes),
             leaves: self.leaves.iter().cloned().collect(),
         }
     }
@@ -429,7 +457,7 @@ impl<T: Clone> HRef<'_, T> {
 
 /// Iterator over the modes of an [`HRef`].
 pub struct Modes<'a, T> {
-    nodes: &'a [Node],
+    nodes: &'a [u8],
     leaves: &'a [T],
     remaining: usize,
 }
@@ -442,9 +470,13 @@ impl<'a, T> Iterator for Modes<'a, T> {
             return None;
         }
         self.remaining -= 1;
-        let n = self.nodes[0];
-        let (nh, nt) = self.nodes.split_at(n.len as usize);
-        let (lh, lt) = self.leaves.split_at(n.nleaves as usize);
+        let (len, nleaves) = if self.nodes.first() == Some(&LEAF) {
+            (1, 1)
+        } else {
+            extent(self.nodes)
+        };
+        let (nh, nt) = self.nodes.split_at(len.min(self.nodes.len()));
+        let (lh, lt) = self.leaves.split_at(nleaves.min(self.leaves.len()));
         self.nodes = nt;
         self.leaves = lt;
         Some(HRef {
@@ -469,7 +501,8 @@ impl<T> ExactSizeIterator for Modes<'_, T> {}
 pub struct Builder<T> {
     nodes: Nodes,
     leaves: Leaves<T>,
-    stack: SmallVec<[(usize, u32); 8]>,
+    /// open tuples: (node byte position, modes so far)
+    stack: SmallVec<[(u32, u32); 8]>,
 }
 
 impl<T> Default for Builder<T> {
@@ -496,31 +529,37 @@ impl<T> Builder<T> {
     /// Starts a tuple.
     pub fn open(&mut self) {
         self.count_child();
-        self.stack.push((self.nodes.len(), 0));
-        self.nodes.push(Node {
-            rank: 0,
-            len: 0,
-            nleaves: 0,
-        });
+        self.stack.push((self.nodes.len() as u32, 0));
+        self.nodes.push(0);
     }
     /// Ends the innermost open tuple.
     pub fn close(&mut self) {
         if let Some((at, rank)) = self.stack.pop() {
-            let len = (self.nodes.len() - at) as u32;
-            let nleaves = self.nodes[at..].iter().filter(|n| n.rank == LEAF).count() as u32;
-            self.nodes[at] = Node { rank, len, nleaves };
+            let at = at as usize;
+            if rank < WIDE as u32 {
+                if let Some(b) = self.nodes.get_mut(at) {
+                    *b = rank as u8;
+                }
+            } else {
+                // rare: a rank that needs the wide encoding
+                if let Some(b) = self.nodes.get_mut(at) {
+                    *b = WIDE;
+                }
+                self.nodes.insert_from_slice(at + 1, &rank.to_le_bytes());
+            }
         }
     }
     /// Appends a leaf.
+    #[inline]
     pub fn leaf(&mut self, v: T) {
         self.count_child();
-        self.nodes.push(LEAF_NODE);
+        self.nodes.push(LEAF);
         self.leaves.push(v);
     }
     /// Appends an owned sub-tree.
     pub fn push_owned(&mut self, t: HTuple<T>) {
         self.count_child();
-        self.nodes.extend(t.nodes);
+        self.nodes.extend_from_slice(&t.nodes);
         self.leaves.extend(t.leaves);
     }
     /// Appends a sub-tree with the profile of `profile` and leaves `values`.
@@ -530,7 +569,7 @@ impl<T> Builder<T> {
         values: impl IntoIterator<Item = T>,
     ) {
         self.count_child();
-        self.nodes.extend(profile.nodes.iter().copied());
+        self.nodes.extend_from_slice(profile.nodes);
         let before = self.leaves.len();
         self.leaves
             .extend(values.into_iter().take(profile.leaves.len()));
@@ -542,11 +581,7 @@ impl<T> Builder<T> {
             self.close();
         }
         if self.nodes.is_empty() {
-            self.nodes.push(Node {
-                rank: 0,
-                len: 1,
-                nleaves: 0,
-            });
+            self.nodes.push(0);
         }
         HTuple {
             nodes: self.nodes,
@@ -559,7 +594,7 @@ impl<T: Clone> Builder<T> {
     /// Appends a copy of a sub-tree.
     pub fn push(&mut self, r: HRef<'_, T>) {
         self.count_child();
-        self.nodes.extend(r.nodes.iter().copied());
+        self.nodes.extend_from_slice(r.nodes);
         self.leaves.extend(r.leaves.iter().cloned());
     }
 }

@@ -21,6 +21,7 @@ pub mod htuple;
 pub mod int;
 pub mod layout;
 pub mod notation;
+pub mod offsets;
 pub mod shape;
 pub mod stride;
 pub mod swizzle;

@@ -7,6 +7,7 @@ use super::ops;
 use super::parser::{parse_statement, BinOp, Expr, ExprKind, Statement};
 use super::value::{check_size, values_equal, Value};
 use crate::error::{Error, Result};
+use crate::htuple::{Builder, HRef, MAX_DEPTH};
 use crate::int;
 use crate::layout::Layout;
 use crate::stride::Scalar;
@@ -136,6 +137,12 @@ impl Session {
             ExprKind::Neg(x) => negate(&self.eval(x)?),
             ExprKind::Binary(op, a, b) => binary(*op, &self.eval(a)?, &self.eval(b)?),
             ExprKind::Layout(s, d) => {
+                // literal shapes and strides are built directly; anything
+                // else (names, arithmetic, coordinate strides, errors) goes
+                // through the values
+                if let Some(l) = literal_layout(s, d) {
+                    return Ok(Value::Layout(l));
+                }
                 let s = self.eval(s)?;
                 let d = self.eval(d)?;
                 layout_literal(&s, &d)
@@ -147,14 +154,14 @@ impl Session {
             } => {
                 let argv = args
                     .iter()
-                    .map(|x| self.eval(x))
-                    .collect::<Result<Vec<_>>>()?;
+                    .map(|x| self.eval(x).map(Some))
+                    .collect::<Result<ops::PosArgs>>()?;
                 let kw = kwargs
                     .iter()
-                    .map(|(k, x)| Ok((k.clone(), self.eval(x)?)))
-                    .collect::<Result<Vec<_>>>()?;
+                    .map(|(k, x)| Ok((k.as_str(), Some(self.eval(x)?))))
+                    .collect::<Result<ops::KwArgs<'_>>>()?;
                 if let Some((name, path)) = self.operation_callee(callee)? {
-                    return ops::call(&name, &path, argv, kw);
+                    return ops::call_with(name, &path, argv, kw);
                 }
                 let f = self.eval(callee)?;
                 if !kw.is_empty() {
@@ -163,7 +170,14 @@ impl Session {
                         f.kind_name()
                     )));
                 }
-                apply(&f, argv)
+                // integer coordinates of a layout: evaluated without
+                // building a coordinate value
+                if let Value::Layout(l) = &f {
+                    if let [Some(Value::Int(i))] = argv.as_slice() {
+                        return Ok(Value::from_scalar(l.eval_index(*i)?));
+                    }
+                }
+                apply(&f, argv.into_iter().flatten().collect())
             }
             ExprKind::Index(target, idx) => {
                 if let ExprKind::Name(n) = &target.kind {
@@ -190,9 +204,9 @@ impl Session {
 
     /// If `e` names an operation, possibly with mode subscripts
     /// (`op`, `op[i, j]`, `op[i][j]`), its name and accumulated path.
-    fn operation_callee(&self, e: &Expr) -> Result<Option<(String, Vec<i64>)>> {
+    fn operation_callee<'e>(&self, e: &'e Expr) -> Result<Option<(&'e str, ops::ModePath)>> {
         match &e.kind {
-            ExprKind::Name(n) if ops::is_operation(n) => Ok(Some((n.clone(), Vec::new()))),
+            ExprKind::Name(n) if ops::is_operation(n) => Ok(Some((n.as_str(), ops::ModePath::new()))),
             ExprKind::Index(inner, idx) => match self.operation_callee(inner)? {
                 None => Ok(None),
                 Some((n, mut path)) => {
@@ -236,6 +250,73 @@ impl Session {
         }
         Err(Error::value(format!("unknown name '{n}'")))
     }
+}
+
+/// The layout of a literal `S:D` whose shape is a tuple of integer
+/// literals and whose stride is a congruent tuple of integer or F2
+/// literals, built directly (no intermediate values). `None` for anything
+/// else and for invalid literals: the caller then evaluates the operands as
+/// values, which gives the same layout or the error.
+fn literal_layout(s: &Expr, d: &Expr) -> Option<Layout> {
+    fn int_literal(e: &Expr) -> Option<i64> {
+        match &e.kind {
+            ExprKind::Int(v) => i64::try_from(*v).ok(),
+            ExprKind::Neg(x) => match &x.kind {
+                ExprKind::Int(v) => i64::try_from(-*v).ok(),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+    fn shape(e: &Expr, b: &mut Builder<i64>, depth: usize) -> Option<()> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        match &e.kind {
+            ExprKind::Tuple(items) => {
+                b.open();
+                for x in items {
+                    shape(x, b, depth + 1)?;
+                }
+                b.close();
+                Some(())
+            }
+            _ => {
+                b.leaf(int_literal(e)?);
+                Some(())
+            }
+        }
+    }
+    fn stride(s: HRef<'_, i64>, e: &Expr, b: &mut Builder<Scalar>, depth: usize) -> Option<()> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        if s.is_leaf() {
+            let v = match &e.kind {
+                ExprKind::F2(v) => Scalar::F2(*v),
+                _ => Scalar::Int(int_literal(e)?),
+            };
+            b.leaf(v);
+            return Some(());
+        }
+        match &e.kind {
+            ExprKind::Tuple(items) if items.len() == s.rank() => {
+                b.open();
+                for (sm, x) in s.modes().zip(items) {
+                    stride(sm, x, b, depth + 1)?;
+                }
+                b.close();
+                Some(())
+            }
+            _ => None,
+        }
+    }
+    let mut bs = Builder::new();
+    shape(s, &mut bs, 0)?;
+    let sh = bs.finish();
+    let mut bd = Builder::new();
+    stride(sh.as_ref(), d, &mut bd, 0)?;
+    Layout::new(sh, bd.finish()).ok()
 }
 
 fn is_reserved(name: &str) -> bool {

@@ -16,6 +16,7 @@ use crate::shape;
 use crate::stride::{self, Scalar};
 use crate::swizzle::{Swizzle, SwizzledLayout};
 use crate::tiler::{tiler_to_layout, Tiler};
+use smallvec::SmallVec;
 
 /// Every operation name the notation knows.
 pub const OPERATIONS: &[&str] = &[
@@ -115,23 +116,117 @@ pub const OPERATIONS: &[&str] = &[
 /// assert!(!rcute::notation::is_operation("A"));
 /// ```
 pub fn is_operation(name: &str) -> bool {
-    OPERATIONS.contains(&name)
+    SORTED_OPERATIONS.binary_search(&name).is_ok()
 }
+
+const SORTED_LIST: [&str; 81] = [
+    "ArithTuple",
+    "E",
+    "F2",
+    "Layout",
+    "LayoutLeft",
+    "LayoutRight",
+    "ScaledBasis",
+    "Swizzle",
+    "as_tuple",
+    "bank_conflicts",
+    "basis_repr",
+    "blocked_product",
+    "coalesce",
+    "coalesce_z",
+    "common_coarsening",
+    "common_refinement",
+    "compatible",
+    "complement",
+    "composition",
+    "congruent",
+    "coprofile",
+    "coshape",
+    "cosize",
+    "crd2idx",
+    "depth",
+    "dice_",
+    "downcast",
+    "filter",
+    "filter_zeros",
+    "flat_divide",
+    "flat_product",
+    "flatten",
+    "get",
+    "greatest_common_domain",
+    "identity_tensor",
+    "idx2crd",
+    "inner_product",
+    "is_basis",
+    "layout_add",
+    "leaves",
+    "left_inverse",
+    "lift",
+    "logical_divide",
+    "logical_product",
+    "make_basis_like",
+    "make_identity_layout",
+    "make_identity_tensor",
+    "make_layout",
+    "make_layout_like",
+    "make_ordered_layout",
+    "make_tensor",
+    "max_common_layout",
+    "max_common_vector",
+    "nullspace",
+    "prefix_product",
+    "product",
+    "product_each",
+    "proj",
+    "raked_product",
+    "rank",
+    "recast",
+    "repeat_like",
+    "right_inverse",
+    "select",
+    "shape",
+    "size",
+    "slice_",
+    "slice_and_offset",
+    "stride",
+    "swizzle_layout",
+    "take",
+    "tiled_divide",
+    "tiled_product",
+    "tiler_to_layout",
+    "unit",
+    "unwrap",
+    "upcast",
+    "weakly_congruent",
+    "wrap",
+    "zipped_divide",
+    "zipped_product",
+];
+
+/// [`OPERATIONS`] in byte order, for the binary search of [`is_operation`].
+const SORTED_OPERATIONS: &[&str] = &SORTED_LIST;
+
+/// Positional arguments of a call (`None` once consumed).
+pub type PosArgs = SmallVec<[Option<Value>; 4]>;
+/// Keyword arguments of a call (`None` once consumed).
+pub type KwArgs<'a> = SmallVec<[(&'a str, Option<Value>); 2]>;
+/// A mode path `op[i, j]`.
+pub type ModePath = SmallVec<[i64; 4]>;
 
 /// The arguments of one call, consumed by position or keyword.
-struct Args {
-    name: String,
-    pos: Vec<Option<Value>>,
-    kw: Vec<(String, Option<Value>)>,
+struct Args<'a> {
+    name: &'a str,
+    pos: PosArgs,
+    kw: KwArgs<'a>,
 }
 
-impl Args {
+impl Args<'_> {
     /// Argument `i`, or the keyword `key`.
     fn opt(&mut self, i: usize, key: &str) -> Result<Option<Value>> {
         let by_kw = self
             .kw
             .iter_mut()
-            .find(|(k, _)| k == key)
+            .find(|(k, _)| *k == key)
             .and_then(|(_, v)| v.take());
         let by_pos = self.pos.get_mut(i).and_then(|v| v.take());
         match (by_pos, by_kw) {
@@ -203,19 +298,41 @@ pub fn call(
     args: Vec<Value>,
     kwargs: Vec<(String, Value)>,
 ) -> Result<Value> {
+    let mut kwargs = kwargs;
+    let kw: KwArgs<'_> = kwargs
+        .iter_mut()
+        .map(|(k, v)| (k.as_str(), Some(std::mem::replace(v, Value::None))))
+        .collect();
+    call_with(name, mode, args.into_iter().map(Some).collect(), kw)
+}
+
+/// [`call`] with the arguments in inline vectors and borrowed keyword
+/// names (what the evaluator uses: no allocation for the call itself).
+/// Errors: those of [`call`].
+///
+/// ```
+/// use rcute::notation::{ops::{call_with, KwArgs, PosArgs}, Value};
+/// let pos: PosArgs = [Some(Value::Int(4)), Some(Value::Int(2))].into_iter().collect();
+/// assert_eq!(call_with("ceil_div_is_not_an_op", &[], pos.clone(), KwArgs::new()).is_err(), true);
+/// let l = rcute::notation::eval_value("(4,8):(1,4)").unwrap();
+/// let pos: PosArgs = [Some(l)].into_iter().collect();
+/// assert_eq!(call_with("size", &[], pos, KwArgs::new()).unwrap().to_string(), "32");
+/// ```
+pub fn call_with<'a>(
+    name: &'a str,
+    mode: &[i64],
+    pos: PosArgs,
+    kw: KwArgs<'a>,
+) -> Result<Value> {
     if !is_operation(name) {
         return Err(Error::type_(format!("unknown operation '{name}'")));
     }
-    let mut a = Args {
-        name: name.to_string(),
-        pos: args.into_iter().map(Some).collect(),
-        kw: kwargs.into_iter().map(|(k, v)| (k, Some(v))).collect(),
-    };
-    let mut path: Vec<i64> = mode.to_vec();
+    let mut a = Args { name, pos, kw };
+    let mut path: ModePath = mode.iter().copied().collect();
     if MODE_OPS.contains(&name) {
         if let Some(m) =
             a.kw.iter_mut()
-                .find(|(k, _)| k == "mode")
+                .find(|(k, _)| *k == "mode")
                 .and_then(|(_, v)| v.take())
         {
             match m {
