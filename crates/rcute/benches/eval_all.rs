@@ -41,7 +41,10 @@ fn main() {
     let src: Vec<i64> = (0..N as i64).collect();
     let bytes = (N * 8) as f64;
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    println!("output: {N} x i64 = {} MiB; {threads} hardware threads", N * 8 >> 20);
+    println!(
+        "output: {N} x i64 = {} MiB; {threads} hardware threads",
+        (N * 8) >> 20
+    );
     let memcpy = time(|| {
         out.copy_from_slice(black_box(&src));
         black_box(&out);

@@ -677,3 +677,28 @@ impl<T> From<T> for HTuple<T> {
         HTuple::leaf(v)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wide_ranks_use_the_escape_encoding() {
+        // ranks 253 (one byte), 254 and 300 (escaped) nested in a tuple
+        for n in [253usize, 254, 300] {
+            let wide = HTuple::flat(0..n as i64);
+            let t = HTuple::tuple([HTuple::leaf(-1i64), wide.clone(), HTuple::leaf(-2)]);
+            assert_eq!(t.rank(), 3);
+            let m = t.mode(1).unwrap();
+            assert_eq!(m.rank(), n);
+            assert_eq!(m.mode(n - 1).unwrap().as_leaf(), Some(&(n as i64 - 1)));
+            assert_eq!(t.mode(2).unwrap().as_leaf(), Some(&-2));
+            assert_eq!(m.to_owned(), wide);
+            assert!(m.congruent(wide.as_ref()));
+            assert_eq!(t.as_ref().depth(), 2);
+            assert_eq!(t.leaves().len(), n + 2);
+            let again = HTuple::from_refs(t.as_ref().modes());
+            assert_eq!(again, t);
+        }
+    }
+}

@@ -148,11 +148,18 @@ pub fn fill_offsets_with(l: &Layout, out: &mut [i64], threads: usize) -> Result<
         let row = s0 as usize;
         let rows = out.len() / row;
         let rest = &modes[1..];
-        parallel_segments(out, row, rows, threads, |seg, base| {
-            for (t, o) in seg.iter_mut().enumerate() {
-                *o = base.wrapping_add((t as i64).wrapping_mul(d0));
-            }
-        }, rest);
+        parallel_segments(
+            out,
+            row,
+            rows,
+            threads,
+            |seg, base| {
+                for (t, o) in seg.iter_mut().enumerate() {
+                    *o = base.wrapping_add((t as i64).wrapping_mul(d0));
+                }
+            },
+            rest,
+        );
         return Ok(());
     }
     let mut tmpl = vec![0i64; t_len];

@@ -19,7 +19,11 @@ fn check(l: &Layout, threads: usize) {
     let mut out = vec![i64::MIN; n];
     fill_offsets_with(l, &mut out, threads).unwrap();
     for (i, &o) in out.iter().enumerate() {
-        assert_eq!(Scalar::Int(o), l.eval_index(i as i64).unwrap(), "{l} at {i}");
+        assert_eq!(
+            Scalar::Int(o),
+            l.eval_index(i as i64).unwrap(),
+            "{l} at {i}"
+        );
     }
 }
 
@@ -29,7 +33,8 @@ fn small_examples() {
     assert_eq!(l.eval_all().unwrap()[..6], [0, 8, 16, 24, 1, 9]);
     check(&layout(&[1], &[5]), 1);
     check(&layout(&[3, 1, 2], &[-4, 7, 0]), 1);
-    let nested: Layout = match rcute::notation::eval_value("((4,8),(2,2)):((32,1),(16,8))").unwrap() {
+    let nested: Layout = match rcute::notation::eval_value("((4,8),(2,2)):((32,1),(16,8))").unwrap()
+    {
         rcute::notation::Value::Layout(l) => l,
         v => panic!("{v}"),
     };
@@ -41,9 +46,15 @@ fn errors() {
     let l = layout(&[4, 8], &[8, 1]);
     assert!(fill_offsets(&l, &mut [0; 31]).is_err());
     let c = Layout::new(HTuple::leaf(4), HTuple::leaf(Scalar::basis(1, &[1]))).unwrap();
-    assert_eq!(fill_offsets(&c, &mut [0; 4]).unwrap_err().kind, rcute::ErrorKind::Type);
+    assert_eq!(
+        fill_offsets(&c, &mut [0; 4]).unwrap_err().kind,
+        rcute::ErrorKind::Type
+    );
     let big = layout(&[2, 2], &[i64::MAX, 1]);
-    assert_eq!(fill_offsets(&big, &mut [0; 4]).unwrap_err().kind, rcute::ErrorKind::Overflow);
+    assert_eq!(
+        fill_offsets(&big, &mut [0; 4]).unwrap_err().kind,
+        rcute::ErrorKind::Overflow
+    );
 }
 
 #[test]
@@ -52,7 +63,10 @@ fn large_layouts_split_and_parallel() {
     check(&layout(&[4 * TILE as i64, 3], &[2, -1]), 3);
     check(&layout(&[TILE as i64 + 3, 2], &[1, 100_000]), 2);
     // rank-3 above the parallel threshold
-    let l = layout(&[64, 96, (PARALLEL_THRESHOLD / 1024) as i64], &[96, 1, 64 * 96 + 5]);
+    let l = layout(
+        &[64, 96, (PARALLEL_THRESHOLD / 1024) as i64],
+        &[96, 1, 64 * 96 + 5],
+    );
     check(&l, 4);
 }
 

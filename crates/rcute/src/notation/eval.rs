@@ -206,7 +206,9 @@ impl Session {
     /// (`op`, `op[i, j]`, `op[i][j]`), its name and accumulated path.
     fn operation_callee<'e>(&self, e: &'e Expr) -> Result<Option<(&'e str, ops::ModePath)>> {
         match &e.kind {
-            ExprKind::Name(n) if ops::is_operation(n) => Ok(Some((n.as_str(), ops::ModePath::new()))),
+            ExprKind::Name(n) if ops::is_operation(n) => {
+                Ok(Some((n.as_str(), ops::ModePath::new())))
+            }
             ExprKind::Index(inner, idx) => match self.operation_callee(inner)? {
                 None => Ok(None),
                 Some((n, mut path)) => {

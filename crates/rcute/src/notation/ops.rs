@@ -318,12 +318,7 @@ pub fn call(
 /// let pos: PosArgs = [Some(l)].into_iter().collect();
 /// assert_eq!(call_with("size", &[], pos, KwArgs::new()).unwrap().to_string(), "32");
 /// ```
-pub fn call_with<'a>(
-    name: &'a str,
-    mode: &[i64],
-    pos: PosArgs,
-    kw: KwArgs<'a>,
-) -> Result<Value> {
+pub fn call_with<'a>(name: &'a str, mode: &[i64], pos: PosArgs, kw: KwArgs<'a>) -> Result<Value> {
     if !is_operation(name) {
         return Err(Error::type_(format!("unknown operation '{name}'")));
     }
