@@ -21,7 +21,7 @@
 //! | [`print_table`] | PyCuTe `print_table` (section 3) |
 //! | [`draw_svg`], [`draw_svg_tv`] | PyCuTe `draw_svg`, `draw_svg_tv` (sections 7, 8) |
 //! | [`draw_latex`], [`draw_latex_tv`] | PyCuTe `draw_latex`, `draw_latex_tv` (section 9) |
-//! | [`draw_png`], [`draw_png_tv`], [`svg_to_png`] | rcute: the SVG rendered in-process (feature `png`) |
+//! | [`draw_png`], [`draw_png_tv`] | rcute: the SVG's drawing rendered in-process (feature `png`) |
 //!
 //! Beyond the reference, [`DrawOptions`] selects natural (hierarchical)
 //! coordinates for the row and column labels ([`Label::Coord`]), cells
@@ -50,7 +50,7 @@ pub use color::{
     warp_color_8x, white, Color, Rgb, GREY8, SPEC32, TV8,
 };
 #[cfg(feature = "png")]
-pub use png::{draw_png, draw_png_tv, png_scale_for, svg_to_png};
+pub use png::{draw_png, draw_png_tv, png_scale_for};
 pub use svg::{draw_svg, draw_svg_tv, draw_svg_tv_with, draw_svg_with};
 pub use tikz::{draw_latex, draw_latex_tv, draw_latex_tv_with, draw_latex_with};
 pub use tv::{fold_tv, TvLayout};

@@ -1,13 +1,15 @@
-//! PNG output (rcute; feature `png`): the SVG drawings rendered in-process
-//! with resvg / tiny-skia, text set in an embedded DejaVu Sans subset so
-//! that the pixels do not depend on the fonts of the machine.
+//! PNG output (rcute; feature `png`): the drawing that the SVG describes,
+//! rendered in-process with tiny-skia. Labels are set with the glyph
+//! outlines of an embedded DejaVu Sans subset (read with ttf-parser), so
+//! the pixels do not depend on the fonts of the machine; each distinct
+//! label is outlined once, which keeps a 128 x 256 layout fast.
 
-use std::sync::{Arc, OnceLock};
+use std::collections::HashMap;
 
-use resvg::tiny_skia;
-use resvg::usvg;
+use tiny_skia::{Color as SkColor, FillRule, Paint, Path, PathBuilder, Pixmap, Rect, Transform};
 
-use super::{draw_svg_tv_with, draw_svg_with, AsView, DrawOptions};
+use super::svg::{layout_scene, tv_scene, Fill, Item, Scene};
+use super::{AsView, DrawOptions};
 use crate::error::{Error, Result};
 use crate::layout::Layout;
 use crate::shape::Shape;
@@ -21,16 +23,6 @@ const MAX_PIXELS: f64 = 64.0 * 1024.0 * 1024.0;
 /// The pixel budget [`png_scale_for`] aims at.
 const TARGET_PIXELS: f64 = 24.0 * 1024.0 * 1024.0;
 
-fn fontdb() -> Arc<usvg::fontdb::Database> {
-    static DB: OnceLock<Arc<usvg::fontdb::Database>> = OnceLock::new();
-    DB.get_or_init(|| {
-        let mut db = usvg::fontdb::Database::new();
-        db.load_font_data(FONT.to_vec());
-        Arc::new(db)
-    })
-    .clone()
-}
-
 /// The default scale for a `width x height` px drawing: 2 (crisp text),
 /// reduced for big drawings so that the image stays under about 24
 /// megapixels (a 128 x 256 layout renders at 1.0).
@@ -39,8 +31,8 @@ fn fontdb() -> Arc<usvg::fontdb::Database> {
 /// assert_eq!(rcute::viz::png_scale_for(80, 60), 2.0);
 /// assert!(rcute::viz::png_scale_for(20000, 20000) < 1.0);
 /// ```
-pub fn png_scale_for(width: u32, height: u32) -> f32 {
-    let px = f64::from(width.max(1)) * f64::from(height.max(1));
+pub fn png_scale_for(width: u64, height: u64) -> f32 {
+    let px = (width.max(1) as f64) * (height.max(1) as f64);
     let s = (TARGET_PIXELS / px).sqrt().min(2.0);
     if s >= 1.0 {
         // whole or half steps keep the 20 px grid on pixel boundaries
@@ -50,71 +42,150 @@ pub fn png_scale_for(width: u32, height: u32) -> f32 {
     }
 }
 
-/// Renders an SVG document to PNG bytes at `scale` (1.0 = one pixel per SVG
-/// unit) on a white background.
-///
-/// Errors: `value` for a scale outside `(0, 16]`, an SVG that cannot be
-/// parsed, or an image larger than about 64 megapixels.
-///
-/// ```
-/// let svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"4\" height=\"2\"><rect width=\"2\" height=\"2\" fill=\"rgb(255,0,0)\"/></svg>";
-/// let png = rcute::viz::svg_to_png(svg, 1.0).unwrap();
-/// assert_eq!(&png[1..4], b"PNG");
-/// ```
-pub fn svg_to_png(svg: &str, scale: f32) -> Result<Vec<u8>> {
+/// Collects glyph outlines into a tiny-skia path: font units scaled by `k`,
+/// y flipped, shifted right by the pen position.
+struct Outline<'a> {
+    pb: &'a mut PathBuilder,
+    k: f32,
+    pen: f32,
+}
+
+impl ttf_parser::OutlineBuilder for Outline<'_> {
+    fn move_to(&mut self, x: f32, y: f32) {
+        self.pb.move_to(self.pen + x * self.k, -y * self.k);
+    }
+    fn line_to(&mut self, x: f32, y: f32) {
+        self.pb.line_to(self.pen + x * self.k, -y * self.k);
+    }
+    fn quad_to(&mut self, x1: f32, y1: f32, x: f32, y: f32) {
+        self.pb.quad_to(
+            self.pen + x1 * self.k,
+            -y1 * self.k,
+            self.pen + x * self.k,
+            -y * self.k,
+        );
+    }
+    fn curve_to(&mut self, x1: f32, y1: f32, x2: f32, y2: f32, x: f32, y: f32) {
+        self.pb.cubic_to(
+            self.pen + x1 * self.k,
+            -y1 * self.k,
+            self.pen + x2 * self.k,
+            -y2 * self.k,
+            self.pen + x * self.k,
+            -y * self.k,
+        );
+    }
+    fn close(&mut self) {
+        self.pb.close();
+    }
+}
+
+/// The outline of `s` at `size` px with its baseline at y = 0 and its left
+/// end at x = 0, and its advance width.
+fn outline(face: &ttf_parser::Face<'_>, s: &str, size: f32) -> (Option<Path>, f32) {
+    let k = size / f32::from(face.units_per_em());
+    let mut pb = PathBuilder::new();
+    let mut pen = 0.0f32;
+    for c in s.chars() {
+        match face.glyph_index(c) {
+            Some(g) => {
+                let mut o = Outline {
+                    pb: &mut pb,
+                    k,
+                    pen,
+                };
+                let _ = face.outline_glyph(g, &mut o);
+                pen += f32::from(face.glyph_hor_advance(g).unwrap_or(0)) * k;
+            }
+            None => pen += 0.6 * size,
+        }
+    }
+    (pb.finish(), pen)
+}
+
+fn paint(r: u8, g: u8, b: u8) -> Paint<'static> {
+    let mut p = Paint::default();
+    p.set_color(SkColor::from_rgba8(r, g, b, 255));
+    p.anti_alias = true;
+    p
+}
+
+/// Renders a drawing at `scale` on a white background.
+fn render(scene: &Scene, scale: f32) -> Result<Vec<u8>> {
     if !(scale > 0.0 && scale <= 16.0) {
         return Err(Error::value(format!(
-            "svg_to_png: scale {scale} is not in (0, 16]"
+            "draw_png: scale {scale} is not in (0, 16]"
         )));
     }
-    let opts = usvg::Options {
-        font_family: "DejaVu Sans".to_owned(),
-        fontdb: fontdb(),
-        ..usvg::Options::default()
-    };
-    let tree = usvg::Tree::from_str(svg, &opts)
-        .map_err(|e| Error::value(format!("svg_to_png: cannot parse the SVG: {e}")))?;
-    let size = tree.size();
-    let w = (f64::from(size.width()) * f64::from(scale)).ceil();
-    let h = (f64::from(size.height()) * f64::from(scale)).ceil();
+    let w = (scene.width as f64 * f64::from(scale)).ceil();
+    let h = (scene.height as f64 * f64::from(scale)).ceil();
     if w * h > MAX_PIXELS {
         return Err(Error::value(format!(
-            "svg_to_png: a {w} x {h} px image is too large (limit {MAX_PIXELS} pixels); use a smaller scale"
+            "draw_png: a {w} x {h} px image is too large (limit {MAX_PIXELS} pixels); use a smaller scale"
         )));
     }
-    let mut pixmap = tiny_skia::Pixmap::new(w.max(1.0) as u32, h.max(1.0) as u32)
-        .ok_or_else(|| Error::value(format!("svg_to_png: cannot allocate {w} x {h} px")))?;
-    pixmap.fill(tiny_skia::Color::WHITE);
-    resvg::render(
-        &tree,
-        tiny_skia::Transform::from_scale(scale, scale),
-        &mut pixmap.as_mut(),
-    );
-    pixmap
-        .encode_png()
-        .map_err(|e| Error::value(format!("svg_to_png: PNG encoding failed: {e}")))
+    let mut pm = Pixmap::new(w.max(1.0) as u32, h.max(1.0) as u32)
+        .ok_or_else(|| Error::value(format!("draw_png: cannot allocate {w} x {h} px")))?;
+    pm.fill(SkColor::WHITE);
+    let face = ttf_parser::Face::parse(FONT, 0)
+        .map_err(|e| Error::value(format!("draw_png: embedded font: {e}")))?;
+    let black = paint(0, 0, 0);
+    let s = scale;
+    let mut glyphs: HashMap<(u32, &str), (Option<Path>, f32)> = HashMap::new();
+    for it in &scene.items {
+        match it {
+            Item::Rect { fill, x, y, w } => {
+                let (x, y, w, h) = (*x as f32, *y as f32, *w as f32, 20.0f32);
+                let p = match fill {
+                    Fill::Rgb(c) => paint(c.0, c.1, c.2),
+                    Fill::White => paint(255, 255, 255),
+                };
+                if let Some(r) = Rect::from_xywh(x * s, y * s, w * s, h * s) {
+                    pm.fill_rect(r, &p, Transform::identity(), None);
+                }
+                // the 1 px black stroke, centred on the edges
+                for (ex, ey, ew, eh) in [
+                    (x - 0.5, y - 0.5, w + 1.0, 1.0),
+                    (x - 0.5, y + h - 0.5, w + 1.0, 1.0),
+                    (x - 0.5, y + 0.5, 1.0, h - 1.0),
+                    (x + w - 0.5, y + 0.5, 1.0, h - 1.0),
+                ] {
+                    if let Some(r) = Rect::from_xywh(ex * s, ey * s, ew * s, eh * s) {
+                        pm.fill_rect(r, &black, Transform::identity(), None);
+                    }
+                }
+            }
+            Item::Text {
+                size,
+                x,
+                y,
+                rotate,
+                s: text,
+            } => {
+                let (path, adv) = glyphs
+                    .entry((*size, text.as_str()))
+                    .or_insert_with(|| outline(&face, text, *size as f32));
+                let Some(path) = path else { continue };
+                // text-anchor middle, dy = 0.35em, optional rotate(-90 x y)
+                let mut t = Transform::from_translate(-*adv / 2.0, 0.35 * *size as f32);
+                if *rotate {
+                    t = t.post_rotate(-90.0);
+                }
+                t = t.post_translate(*x as f32, *y as f32).post_scale(s, s);
+                pm.fill_path(path, &black, FillRule::Winding, t, None);
+            }
+        }
+    }
+    pm.encode_png()
+        .map_err(|e| Error::value(format!("draw_png: PNG encoding failed: {e}")))
 }
 
-/// The size in px of an SVG document produced by this module (its `width`
-/// and `height` attributes).
-fn svg_size(svg: &str) -> (u32, u32) {
-    let attr = |name: &str| -> u32 {
-        let key = format!(" {name}=\"");
-        svg.find(&key)
-            .and_then(|i| {
-                let rest = svg.get(i + key.len()..)?;
-                let end = rest.find('"')?;
-                rest.get(..end)?.parse().ok()
-            })
-            .unwrap_or(1)
-    };
-    (attr("width"), attr("height"))
-}
-
-/// [`draw_svg_with`] rendered to PNG at `scale` (`None`:
-/// [`png_scale_for`] the drawing's size).
+/// The drawing of [`draw_svg_with`](super::draw_svg_with) rendered to PNG
+/// at `scale` pixels per SVG unit (`None`: [`png_scale_for`] the drawing's
+/// size), on a white background.
 ///
-/// Errors: those of [`draw_svg_with`] and [`svg_to_png`].
+/// Errors: those of [`draw_svg_with`](super::draw_svg_with); `value` for a
+/// scale outside `(0, 16]` or an image over about 64 megapixels.
 ///
 /// ```
 /// use rcute::{HTuple, Layout, viz::{draw_png, DrawOptions}};
@@ -123,28 +194,23 @@ fn svg_size(svg: &str) -> (u32, u32) {
 /// assert_eq!(&png[1..4], b"PNG");
 /// ```
 pub fn draw_png(x: &impl AsView, opts: &DrawOptions, scale: Option<f32>) -> Result<Vec<u8>> {
-    let svg = draw_svg_with(x, opts)?;
-    let s = scale.unwrap_or_else(|| {
-        let (w, h) = svg_size(&svg);
-        png_scale_for(w, h)
-    });
-    svg_to_png(&svg, s)
+    let sc = layout_scene(x, opts)?;
+    let s = scale.unwrap_or_else(|| png_scale_for(sc.width, sc.height));
+    render(&sc, s)
 }
 
-/// [`draw_svg_tv_with`] rendered to PNG at `scale` (`None`:
-/// [`png_scale_for`] the drawing's size).
+/// The drawing of [`draw_svg_tv_with`](super::draw_svg_tv_with) rendered
+/// to PNG at `scale` (`None`: [`png_scale_for`] the drawing's size).
 ///
-/// Errors: those of [`draw_svg_tv_with`] and [`svg_to_png`].
+/// Errors: those of [`draw_svg_tv_with`](super::draw_svg_tv_with) and of
+/// [`draw_png`].
 pub fn draw_png_tv(
     l: &Layout,
     tile_mn: Option<&Shape>,
     opts: &DrawOptions,
     scale: Option<f32>,
 ) -> Result<Vec<u8>> {
-    let svg = draw_svg_tv_with(l, tile_mn, opts)?;
-    let s = scale.unwrap_or_else(|| {
-        let (w, h) = svg_size(&svg);
-        png_scale_for(w, h)
-    });
-    svg_to_png(&svg, s)
+    let sc = tv_scene(l, tile_mn, opts)?;
+    let s = scale.unwrap_or_else(|| png_scale_for(sc.width, sc.height));
+    render(&sc, s)
 }

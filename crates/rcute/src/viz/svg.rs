@@ -94,62 +94,136 @@ impl Geom {
     }
 }
 
-fn header(out: &mut String, width: u64, height: u64) {
-    let _ = write!(
-        out,
-        "<?xml version=\"1.0\" encoding=\"utf-8\" ?>\n<svg baseProfile=\"full\" height=\"{height}\" \
-         version=\"1.1\" width=\"{width}\" xmlns=\"http://www.w3.org/2000/svg\" \
-         xmlns:ev=\"http://www.w3.org/2001/xml-events\" xmlns:xlink=\"http://www.w3.org/1999/xlink\">\
-         <defs />"
-    );
+/// A cell fill: an `rgb(...)` colour or the literal `white` of the TV
+/// background.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Fill {
+    Rgb(Rgb),
+    White,
 }
 
-fn rect(out: &mut String, fill: &str, g: &Geom, x: u64, y: u64) {
-    let _ = write!(
-        out,
-        "<rect fill=\"{fill}\" height=\"{CELL}\" stroke=\"black\" width=\"{}\" x=\"{x}\" y=\"{y}\" />",
-        g.cw
-    );
+/// One element of a drawing, in document order.
+#[derive(Clone, Debug)]
+pub(crate) enum Item {
+    /// A `h = 20` px cell at `(x, y)`, `w` wide, stroked black.
+    Rect { fill: Fill, x: u64, y: u64, w: u32 },
+    /// A one-line label centred on `(x, y)` (`dy = 0.35em`), optionally
+    /// rotated by -90 degrees about that point.
+    Text {
+        size: u32,
+        x: u64,
+        y: u64,
+        rotate: bool,
+        s: String,
+    },
 }
 
-fn text(out: &mut String, size: u32, x: u64, y: u64, s: &str) {
-    let _ = write!(
-        out,
-        "<text dy=\"0.35em\" font-size=\"{size}px\" text-anchor=\"middle\" x=\"{x}\" y=\"{y}\">{}</text>",
-        escape(s)
-    );
+/// A drawing: the canvas size and its elements. [`Scene::to_svg`] writes
+/// the reference's SVG document; the PNG renderer draws the same elements.
+#[derive(Clone, Debug)]
+pub(crate) struct Scene {
+    pub width: u64,
+    pub height: u64,
+    pub items: Vec<Item>,
+}
+
+impl Scene {
+    fn new(width: u64, height: u64, capacity: usize) -> Scene {
+        Scene {
+            width,
+            height,
+            items: Vec::with_capacity(capacity),
+        }
+    }
+
+    fn rect(&mut self, fill: Fill, g: &Geom, x: u64, y: u64) {
+        self.items.push(Item::Rect {
+            fill,
+            x,
+            y,
+            w: g.cw,
+        });
+    }
+
+    fn text(&mut self, size: u32, x: u64, y: u64, s: String) {
+        self.items.push(Item::Text {
+            size,
+            x,
+            y,
+            rotate: false,
+            s,
+        });
+    }
+
+    fn labels(&mut self, g: &Geom, rows: Vec<String>, cols: Vec<String>) {
+        for (m, s) in rows.into_iter().enumerate() {
+            self.text(10, u64::from(g.left / 2), g.y(m) + u64::from(CELL / 2), s);
+        }
+        for (n, s) in cols.into_iter().enumerate() {
+            self.items.push(Item::Text {
+                size: 10,
+                x: g.x(n) + u64::from(g.cw / 2),
+                y: u64::from(g.top / 2),
+                rotate: g.rotate_cols,
+                s,
+            });
+        }
+    }
+
+    /// The SVG document (byte for byte the reference's for the reference
+    /// options; no trailing newline).
+    pub fn to_svg(&self) -> String {
+        let mut out = String::with_capacity(400 + self.items.len() * 120);
+        let _ = write!(
+            out,
+            "<?xml version=\"1.0\" encoding=\"utf-8\" ?>\n<svg baseProfile=\"full\" height=\"{}\" \
+             version=\"1.1\" width=\"{}\" xmlns=\"http://www.w3.org/2000/svg\" \
+             xmlns:ev=\"http://www.w3.org/2001/xml-events\" xmlns:xlink=\"http://www.w3.org/1999/xlink\">\
+             <defs />",
+            self.height, self.width
+        );
+        for it in &self.items {
+            match it {
+                Item::Rect { fill, x, y, w } => {
+                    let _ = write!(out, "<rect fill=\"");
+                    match fill {
+                        Fill::Rgb(c) => {
+                            let _ = write!(out, "{c}");
+                        }
+                        Fill::White => out.push_str("white"),
+                    }
+                    let _ = write!(
+                        out,
+                        "\" height=\"{CELL}\" stroke=\"black\" width=\"{w}\" x=\"{x}\" y=\"{y}\" />"
+                    );
+                }
+                Item::Text {
+                    size,
+                    x,
+                    y,
+                    rotate,
+                    s,
+                } => {
+                    let _ = write!(
+                        out,
+                        "<text dy=\"0.35em\" font-size=\"{size}px\" text-anchor=\"middle\" "
+                    );
+                    if *rotate {
+                        let _ = write!(out, "transform=\"rotate(-90 {x} {y})\" ");
+                    }
+                    let _ = write!(out, "x=\"{x}\" y=\"{y}\">{}</text>", escape(s));
+                }
+            }
+        }
+        out.push_str("</svg>");
+        out
+    }
 }
 
 fn escape(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
-}
-
-fn labels(out: &mut String, g: &Geom, rows: &[String], cols: &[String]) {
-    for (m, s) in rows.iter().enumerate() {
-        text(
-            out,
-            10,
-            u64::from(g.left / 2),
-            g.y(m) + u64::from(CELL / 2),
-            s,
-        );
-    }
-    for (n, s) in cols.iter().enumerate() {
-        let x = g.x(n) + u64::from(g.cw / 2);
-        let y = u64::from(g.top / 2);
-        if g.rotate_cols {
-            let _ = write!(
-                out,
-                "<text dy=\"0.35em\" font-size=\"10px\" text-anchor=\"middle\" \
-                 transform=\"rotate(-90 {x} {y})\" x=\"{x}\" y=\"{y}\">{}</text>",
-                escape(s)
-            );
-        } else {
-            text(out, 10, x, y, s);
-        }
-    }
 }
 
 /// PyCuTe `draw_svg(L, color)` (`visualization.md` section 7): the SVG
@@ -186,6 +260,11 @@ pub fn draw_svg(x: &impl AsView, color: &Color) -> Result<String> {
 /// assert!(svg.contains(">(1,1)</text>"));
 /// ```
 pub fn draw_svg_with(x: &impl AsView, opts: &DrawOptions) -> Result<String> {
+    Ok(layout_scene(x, opts)?.to_svg())
+}
+
+/// The drawing of [`draw_svg_with`].
+pub(crate) fn layout_scene(x: &impl AsView, opts: &DrawOptions) -> Result<Scene> {
     let v = x.as_view();
     require_rank2(&v, "draw_svg")?;
     let color = opts.color.clone().unwrap_or(Color::IndexGrey8x);
@@ -206,25 +285,22 @@ pub fn draw_svg_with(x: &impl AsView, opts: &DrawOptions) -> Result<String> {
     let rows = v.mode_labels(0, m_rows as i64, opts.label)?;
     let cols = v.mode_labels(1, n_cols as i64, opts.label)?;
     let g = Geom::new(widest, &rows, &cols, opts);
-    let mut out = String::with_capacity(400 + cells.len() * 180);
-    header(&mut out, g.x(n_cols), g.y(m_rows));
+    let mut sc = Scene::new(g.x(n_cols), g.y(m_rows), 2 * cells.len() + m_rows + n_cols);
     for i in 0..m_rows {
         for j in 0..n_cols {
             let (idx, rgb) = cells[i * n_cols + j];
             let (x, y) = (g.x(j), g.y(i));
-            rect(&mut out, &rgb.to_string(), &g, x, y);
-            text(
-                &mut out,
+            sc.rect(Fill::Rgb(rgb), &g, x, y);
+            sc.text(
                 8,
                 x + u64::from(g.cw / 2),
                 y + u64::from(CELL / 2),
-                &idx.to_string(),
+                idx.to_string(),
             );
         }
     }
-    labels(&mut out, &g, &rows, &cols);
-    out.push_str("</svg>");
-    Ok(out)
+    sc.labels(&g, rows, cols);
+    Ok(sc)
 }
 
 /// PyCuTe `draw_svg_tv(L, tile_mn, color)` (`visualization.md` section 8):
@@ -254,6 +330,11 @@ pub fn draw_svg_tv(l: &Layout, tile_mn: Option<&Shape>, color: &Color) -> Result
 ///
 /// Errors: as [`draw_svg_tv`].
 pub fn draw_svg_tv_with(l: &Layout, tile_mn: Option<&Shape>, opts: &DrawOptions) -> Result<String> {
+    Ok(tv_scene(l, tile_mn, opts)?.to_svg())
+}
+
+/// The drawing of [`draw_svg_tv_with`].
+pub(crate) fn tv_scene(l: &Layout, tile_mn: Option<&Shape>, opts: &DrawOptions) -> Result<Scene> {
     let tv = fold_tv(l, tile_mn)?;
     let color = opts.color.clone().unwrap_or(Color::ThreadColor8x);
     let hits = tv.hits()?;
@@ -272,21 +353,23 @@ pub fn draw_svg_tv_with(l: &Layout, tile_mn: Option<&Shape>, opts: &DrawOptions)
     let cols = mode_labels(&tv.tile, 1, tv.cols, opts.label)?;
     let g = Geom::new(widest, &rows, &cols, opts);
     debug_assert!((m_rows * n_cols) as i64 <= MAX_CELLS);
-    let mut out = String::with_capacity(400 + m_rows * n_cols * 110 + hits.len() * 260);
-    header(&mut out, g.x(n_cols), g.y(m_rows));
+    let mut sc = Scene::new(
+        g.x(n_cols),
+        g.y(m_rows),
+        m_rows * n_cols + 3 * hits.len() + m_rows + n_cols,
+    );
     for i in 0..m_rows {
         for j in 0..n_cols {
-            rect(&mut out, "white", &g, g.x(j), g.y(i));
+            sc.rect(Fill::White, &g, g.x(j), g.y(i));
         }
     }
     for (h, rgb) in hits.iter().zip(&fills) {
         let (x, y) = (g.x(h.col), g.y(h.row));
-        rect(&mut out, &rgb.to_string(), &g, x, y);
+        sc.rect(Fill::Rgb(*rgb), &g, x, y);
         let cx = x + u64::from(g.cw / 2);
-        text(&mut out, 8, cx, y + 5, &format!("T{}", h.tid));
-        text(&mut out, 8, cx, y + 15, &format!("V{}", h.vid));
+        sc.text(8, cx, y + 5, format!("T{}", h.tid));
+        sc.text(8, cx, y + 15, format!("V{}", h.vid));
     }
-    labels(&mut out, &g, &rows, &cols);
-    out.push_str("</svg>");
-    Ok(out)
+    sc.labels(&g, rows, cols);
+    Ok(sc)
 }
