@@ -1078,3 +1078,69 @@ proptest! {
         }
     }
 }
+
+fn any_scalar() -> impl Strategy<Value = Scalar> {
+    prop_oneof![
+        (-40i64..40).prop_map(Scalar::Int),
+        (0i64..64).prop_map(Scalar::F2),
+        ((-3i64..4), 0usize..3).prop_map(|(v, m)| Scalar::basis(v, &[m])),
+    ]
+}
+
+fn any_layout() -> impl Strategy<Value = Layout> {
+    (1usize..5)
+        .prop_flat_map(|n| {
+            (
+                prop::collection::vec(1i64..6, n),
+                prop::collection::vec(any_scalar(), n),
+                0usize..3,
+            )
+        })
+        .prop_map(|(s, d, group)| {
+            // group the first `group` leaves into one hierarchical mode
+            let n = s.len();
+            let g = group.min(n);
+            if g >= 2 {
+                let mut shape = vec![HTuple::flat(s[..g].to_vec())];
+                let mut stride = vec![HTuple::flat(d[..g].to_vec())];
+                shape.extend(s[g..].iter().map(|&x| HTuple::leaf(x)));
+                stride.extend(d[g..].iter().map(|x| HTuple::leaf(x.clone())));
+                Layout::new(HTuple::tuple(shape), HTuple::tuple(stride)).unwrap()
+            } else if n == 1 {
+                Layout::new(HTuple::leaf(s[0]), HTuple::leaf(d[0].clone())).unwrap()
+            } else {
+                Layout::new(HTuple::flat(s), HTuple::flat(d)).unwrap()
+            }
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// No input panics: every printer and drawer returns a drawing or an
+    /// error, on layouts of any rank with integer, F2 and coordinate
+    /// strides, as layouts and as TV layouts with a small tile.
+    #[test]
+    fn no_panics(l in any_layout(), tm in 1i64..5, tn in 1i64..5, label in prop::bool::ANY) {
+        let opts = DrawOptions {
+            label: if label { Label::Coord } else { Label::Index },
+            fit: label,
+            ..DrawOptions::default()
+        };
+        let _ = viz::print_layout(&l);
+        let _ = viz::print_tensor(&l, true);
+        let _ = viz::print_table(&l, true);
+        let _ = viz::print_tensor_cpp(&l, "p");
+        let r = viz::draw_svg_with(&l, &opts);
+        // drawable when rank 2 with integer strides, or F2 strides only
+        let d = l.stride().leaves();
+        if l.rank() == 2 && (d.iter().all(|x| x.as_int().is_some()) || d.iter().all(|x| x.is_f2())) {
+            prop_assert!(r.is_ok(), "{:?}", r);
+        }
+        let _ = viz::draw_latex_with(&l, &opts);
+        let tile = HTuple::flat([tm, tn]);
+        let _ = viz::draw_svg_tv_with(&l, Some(&tile), &opts);
+        let _ = viz::draw_svg_tv_with(&l, None, &opts);
+        let _ = viz::draw_latex_tv_with(&l, Some(&tile), &opts);
+    }
+}

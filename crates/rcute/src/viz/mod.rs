@@ -340,6 +340,12 @@ impl View {
         let sizes: Vec<i64> = (0..self.rank())
             .map(|i| self.mode_size(i))
             .collect::<Result<_>>()?;
+        if let Some(&s) = sizes.iter().find(|&&s| s <= 0) {
+            return Err(Error::value(format!(
+                "{what}: {} has a mode of non-positive size {s}",
+                self.layout_text(false)
+            )));
+        }
         let mut total: i64 = 1;
         for &s in &sizes {
             total = total.saturating_mul(s);

@@ -86,6 +86,16 @@ pub fn fold_tv(l: &Layout, tile_mn: Option<&Shape>) -> Result<TvLayout> {
             }
         )));
     }
+    if let Some(&e) = tile.leaves().iter().find(|&&e| e <= 0) {
+        return Err(Error::value(format!(
+            "draw_tv: the MN tile {tile} has the non-positive extent {e}{}",
+            if tile_mn.is_none() {
+                " (the coshape of a layout with negative strides; give the tile explicitly)"
+            } else {
+                ""
+            }
+        )));
+    }
     let mut folded = l.clone();
     if !stride_sum(l)?.is_coord() {
         let tile_layout = tiler_to_layout(&Tiler::from_shape(tile.as_ref()))?;
