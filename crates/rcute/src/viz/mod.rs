@@ -107,6 +107,13 @@ impl Label {
 /// The default (`DrawOptions::default()`, colour `None` = the drawer's own
 /// default, [`Label::Index`], `fit = false`) reproduces the reference's
 /// output byte for byte.
+///
+/// ```
+/// use rcute::{HTuple, Layout, viz::{draw_svg, draw_svg_with, Color, DrawOptions}};
+/// let l = Layout::column_major(HTuple::flat([2, 3])).unwrap();
+/// assert_eq!(draw_svg_with(&l, &DrawOptions::default()).unwrap(),
+///            draw_svg(&l, &Color::IndexGrey8x).unwrap());
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct DrawOptions {
     /// The colour function; `None` selects the reference default
@@ -202,6 +209,14 @@ impl View {
     }
 
     /// The view of a swizzled layout `Sw o L`: values `Sw(L(c))`.
+    ///
+    /// ```
+    /// use rcute::{HTuple, Layout, Scalar, Swizzle, SwizzledLayout, viz::View};
+    /// let l = Layout::row_major(HTuple::flat([8, 8])).unwrap();
+    /// let v = View::swizzled(&SwizzledLayout::new(Swizzle::new(3, 0, 3).unwrap(), l).unwrap());
+    /// assert_eq!(v.value(&[1, 0]).unwrap(), Scalar::Int(9));
+    /// assert_eq!(v.cpp_text(), "Sw<3,0,3> o (8,8):(8,1)");
+    /// ```
     pub fn swizzled(s: &SwizzledLayout) -> View {
         View {
             layout: s.layout.clone(),

@@ -204,6 +204,14 @@ pub fn draw_png(x: &impl AsView, opts: &DrawOptions, scale: Option<f32>) -> Resu
 ///
 /// Errors: those of [`draw_svg_tv_with`](super::draw_svg_tv_with) and of
 /// [`draw_png`].
+///
+/// ```
+/// use rcute::{HTuple, Layout, Scalar, viz::{draw_png_tv, DrawOptions}};
+/// let d = HTuple::flat([Scalar::basis(1, &[0]), Scalar::basis(1, &[1])]);
+/// let l = Layout::new(HTuple::flat([4, 2]), d).unwrap();
+/// let png = draw_png_tv(&l, None, &DrawOptions::default(), Some(1.0)).unwrap();
+/// assert_eq!(&png[1..4], b"PNG");
+/// ```
 pub fn draw_png_tv(
     l: &Layout,
     tile_mn: Option<&Shape>,

@@ -329,6 +329,14 @@ pub fn draw_svg_tv(l: &Layout, tile_mn: Option<&Shape>, color: &Color) -> Result
 /// `thread_color_8x`).
 ///
 /// Errors: as [`draw_svg_tv`].
+///
+/// ```
+/// use rcute::{HTuple, Layout, Scalar, viz::{draw_svg_tv_with, Color, DrawOptions}};
+/// let l = Layout::new(HTuple::flat([4, 2]), HTuple::flat([Scalar::Int(1), Scalar::Int(4)])).unwrap();
+/// let tile = HTuple::flat([4, 2]); // offsets folded column-major into a 4 x 2 tile
+/// let svg = draw_svg_tv_with(&l, Some(&tile), &DrawOptions::with_color(Color::ValueColor8x)).unwrap();
+/// assert_eq!(svg.matches("fill=\"rgb(175,255,175)\"").count(), 4); // V1 cells
+/// ```
 pub fn draw_svg_tv_with(l: &Layout, tile_mn: Option<&Shape>, opts: &DrawOptions) -> Result<String> {
     Ok(tv_scene(l, tile_mn, opts)?.to_svg())
 }

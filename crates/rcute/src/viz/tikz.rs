@@ -71,6 +71,13 @@ pub fn draw_latex(x: &impl AsView, color: &Color) -> Result<String> {
 /// `fit` has no effect on TikZ output).
 ///
 /// Errors: as [`draw_latex`].
+///
+/// ```
+/// use rcute::{HTuple, Layout, viz::{draw_latex_with, Color, DrawOptions}};
+/// let l = Layout::row_major(HTuple::flat([2, 2])).unwrap();
+/// let tex = draw_latex_with(&l, &DrawOptions::with_color(Color::BankColor32x)).unwrap();
+/// assert!(tex.contains("\\node[fill={rgb,255:red,255;green,151;blue,128}] at (0,1) {1};"));
+/// ```
 pub fn draw_latex_with(x: &impl AsView, opts: &DrawOptions) -> Result<String> {
     let v = x.as_view();
     require_rank2(&v, "draw_latex")?;
@@ -123,6 +130,13 @@ pub fn draw_latex_tv(l: &Layout, tile_mn: Option<&Shape>, color: &Color) -> Resu
 /// `thread_color_8x`).
 ///
 /// Errors: as [`draw_latex_tv`].
+///
+/// ```
+/// use rcute::{HTuple, Layout, viz::{draw_latex_tv_with, DrawOptions}};
+/// let l = Layout::column_major(HTuple::flat([2, 2])).unwrap();
+/// let tex = draw_latex_tv_with(&l, Some(&HTuple::flat([2, 2])), &DrawOptions::default()).unwrap();
+/// assert!(tex.contains("% Layout TV: (2, 2):(1@0, 1@1)\n"));
+/// ```
 pub fn draw_latex_tv_with(
     l: &Layout,
     tile_mn: Option<&Shape>,
