@@ -111,8 +111,10 @@ pub struct Timing {
 /// batches (at least 11) and reports the per-evaluation median and minimum
 /// over the batches and the allocations per evaluation.
 pub fn time_it<R>(min_time: Duration, mut f: impl FnMut() -> R) -> Timing {
-    // one batch should take about 1/100 of the budget (at least 20 us)
-    let target = (min_time / 100).max(Duration::from_micros(20));
+    // short batches (about 50 us): many samples, and on a busy machine most
+    // of them fall between two preemptions, so the minimum and the median
+    // are not inflated by other processes' time slices
+    let target = (min_time / 1000).clamp(Duration::from_micros(10), Duration::from_micros(50));
     let mut n: u64 = 1;
     loop {
         let t = Instant::now();
@@ -130,7 +132,7 @@ pub fn time_it<R>(min_time: Duration, mut f: impl FnMut() -> R) -> Timing {
         };
         n = n.saturating_mul(scale);
     }
-    let mut samples: Vec<f64> = Vec::with_capacity(128);
+    let mut samples: Vec<f64> = Vec::with_capacity(4096);
     let a0 = allocations();
     let start = Instant::now();
     let mut evaluations: u64 = 0;

@@ -131,75 +131,95 @@ impl Session {
                 .map_err(|_| Error::overflow(format!("integer {v} does not fit in 64 bits"))),
             ExprKind::F2(v) => Ok(Value::Scalar(Scalar::F2(*v))),
             ExprKind::Name(n) => self.lookup(n),
-            ExprKind::Tuple(items) => Ok(Value::Tuple(
-                items.iter().map(|x| self.eval(x)).collect::<Result<_>>()?,
-            )),
+            ExprKind::Tuple(items) => {
+                let mut v = Vec::with_capacity(items.len());
+                for x in items {
+                    v.push(self.eval(x)?);
+                }
+                Ok(Value::Tuple(v))
+            }
             ExprKind::Neg(x) => negate(&self.eval(x)?),
             ExprKind::Binary(op, a, b) => binary(*op, &self.eval(a)?, &self.eval(b)?),
-            ExprKind::Layout(s, d) => {
-                // literal shapes and strides are built directly; anything
-                // else (names, arithmetic, coordinate strides, errors) goes
-                // through the values
-                if let Some(l) = literal_layout(s, d) {
-                    return Ok(Value::Layout(l));
-                }
-                let s = self.eval(s)?;
-                let d = self.eval(d)?;
-                layout_literal(&s, &d)
-            }
+            ExprKind::Layout(s, d) => self.eval_layout_literal(s, d),
             ExprKind::Call {
                 callee,
                 args,
                 kwargs,
-            } => {
-                let argv = args
-                    .iter()
-                    .map(|x| self.eval(x).map(Some))
-                    .collect::<Result<ops::PosArgs>>()?;
-                let kw = kwargs
-                    .iter()
-                    .map(|(k, x)| Ok((k.as_str(), Some(self.eval(x)?))))
-                    .collect::<Result<ops::KwArgs<'_>>>()?;
-                if let Some((name, path)) = self.operation_callee(callee)? {
-                    return ops::call_with(name, &path, argv, kw);
-                }
-                let f = self.eval(callee)?;
-                if !kw.is_empty() {
-                    return Err(Error::type_(format!(
-                        "a {} takes no keyword arguments",
-                        f.kind_name()
-                    )));
-                }
-                // integer coordinates of a layout: evaluated without
-                // building a coordinate value
-                if let Value::Layout(l) = &f {
-                    if let [Some(Value::Int(i))] = argv.as_slice() {
-                        return Ok(Value::from_scalar(l.eval_index(*i)?));
-                    }
-                }
-                apply(&f, argv.into_iter().flatten().collect())
-            }
-            ExprKind::Index(target, idx) => {
-                if let ExprKind::Name(n) = &target.kind {
-                    if ops::is_operation(n) {
-                        return Err(Error::type_(format!(
-                            "{n}[...] must be called: write {n}[i, j](args)"
-                        )));
-                    }
-                }
-                if let ExprKind::Index(inner, _) = &target.kind {
-                    if self.operation_callee(inner)?.is_some() {
-                        return Err(Error::type_("a mode-indexed operation must be called"));
-                    }
-                }
-                let t = self.eval(target)?;
-                let idx = idx
-                    .iter()
-                    .map(|x| self.eval(x))
-                    .collect::<Result<Vec<_>>>()?;
-                index(&t, &idx)
+            } => self.eval_call(callee, args, kwargs),
+            ExprKind::Index(target, idx) => self.eval_index(target, idx),
+        }
+    }
+
+    // The large arms live in their own functions so that evaluating the
+    // small expressions (integers, names, arithmetic, tuples) recurses
+    // through a small stack frame.
+
+    #[inline(never)]
+    fn eval_layout_literal(&self, s: &Expr, d: &Expr) -> Result<Value> {
+        // literal shapes and strides are built directly; anything else
+        // (names, arithmetic, coordinate strides, errors) goes through the
+        // values
+        if let Some(l) = literal_layout(s, d) {
+            return Ok(Value::Layout(l));
+        }
+        let s = self.eval(s)?;
+        let d = self.eval(d)?;
+        layout_literal(&s, &d)
+    }
+
+    #[inline(never)]
+    fn eval_call(&self, callee: &Expr, args: &[Expr], kwargs: &[(String, Expr)]) -> Result<Value> {
+        // plain loops: no Result-collecting adapters, whose intermediate
+        // copies of the inline argument array cost more than the
+        // evaluation of small arguments
+        let mut argv = ops::PosArgs::new();
+        for x in args {
+            argv.push(Some(self.eval(x)?));
+        }
+        let mut kw = ops::KwArgs::new();
+        for (k, x) in kwargs {
+            kw.push((k.as_str(), Some(self.eval(x)?)));
+        }
+        if let Some((name, path)) = self.operation_callee(callee)? {
+            return ops::call_with(name, &path, &mut argv, &mut kw);
+        }
+        let f = self.eval(callee)?;
+        if !kw.is_empty() {
+            return Err(Error::type_(format!(
+                "a {} takes no keyword arguments",
+                f.kind_name()
+            )));
+        }
+        // integer coordinates of a layout: evaluated without building a
+        // coordinate value
+        if let Value::Layout(l) = &f {
+            if let [Some(Value::Int(i))] = argv.as_slice() {
+                return Ok(Value::from_scalar(l.eval_index(*i)?));
             }
         }
+        apply(&f, argv.into_iter().flatten().collect())
+    }
+
+    #[inline(never)]
+    fn eval_index(&self, target: &Expr, idx: &[Expr]) -> Result<Value> {
+        if let ExprKind::Name(n) = &target.kind {
+            if ops::is_operation(n) {
+                return Err(Error::type_(format!(
+                    "{n}[...] must be called: write {n}[i, j](args)"
+                )));
+            }
+        }
+        if let ExprKind::Index(inner, _) = &target.kind {
+            if self.operation_callee(inner)?.is_some() {
+                return Err(Error::type_("a mode-indexed operation must be called"));
+            }
+        }
+        let t = self.eval(target)?;
+        let idx = idx
+            .iter()
+            .map(|x| self.eval(x))
+            .collect::<Result<Vec<_>>>()?;
+        index(&t, &idx)
     }
 
     /// If `e` names an operation, possibly with mode subscripts

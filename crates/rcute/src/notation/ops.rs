@@ -214,13 +214,13 @@ pub type KwArgs<'a> = SmallVec<[(&'a str, Option<Value>); 2]>;
 pub type ModePath = SmallVec<[i64; 4]>;
 
 /// The arguments of one call, consumed by position or keyword.
-struct Args<'a> {
+struct Args<'a, 'k> {
     name: &'a str,
-    pos: PosArgs,
-    kw: KwArgs<'a>,
+    pos: &'a mut PosArgs,
+    kw: &'a mut KwArgs<'k>,
 }
 
-impl Args<'_> {
+impl Args<'_, '_> {
     /// Argument `i`, or the keyword `key`.
     fn opt(&mut self, i: usize, key: &str) -> Result<Option<Value>> {
         let by_kw = self
@@ -299,26 +299,33 @@ pub fn call(
     kwargs: Vec<(String, Value)>,
 ) -> Result<Value> {
     let mut kwargs = kwargs;
-    let kw: KwArgs<'_> = kwargs
+    let mut kw: KwArgs<'_> = kwargs
         .iter_mut()
         .map(|(k, v)| (k.as_str(), Some(std::mem::replace(v, Value::None))))
         .collect();
-    call_with(name, mode, args.into_iter().map(Some).collect(), kw)
+    let mut pos: PosArgs = args.into_iter().map(Some).collect();
+    call_with(name, mode, &mut pos, &mut kw)
 }
 
 /// [`call`] with the arguments in inline vectors and borrowed keyword
 /// names (what the evaluator uses: no allocation for the call itself).
+/// The arguments are consumed (taken out of `pos` and `kw`).
 /// Errors: those of [`call`].
 ///
 /// ```
 /// use rcute::notation::{ops::{call_with, KwArgs, PosArgs}, Value};
-/// let pos: PosArgs = [Some(Value::Int(4)), Some(Value::Int(2))].into_iter().collect();
-/// assert_eq!(call_with("ceil_div_is_not_an_op", &[], pos.clone(), KwArgs::new()).is_err(), true);
+/// let mut pos: PosArgs = [Some(Value::Int(4)), Some(Value::Int(2))].into_iter().collect();
+/// assert!(call_with("not_an_operation", &[], &mut pos, &mut KwArgs::new()).is_err());
 /// let l = rcute::notation::eval_value("(4,8):(1,4)").unwrap();
-/// let pos: PosArgs = [Some(l)].into_iter().collect();
-/// assert_eq!(call_with("size", &[], pos, KwArgs::new()).unwrap().to_string(), "32");
+/// let mut pos: PosArgs = [Some(l)].into_iter().collect();
+/// assert_eq!(call_with("size", &[], &mut pos, &mut KwArgs::new()).unwrap().to_string(), "32");
 /// ```
-pub fn call_with<'a>(name: &'a str, mode: &[i64], pos: PosArgs, kw: KwArgs<'a>) -> Result<Value> {
+pub fn call_with(
+    name: &str,
+    mode: &[i64],
+    pos: &mut PosArgs,
+    kw: &mut KwArgs<'_>,
+) -> Result<Value> {
     if !is_operation(name) {
         return Err(Error::type_(format!("unknown operation '{name}'")));
     }
