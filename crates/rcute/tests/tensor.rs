@@ -1107,3 +1107,108 @@ fn notation_tensors() {
         assert!(eval_str(bad).is_err(), "{bad}");
     }
 }
+
+/// A layout whose extents and strides come from the extremes of i64.
+fn extreme_layout(r: &mut Rng, rank: usize) -> Layout {
+    const EXT: [i64; 6] = [1, 2, 3, 1 << 31, 1 << 62, i64::MAX];
+    const STR: [i64; 9] = [
+        0,
+        1,
+        -1,
+        2,
+        1 << 31,
+        -(1 << 31),
+        1 << 62,
+        i64::MIN,
+        i64::MAX,
+    ];
+    let shape: Vec<i64> = (0..rank)
+        .map(|_| EXT[r.below(EXT.len() as u64) as usize])
+        .collect();
+    let stride: Vec<Scalar> = (0..rank)
+        .map(|_| Scalar::Int(STR[r.below(STR.len() as u64) as usize]))
+        .collect();
+    Layout::new(HTuple::flat(shape), HTuple::flat(stride)).unwrap()
+}
+
+fn extreme_case(seed: u64) -> Result<(), TestCaseError> {
+    let mut r = Rng(seed | 1);
+    let rank = 1 + r.below(3) as usize;
+    let sl = extreme_layout(&mut r, rank);
+    // the destination: same shape, other strides
+    let dl = {
+        let other = extreme_layout(&mut r, rank);
+        Layout::new(sl.shape().clone(), other.stride().clone()).unwrap()
+    };
+    let src: Vec<i32> = (0..r.below(9) as i32).collect();
+    let init: Vec<i32> = (0..r.below(9) as i32).map(|x| -x).collect();
+    let sb = r.range(-2, 4);
+    let db = r.range(-2, 4);
+    let mut dst = init.clone();
+    let st = Tensor::new(Ptr::new(&src, sb), sl.clone());
+    let res = copy(&st, &mut Tensor::new(PtrMut::new(&mut dst, db), dl.clone()));
+    if res.is_err() {
+        prop_assert_eq!(&dst, &init);
+    }
+    let res = fill(&mut Tensor::new(PtrMut::new(&mut dst, db), dl.clone()), 7);
+    if res.is_err() {
+        prop_assert_eq!(&dst, &init);
+    }
+    let _ = st.slice((ALL,));
+    let _ = st.at(r.range(-5, 5));
+    if sl.size().map(|n| n <= 64).unwrap_or(false) {
+        let _ = print_tensor(&st, true);
+    }
+    let (m, k) = (sl.shape().leaves()[0], *sl.shape().leaves().last().unwrap());
+    let work = m.checked_mul(m).and_then(|x| x.checked_mul(k));
+    if rank == 2 && work.is_some_and(|w| w <= 1 << 16) {
+        let mut c = init.clone();
+        let cl = Layout::new(
+            HTuple::flat([sl.shape().leaves()[0], sl.shape().leaves()[0]]),
+            dl.stride().clone(),
+        )
+        .unwrap();
+        let res = gemm(&st, &st, &mut Tensor::new(PtrMut::new(&mut c, db), cl));
+        if res.is_err() {
+            prop_assert_eq!(&c, &init);
+        }
+    }
+    Ok(())
+}
+
+/// Seeds that once made `fill` loop over 2^63 elements (a size-1 leaf with
+/// stride `i64::MIN` defeated the overflow guard of the fast path).
+#[test]
+fn extreme_regressions() {
+    for seed in [
+        7944834352151706244u64,
+        4726762228664053497,
+        6479506079653860778,
+    ] {
+        extreme_case(seed).unwrap();
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// Extreme extents and strides never panic: copy, fill, gemm, slicing and
+    /// printing either succeed or return an error, and an error leaves the
+    /// destination untouched.
+    #[test]
+    fn extreme_inputs_do_not_panic(seed in any::<u64>()) {
+        extreme_case(seed)?;
+    }
+}
+
+#[test]
+fn gemm_large_broadcast_modes() {
+    // more cells than gemm tabulates (2^22): offsets and slots are computed
+    // on demand; every (m, n) accumulates into the single element of C
+    let m = (1i64 << 22) + 1;
+    let a = Tensor::from_vec(vec![2i64], lay(&format!("({m},1):(0,0)"))).unwrap();
+    let b = Tensor::from_vec(vec![3i64], lay("(1,1):(0,0)")).unwrap();
+    let mut c = Tensor::from_vec(vec![1i64], lay(&format!("({m},1):(0,0)"))).unwrap();
+    gemm(&a, &b, &mut c).unwrap();
+    assert_eq!(c.accessor().as_slice(), &[1 + 6 * m]);
+}

@@ -231,7 +231,8 @@ fn check_range(
     Ok(())
 }
 
-/// True when `|base| + sum(s * |d|)` fits in 64 bits: then every
+/// True when `|base| + sum(s * |d|)` (over the leaves of extent > 1; the
+/// odometers skip the others) fits in 64 bits: then every
 /// intermediate offset of the odometers below (which step at most one
 /// extent past a mode) is computed without overflow.
 fn fits(modes: &[(i64, i64)], base: i64) -> bool {
@@ -239,7 +240,7 @@ fn fits(modes: &[(i64, i64)], base: i64) -> bool {
         Some(b) => b,
         None => return false,
     };
-    for &(s, d) in modes {
+    for &(s, d) in modes.iter().filter(|&&(s, _)| s > 1) {
         match d
             .checked_abs()
             .and_then(|d| d.checked_mul(s))
@@ -263,8 +264,10 @@ fn copy_colex<T: Clone>(
     dm: &[(i64, i64)],
     n: i64,
 ) {
-    let mut so = Odometer::new(sm, sbase);
-    let mut dob = Odometer::new(dm, dbase);
+    let sm: Vec<(i64, i64)> = sm.iter().copied().filter(|&(s, _)| s > 1).collect();
+    let dm: Vec<(i64, i64)> = dm.iter().copied().filter(|&(s, _)| s > 1).collect();
+    let mut so = Odometer::new(&sm, sbase);
+    let mut dob = Odometer::new(&dm, dbase);
     for _ in 0..n {
         dst[dob.at as usize] = src[so.at as usize].clone();
         so.step();

@@ -54,16 +54,38 @@ macro_rules! int_elem {
 }
 int_elem!(i8, i16, i32, i64, i128, u8, u16, u32, u64, u128, isize, usize);
 
-/// The offsets `mode(i)` for `i` in `0..size(mode)`.
-fn offsets(mode: &Layout) -> Result<Vec<Scalar>> {
-    let n = mode.size()?;
-    let mut v = Vec::new();
-    v.try_reserve(usize::try_from(n).unwrap_or(usize::MAX))
-        .map_err(|_| Error::value(format!("gemm: mode {mode} is too large")))?;
-    for i in 0..n {
-        v.push(mode.eval_index(i)?);
+/// Up to this many cells of C, the slot of each cell is tabulated;
+/// beyond, it is looked up by offset.
+const SLOT_TABLE: i64 = 1 << 22;
+
+/// The offsets `mode(i)` for `i` in `0..size(mode)`: tabulated for modes
+/// of up to `SLOT_TABLE` elements, evaluated on demand beyond.
+enum Offsets {
+    Table(Vec<Scalar>),
+    Layout(Box<Layout>),
+}
+
+impl Offsets {
+    fn new(mode: &Layout) -> Result<Offsets> {
+        let n = mode.size()?;
+        if n > SLOT_TABLE {
+            return Ok(Offsets::Layout(Box::new(mode.clone())));
+        }
+        (0..n)
+            .map(|i| mode.eval_index(i))
+            .collect::<Result<Vec<_>>>()
+            .map(Offsets::Table)
     }
-    Ok(v)
+    #[inline]
+    fn get(&self, i: usize) -> Result<Scalar> {
+        match self {
+            Offsets::Table(v) => v
+                .get(i)
+                .cloned()
+                .ok_or_else(|| Error::bounds(format!("gemm: index {i} past a mode"))),
+            Offsets::Layout(l) => l.eval_index(i64::try_from(i).unwrap_or(i64::MAX)),
+        }
+    }
 }
 
 /// The three modes of an operand (a size-1 batch mode `1:0` appended when
@@ -87,8 +109,8 @@ fn sizes(ms: &[Layout; 3]) -> Result<[i64; 3]> {
 }
 
 #[inline]
-fn at3(t: &[Vec<Scalar>; 3], i: usize, j: usize, k: usize) -> Result<Scalar> {
-    t[0][i].add(&t[1][j])?.add(&t[2][k])
+fn at3(t: &[Offsets; 3], i: usize, j: usize, k: usize) -> Result<Scalar> {
+    t[0].get(i)?.add(&t[1].get(j)?)?.add(&t[2].get(k)?)
 }
 
 /// `gemm(A, B, C)`: `C[m,n,l] = C[m,n,l] + A[m,k,l] * B[n,k,l]` for
@@ -144,35 +166,49 @@ where
     check("L = size[2](A) and size[2](B)", l, lb)?;
     check("L = size[2](A) and size[2](C)", l, lc)?;
 
-    let oa = [offsets(&ma[0])?, offsets(&ma[1])?, offsets(&ma[2])?];
-    let ob = [offsets(&mb[0])?, offsets(&mb[1])?, offsets(&mb[2])?];
-    let oc = [offsets(&mc[0])?, offsets(&mc[1])?, offsets(&mc[2])?];
-    let (mu, nu, ku, lu) = (oa[0].len(), ob[0].len(), oa[1].len(), oa[2].len());
+    let oa = [
+        Offsets::new(&ma[0])?,
+        Offsets::new(&ma[1])?,
+        Offsets::new(&ma[2])?,
+    ];
+    let ob = [
+        Offsets::new(&mb[0])?,
+        Offsets::new(&mb[1])?,
+        Offsets::new(&mb[2])?,
+    ];
+    let oc = [
+        Offsets::new(&mc[0])?,
+        Offsets::new(&mc[1])?,
+        Offsets::new(&mc[2])?,
+    ];
+    let us = |x: i64| usize::try_from(x).unwrap_or(usize::MAX);
+    let (mu, nu, ku, lu) = (us(m), us(n), us(k), us(l));
 
     // Accumulate in a buffer with one slot per distinct element of C, in
     // the reference order, then write back: nothing is written unless every
-    // read and every product succeeded.
+    // read and every product succeeded. Memory stays proportional to the
+    // number of distinct elements of C (plus a slot table for up to
+    // SLOT_TABLE cells).
     let cells = crate::int::mul(crate::int::mul(m, n)?, l)?;
+    let c_key = |mi: usize, ni: usize, li: usize| -> Result<(i64, Scalar)> {
+        let off = at3(&oc, mi, ni, li)?;
+        match off {
+            Scalar::Int(v) | Scalar::F2(v) => Ok((v, off)),
+            Scalar::Coord(_) => Err(Error::type_(format!(
+                "gemm: C = {} yields the non-integer offset {off}",
+                c.layout
+            ))),
+        }
+    };
+    let use_table = cells <= SLOT_TABLE;
     let mut slot_of: Vec<usize> = Vec::new();
-    slot_of
-        .try_reserve(usize::try_from(cells).unwrap_or(usize::MAX))
-        .map_err(|_| Error::value(format!("gemm: C = {} is too large", c.layout)))?;
     let mut index: HashMap<i64, usize> = HashMap::new();
     let mut keys: Vec<Scalar> = Vec::new();
     let mut acc: Vec<V> = Vec::new();
     for li in 0..lu {
         for ni in 0..nu {
             for mi in 0..mu {
-                let off = at3(&oc, mi, ni, li)?;
-                let key = match off {
-                    Scalar::Int(v) | Scalar::F2(v) => v,
-                    Scalar::Coord(_) => {
-                        return Err(Error::type_(format!(
-                            "gemm: C = {} yields the non-integer offset {off}",
-                            c.layout
-                        )))
-                    }
-                };
+                let (key, off) = c_key(mi, ni, li)?;
                 let slot = match index.get(&key) {
                     Some(&s) => s,
                     None => {
@@ -182,7 +218,9 @@ where
                         acc.len() - 1
                     }
                 };
-                slot_of.push(slot);
+                if use_table {
+                    slot_of.push(slot);
+                }
             }
         }
     }
@@ -192,7 +230,19 @@ where
                 let bv = b.accessor.read(&at3(&ob, ni, ki, li)?)?;
                 for mi in 0..mu {
                     let av = a.accessor.read(&at3(&oa, mi, ki, li)?)?;
-                    let slot = slot_of[mi + mu * (ni + nu * li)];
+                    let slot = if use_table {
+                        slot_of
+                            .get(mi + mu * (ni + nu * li))
+                            .copied()
+                            .ok_or_else(|| {
+                                Error::value("gemm: cell outside the slot table".to_string())
+                            })?
+                    } else {
+                        let key = c_key(mi, ni, li)?.0;
+                        index.get(&key).copied().ok_or_else(|| {
+                            Error::value(format!("gemm: offset {key} of C was not seen"))
+                        })?
+                    };
                     acc[slot] = V::mac(&acc[slot], &av, &bv)?;
                 }
             }
