@@ -583,6 +583,22 @@ fn promote(v: &Value, op: &str) -> Result<Layout> {
     }
 }
 
+/// [`promote`] of an owned value: a layout is moved, not copied.
+fn promote_owned(v: Value, op: &str) -> Result<Layout> {
+    match v {
+        Value::Layout(l) => Ok(l),
+        v => promote(&v, op),
+    }
+}
+
+/// [`layout_arg`] of an owned value: the layout is moved, not copied.
+fn layout_arg_owned(v: Value, op: &str) -> Result<Layout> {
+    match v {
+        Value::Layout(l) => Ok(l),
+        v => layout_arg(&v, op),
+    }
+}
+
 /// A layout argument without promotion.
 fn layout_arg(v: &Value, op: &str) -> Result<Layout> {
     match v {
@@ -897,8 +913,8 @@ fn binary_tiler_op(
     if let Value::None = x {
         return Err(Error::type_(format!("{op}: the first argument is None")));
     }
-    let l = promote(&x, op)?;
-    Ok(layout(f(&l, &b.to_tiler()?)?))
+    let l = promote_owned(x, op)?;
+    Ok(layout(f(&l, &b.into_tiler()?)?))
 }
 
 fn composition_op(a: &mut Args, path: &[i64]) -> Result<Value> {
@@ -921,8 +937,8 @@ fn composition_op(a: &mut Args, path: &[i64]) -> Result<Value> {
         }
         Value::Swizzled(s) => Ok(Value::Swizzled(s.compose(&b.to_tiler()?)?)),
         x => {
-            let l = promote(&x, "composition")?;
-            Ok(layout(algebra::composition(&l, &b.to_tiler()?)?))
+            let l = promote_owned(x, "composition")?;
+            Ok(layout(algebra::composition(&l, &b.into_tiler()?)?))
         }
     }
 }
@@ -944,9 +960,9 @@ fn profile_op(
         return Err(Error::type_(format!("{op}: the first argument is None")));
     }
     let l = if none_ok {
-        promote(&x, op)?
+        promote_owned(x, op)?
     } else {
-        layout_arg(&x, op)?
+        layout_arg_owned(x, op)?
     };
     if path.is_empty() {
         match prof {
@@ -975,15 +991,136 @@ fn unary_layout_op(
         a.req(0, "A")?
     };
     let l = if promote_arg {
-        promote(&x, op)?
+        promote_owned(x, op)?
     } else {
-        layout_arg(&x, op)?
+        layout_arg_owned(x, op)?
     };
     Ok(layout(f(&l)?))
 }
 
 fn dispatch(name: &str, path: &[i64], a: &mut Args) -> Result<Value> {
     match name {
+        // (the algebra first: a string match tests its arms in order)
+        // ---------------------------------------------------------------- algebra
+        "coalesce" => profile_op(
+            a,
+            path,
+            name,
+            algebra::coalesce,
+            algebra::coalesce_by_mode,
+            true,
+        ),
+        "coalesce_z" => profile_op(
+            a,
+            path,
+            name,
+            algebra::coalesce_z,
+            algebra::coalesce_z_by_mode,
+            true,
+        ),
+        "filter" => profile_op(
+            a,
+            path,
+            name,
+            algebra::filter,
+            algebra::filter_by_mode,
+            false,
+        ),
+        "filter_zeros" => unary_layout_op(a, name, algebra::filter_zeros, false, false),
+        "composition" => composition_op(a, path),
+        "complement" => {
+            let x = match none_passthrough(a)? {
+                None => return Ok(Value::None),
+                Some(x) => x,
+            };
+            let l = promote_owned(x, name)?;
+            let ext = match a.opt(1, "extend")? {
+                None | Some(Value::None) => None,
+                Some(v) => Some(v.to_shape_of()?),
+            };
+            Ok(layout(algebra::complement(
+                &l,
+                ext.as_ref().map(|s| s.as_ref()),
+            )?))
+        }
+        "logical_divide" => {
+            let x = a.req(0, "A")?;
+            if let Value::None = x {
+                let b = a.req(1, "B")?;
+                if !path.is_empty() {
+                    return Err(Error::type_("logical_divide[...](None, B) is not defined"));
+                }
+                return Ok(layout(algebra::logical_divide_none(&b.to_tiler()?)?));
+            }
+            a.pos[0] = Some(x);
+            binary_tiler_op(a, path, name, algebra::logical_divide)
+        }
+        "zipped_divide" => {
+            if path.is_empty() {
+                binary_tiler_op(a, path, name, algebra::zipped_divide)
+            } else {
+                // zipped_divide[p](A, B) = logical_divide[p](A, tiler_to_layout(B))
+                let x = a.req(0, "A")?;
+                let b = a.req(1, "B")?;
+                let bl = tiler_to_layout(&b.to_tiler()?)?;
+                let l = promote_owned(x, name)?;
+                let t = lifted(Value::Layout(bl), path)?.to_tiler()?;
+                Ok(layout(algebra::logical_divide(&l, &t)?))
+            }
+        }
+        "tiled_divide" => binary_tiler_op(a, path, name, algebra::tiled_divide),
+        "flat_divide" => binary_tiler_op(a, path, name, algebra::flat_divide),
+        "logical_product" => binary_tiler_op(a, path, name, algebra::logical_product),
+        "zipped_product" => binary_tiler_op(a, path, name, algebra::zipped_product),
+        "tiled_product" => binary_tiler_op(a, path, name, algebra::tiled_product),
+        "flat_product" => binary_tiler_op(a, path, name, algebra::flat_product),
+        "blocked_product" => binary_tiler_op(a, path, name, algebra::blocked_product),
+        "raked_product" => binary_tiler_op(a, path, name, algebra::raked_product),
+        "right_inverse" => unary_layout_op(a, name, algebra::right_inverse, true, true),
+        "left_inverse" => unary_layout_op(a, name, algebra::left_inverse, true, true),
+        "nullspace" => unary_layout_op(a, name, algebra::nullspace, true, true),
+        "max_common_layout" | "max_common_vector" => {
+            let x = promote_owned(a.req(0, "A")?, name)?;
+            let y = promote_owned(a.req(1, "B")?, name)?;
+            if name == "max_common_layout" {
+                Ok(layout(algebra::max_common_layout(&x, &y)?))
+            } else {
+                Ok(Value::Int(algebra::max_common_vector(&x, &y)?))
+            }
+        }
+        "layout_add" => {
+            let x = layout_arg_owned(a.req(0, "A")?, name)?;
+            let y = layout_arg_owned(a.req(1, "B")?, name)?;
+            Ok(layout(algebra::layout_add(&x, &y)?))
+        }
+        "greatest_common_domain" => {
+            let x = a.req(0, "A")?.to_shape_of()?;
+            let y = a.req(1, "B")?.to_shape_of()?;
+            Ok(layout(algebra::greatest_common_domain(
+                x.as_ref(),
+                y.as_ref(),
+            )?))
+        }
+        "recast" => {
+            let x = layout_arg_owned(a.req(0, "layout")?, name)?;
+            let s = a.req(1, "scale")?.to_scale()?;
+            Ok(layout(algebra::recast(&x, &s)?))
+        }
+        "upcast" | "downcast" => {
+            let x = layout_arg_owned(a.req(0, "A")?, name)?;
+            let n = a.req(1, "n")?.to_int(name)?;
+            Ok(layout(if name == "upcast" {
+                algebra::upcast(&x, n)?
+            } else {
+                algebra::downcast(&x, n)?
+            }))
+        }
+        "slice_and_offset" => {
+            let x = layout_arg_owned(a.req(0, "A")?, name)?;
+            let c = a.req(1, "crd")?.to_coord()?;
+            let (sub, off) = algebra::slice_and_offset(&x, c.as_ref())?;
+            Ok(Value::Tuple(vec![layout(sub), Value::from_scalar(off)]))
+        }
         // ---------------------------------------------------------------- HTuple helpers
         "get" => {
             let x = a.req(0, "obj")?;
@@ -1310,130 +1447,10 @@ fn dispatch(name: &str, path: &[i64], a: &mut Args) -> Result<Value> {
             let s = a.req(2, "shift")?.to_int("Swizzle")?;
             Ok(Value::Swizzle(Swizzle::new(b, m, s)?))
         }
-        // ---------------------------------------------------------------- algebra
-        "coalesce" => profile_op(
-            a,
-            path,
-            name,
-            algebra::coalesce,
-            algebra::coalesce_by_mode,
-            true,
-        ),
-        "coalesce_z" => profile_op(
-            a,
-            path,
-            name,
-            algebra::coalesce_z,
-            algebra::coalesce_z_by_mode,
-            true,
-        ),
-        "filter" => profile_op(
-            a,
-            path,
-            name,
-            algebra::filter,
-            algebra::filter_by_mode,
-            false,
-        ),
-        "filter_zeros" => unary_layout_op(a, name, algebra::filter_zeros, false, false),
-        "composition" => composition_op(a, path),
-        "complement" => {
-            let x = match none_passthrough(a)? {
-                None => return Ok(Value::None),
-                Some(x) => x,
-            };
-            let l = promote(&x, name)?;
-            let ext = match a.opt(1, "extend")? {
-                None | Some(Value::None) => None,
-                Some(v) => Some(v.to_shape_of()?),
-            };
-            Ok(layout(algebra::complement(
-                &l,
-                ext.as_ref().map(|s| s.as_ref()),
-            )?))
-        }
-        "logical_divide" => {
-            let x = a.req(0, "A")?;
-            if let Value::None = x {
-                let b = a.req(1, "B")?;
-                if !path.is_empty() {
-                    return Err(Error::type_("logical_divide[...](None, B) is not defined"));
-                }
-                return Ok(layout(algebra::logical_divide_none(&b.to_tiler()?)?));
-            }
-            a.pos[0] = Some(x);
-            binary_tiler_op(a, path, name, algebra::logical_divide)
-        }
-        "zipped_divide" => {
-            if path.is_empty() {
-                binary_tiler_op(a, path, name, algebra::zipped_divide)
-            } else {
-                // zipped_divide[p](A, B) = logical_divide[p](A, tiler_to_layout(B))
-                let x = a.req(0, "A")?;
-                let b = a.req(1, "B")?;
-                let bl = tiler_to_layout(&b.to_tiler()?)?;
-                let l = promote(&x, name)?;
-                let t = lifted(Value::Layout(bl), path)?.to_tiler()?;
-                Ok(layout(algebra::logical_divide(&l, &t)?))
-            }
-        }
-        "tiled_divide" => binary_tiler_op(a, path, name, algebra::tiled_divide),
-        "flat_divide" => binary_tiler_op(a, path, name, algebra::flat_divide),
-        "logical_product" => binary_tiler_op(a, path, name, algebra::logical_product),
-        "zipped_product" => binary_tiler_op(a, path, name, algebra::zipped_product),
-        "tiled_product" => binary_tiler_op(a, path, name, algebra::tiled_product),
-        "flat_product" => binary_tiler_op(a, path, name, algebra::flat_product),
-        "blocked_product" => binary_tiler_op(a, path, name, algebra::blocked_product),
-        "raked_product" => binary_tiler_op(a, path, name, algebra::raked_product),
-        "right_inverse" => unary_layout_op(a, name, algebra::right_inverse, true, true),
-        "left_inverse" => unary_layout_op(a, name, algebra::left_inverse, true, true),
-        "nullspace" => unary_layout_op(a, name, algebra::nullspace, true, true),
-        "max_common_layout" | "max_common_vector" => {
-            let x = promote(&a.req(0, "A")?, name)?;
-            let y = promote(&a.req(1, "B")?, name)?;
-            if name == "max_common_layout" {
-                Ok(layout(algebra::max_common_layout(&x, &y)?))
-            } else {
-                Ok(Value::Int(algebra::max_common_vector(&x, &y)?))
-            }
-        }
-        "layout_add" => {
-            let x = layout_arg(&a.req(0, "A")?, name)?;
-            let y = layout_arg(&a.req(1, "B")?, name)?;
-            Ok(layout(algebra::layout_add(&x, &y)?))
-        }
-        "greatest_common_domain" => {
-            let x = a.req(0, "A")?.to_shape_of()?;
-            let y = a.req(1, "B")?.to_shape_of()?;
-            Ok(layout(algebra::greatest_common_domain(
-                x.as_ref(),
-                y.as_ref(),
-            )?))
-        }
-        "recast" => {
-            let x = layout_arg(&a.req(0, "layout")?, name)?;
-            let s = a.req(1, "scale")?.to_scale()?;
-            Ok(layout(algebra::recast(&x, &s)?))
-        }
-        "upcast" | "downcast" => {
-            let x = layout_arg(&a.req(0, "A")?, name)?;
-            let n = a.req(1, "n")?.to_int(name)?;
-            Ok(layout(if name == "upcast" {
-                algebra::upcast(&x, n)?
-            } else {
-                algebra::downcast(&x, n)?
-            }))
-        }
-        "slice_and_offset" => {
-            let x = layout_arg(&a.req(0, "A")?, name)?;
-            let c = a.req(1, "crd")?.to_coord()?;
-            let (sub, off) = algebra::slice_and_offset(&x, c.as_ref())?;
-            Ok(Value::Tuple(vec![layout(sub), Value::from_scalar(off)]))
-        }
         // ---------------------------------------------------------------- swizzles and banks
         "bank_conflicts" => {
             let smem = a.req(0, "smem")?;
-            let access = promote(&a.req(1, "access")?, name)?;
+            let access = promote_owned(a.req(1, "access")?, name)?;
             let elem = a.opt(2, "elem_bytes")?.unwrap_or(Value::Int(4));
             let elem = elem.to_int(name)?;
             let r = match &smem {

@@ -417,6 +417,24 @@ impl Value {
         rec(self, 0)
     }
 
+    /// [`Value::to_tiler`] consuming the value: a layout (or integer, or
+    /// `None`) is moved into the tiler instead of copied. Errors: those of
+    /// [`Value::to_tiler`].
+    ///
+    /// ```
+    /// use rcute::{notation::eval_value, Tiler};
+    /// let t = eval_value("4:2").unwrap().into_tiler().unwrap();
+    /// assert!(matches!(t, Tiler::Layout(ref l) if l.to_string() == "4:2"));
+    /// ```
+    pub fn into_tiler(self) -> Result<Tiler> {
+        match self {
+            Value::None => Ok(Tiler::None),
+            Value::Int(n) => Ok(Tiler::Int(n)),
+            Value::Layout(l) => Ok(Tiler::Layout(l)),
+            v => v.to_tiler(),
+        }
+    }
+
     /// The value of a tiler.
     ///
     /// ```
