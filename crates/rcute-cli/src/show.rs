@@ -30,6 +30,7 @@ Examples:
   rcute show --format tensor '(2,3,2):(1,2,6)'
   rcute show --format table 'composition(Swizzle(3,0,3), (8,8):(8,1))'
   rcute show 'identity_tensor((2,3))'
+  rcute show 'make_tensor((2,3):(3,1))'
 
 EXPR may hold several statements on separate lines (e.g. `A = ...` first);
 the value of the last one is shown.")]
@@ -83,8 +84,24 @@ pub fn view_of(v: &Value) -> Result<View> {
 
 fn render(args: &ShowArgs) -> Result<String> {
     let v = eval_expr(&args.expr)?;
-    let view = view_of(&v)?;
     let print_type = !args.no_type;
+    if let Value::Array(t) = &v {
+        // a memory tensor (make_tensor): its element values, as PyCuTe's
+        // print_tensor prints them (tensor::print_tensor)
+        if t.size()? > viz::MAX_CELLS {
+            return Err(Error::value(format!(
+                "show: {t} has more than {} elements",
+                viz::MAX_CELLS
+            )));
+        }
+        return match args.format {
+            Format::Auto | Format::Tensor => rcute::tensor::print_tensor(t, print_type),
+            _ => Err(Error::type_(format!(
+                "show: the memory tensor {t} is shown in the tensor format only"
+            ))),
+        };
+    }
+    let view = view_of(&v)?;
     let with_header = |s: String| -> String {
         if print_type {
             s

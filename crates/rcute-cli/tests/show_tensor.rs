@@ -1,0 +1,49 @@
+//! `rcute show` of tensors (`tensor.md`, `visualization.md` section 2):
+//! identity tensors print their coordinates, memory tensors
+//! (`make_tensor`) their element values.
+
+use std::process::{Command, Output};
+
+fn show(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_rcute"))
+        .arg("show")
+        .args(args)
+        .output()
+        .expect("run rcute")
+}
+
+fn out(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn identity_tensor_prints_coordinates() {
+    let o = show(&["identity_tensor((4,8))"]);
+    assert!(o.status.success());
+    let text = out(&o);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "{0} o (4, 8):(1@0, 1@1)");
+    assert_eq!(lines[1], "0     1@1   2@1   3@1   4@1   5@1   6@1   7@1   ");
+    assert_eq!(
+        lines[4],
+        "3@0   (3, 1) (3, 2) (3, 3) (3, 4) (3, 5) (3, 6) (3, 7) "
+    );
+    assert_eq!(lines.len(), 5);
+}
+
+#[test]
+fn memory_tensor_prints_values() {
+    let o = show(&["make_tensor((2,3):(3,1))"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = out(&o);
+    let (header, body) = text.split_once('\n').unwrap();
+    assert!(header.starts_with("Array(0x") && header.ends_with(", i64) o (2, 3):(3, 1)"));
+    assert_eq!(body, "0     0     0     \n0     0     0     \n");
+    // a slice of it, without the header
+    let o = show(&["--no-type", "make_tensor((2,3,2))(None,1,None)"]);
+    assert_eq!(out(&o), "0     0     \n0     0     \n");
+    // only the tensor format applies
+    let o = show(&["--format", "table", "make_tensor(4)"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).starts_with("error: type:"));
+}
