@@ -113,15 +113,19 @@ impl Session {
     /// assert_eq!(Session::new().eval(&e).unwrap().to_string(), "(1, 2)");
     /// ```
     pub fn eval(&self, e: &Expr) -> Result<Value> {
-        let v = self.eval_unchecked(e)?;
-        if !matches!(
-            e.kind,
-            ExprKind::Int(_) | ExprKind::F2(_) | ExprKind::Name(_) | ExprKind::Index(..)
-        ) {
-            // literals are small, names and indices give stored (checked) values
-            check_size(&v)?;
+        // the result is checked in place and returned as is (no move of
+        // the value out of and back into a `Result`)
+        let r = self.eval_unchecked(e);
+        if let Ok(v) = &r {
+            if !matches!(
+                e.kind,
+                ExprKind::Int(_) | ExprKind::F2(_) | ExprKind::Name(_) | ExprKind::Index(..)
+            ) {
+                // literals are small, names and indices give stored (checked) values
+                check_size(v)?;
+            }
         }
-        Ok(v)
+        r
     }
 
     fn eval_unchecked(&self, e: &Expr) -> Result<Value> {
