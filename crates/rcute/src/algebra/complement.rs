@@ -7,6 +7,8 @@
 
 use std::cmp::Ordering;
 
+use smallvec::SmallVec;
+
 use crate::error::{Error, Result};
 use crate::htuple::{Builder, HRef, HTuple};
 use crate::int;
@@ -57,17 +59,26 @@ pub fn complement(a: &Layout, extend: Option<HRef<'_, i64>>) -> Result<Layout> {
         }
     }
     let profile = super::coprofile(a)?;
-    let axes = profile.as_ref().leaf_paths();
+    // an integer codomain has the one axis `()` (no heap allocation)
+    let axes: SmallVec<[Path; 2]> = if profile.is_leaf() {
+        smallvec::smallvec![Path::new()]
+    } else {
+        profile.as_ref().leaf_paths().into_iter().collect()
+    };
     // per axis: the shape list S and the stride list D (D starts with 1)
-    let mut lists: Vec<(Vec<i64>, Vec<i64>)> = axes.iter().map(|_| (vec![], vec![1])).collect();
+    // inline lists: no heap allocation for small layouts
+    let mut lists: SmallVec<[(IntList, IntList); 2]> = axes
+        .iter()
+        .map(|_| (IntList::new(), smallvec::smallvec![1]))
+        .collect();
 
-    let pairs: Vec<(&Scalar, i64)> = a
+    let mut pairs: SmallVec<[(&Scalar, i64); 8]> = a
         .stride()
         .leaves()
         .iter()
         .zip(a.shape().leaves().iter().copied())
         .collect();
-    let pairs = stable_sort(pairs, &|x: &(&Scalar, i64), y: &(&Scalar, i64)| {
+    stable_sort_slice(&mut pairs, &|x: &(&Scalar, i64), y: &(&Scalar, i64)| {
         x.0.try_cmp(y.0).map_err(|e| {
             Error::type_(format!(
                 "complement({a}): strides cannot be ordered: {}",
@@ -112,7 +123,7 @@ pub fn complement(a: &Layout, extend: Option<HRef<'_, i64>>) -> Result<Layout> {
     }
 
     // the minimal complement of each axis, with integer strides
-    let mut minimal = Vec::with_capacity(lists.len());
+    let mut minimal: SmallVec<[Layout; 2]> = SmallVec::with_capacity(lists.len());
     for (mut sl, dl) in lists {
         sl.push(1);
         let c = Layout::from_parts(
@@ -318,32 +329,45 @@ fn extend_axis(c: &Layout, x: HRef<'_, i64>) -> Result<Layout> {
     super::coalesce(&grown)
 }
 
-/// A stable merge sort with a fallible comparison (`Scalar::try_cmp` may
-/// refuse to order two values; the first such error is returned).
-pub(crate) fn stable_sort<T: Clone>(
-    v: Vec<T>,
+/// An inline list of integers.
+type IntList = SmallVec<[i64; 8]>;
+
+/// A stable top-down merge sort in place with a fallible comparison
+/// (`Scalar::try_cmp` may refuse to order two values; the first such error
+/// is returned). Each half is sorted, then merged through an inline scratch
+/// buffer (no heap allocation for up to 8 elements).
+pub(crate) fn stable_sort_slice<T: Clone>(
+    v: &mut [T],
     cmp: &dyn Fn(&T, &T) -> Result<Ordering>,
-) -> Result<Vec<T>> {
-    if v.len() <= 1 {
-        return Ok(v);
-    }
-    let mut right = v;
-    let left: Vec<T> = right.drain(..right.len() / 2).collect();
-    let left = stable_sort(left, cmp)?;
-    let right = stable_sort(right, cmp)?;
-    let mut out = Vec::with_capacity(left.len() + right.len());
-    let (mut i, mut j) = (0, 0);
-    while i < left.len() && j < right.len() {
-        // take from the right only when it is strictly smaller (stability)
-        if cmp(&right[j], &left[i])? == Ordering::Less {
-            out.push(right[j].clone());
-            j += 1;
-        } else {
-            out.push(left[i].clone());
-            i += 1;
+) -> Result<()> {
+    fn rec<T: Clone>(
+        v: &mut [T],
+        cmp: &dyn Fn(&T, &T) -> Result<Ordering>,
+        scratch: &mut SmallVec<[T; 8]>,
+    ) -> Result<()> {
+        let n = v.len();
+        if n <= 1 {
+            return Ok(());
         }
+        let mid = n / 2;
+        rec(&mut v[..mid], cmp, scratch)?;
+        rec(&mut v[mid..], cmp, scratch)?;
+        scratch.clear();
+        let (mut i, mut j) = (0, mid);
+        while i < mid && j < n {
+            // take from the right only when it is strictly smaller (stability)
+            if cmp(&v[j], &v[i])? == Ordering::Less {
+                scratch.push(v[j].clone());
+                j += 1;
+            } else {
+                scratch.push(v[i].clone());
+                i += 1;
+            }
+        }
+        scratch.extend(v[i..mid].iter().cloned());
+        scratch.extend(v[j..n].iter().cloned());
+        v.clone_from_slice(scratch);
+        Ok(())
     }
-    out.extend_from_slice(&left[i..]);
-    out.extend_from_slice(&right[j..]);
-    Ok(out)
+    rec(v, cmp, &mut SmallVec::new())
 }
