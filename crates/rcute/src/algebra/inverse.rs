@@ -2,6 +2,8 @@
 //! F2 strides: `swizzle.md` section 8).
 use std::cmp::Ordering;
 
+use smallvec::SmallVec;
+
 use crate::error::Error;
 use crate::htuple::HTuple;
 use crate::stride::Path;
@@ -134,13 +136,14 @@ fn nest_like(profile: &HTuple<i64>, axis: Vec<Layout>) -> Result<Layout> {
 }
 
 /// "set unwrap(S) : unwrap(D)" for flat lists (an empty list gives `1:0`).
-fn set_unwrapped(s: Vec<i64>, d: Vec<Scalar>) -> Layout {
-    match s.len() {
-        0 => Layout::leaf(1, Scalar::Int(0)),
-        1 => {
-            let (s0, d0) = (s[0], d.into_iter().next().unwrap_or_default());
-            Layout::leaf(s0, d0)
-        }
+fn set_unwrapped<S, D>(s: S, d: D) -> Layout
+where
+    S: AsRef<[i64]> + IntoIterator<Item = i64>,
+    D: IntoIterator<Item = Scalar>,
+{
+    match s.as_ref() {
+        [] => Layout::leaf(1, Scalar::Int(0)),
+        &[s0] => Layout::leaf(s0, d.into_iter().next().unwrap_or_default()),
         _ => Layout::from_parts(HTuple::flat(s), HTuple::flat(d)),
     }
 }
@@ -324,7 +327,7 @@ fn right_inverse_f2(a: &Layout, chain: &[(usize, Mode)]) -> Result<Layout> {
             break;
         }
     }
-    let d = d_acc.into_iter().map(Scalar::F2).collect();
+    let d: SmallVec<[Scalar; 8]> = d_acc.into_iter().map(Scalar::F2).collect();
     coalesce(&set_unwrapped(s_acc, d))
 }
 
@@ -492,10 +495,11 @@ pub fn left_inverse(a: &Layout) -> Result<Layout> {
 /// }
 /// ```
 pub fn nullspace(a: &Layout) -> Result<Layout> {
-    let mut s_out = Vec::new();
-    let mut d_out = Vec::new();
+    // inline lists: no heap allocation for up to 8 leaves
+    let mut s_out: SmallVec<[i64; 8]> = SmallVec::new();
+    let mut d_out: SmallVec<[Scalar; 8]> = SmallVec::new();
     let mut pp: i64 = 1;
-    let modes: Vec<(i64, &Scalar)> = a.flat_modes().collect();
+    let modes: SmallVec<[(i64, &Scalar); 8]> = a.flat_modes().collect();
     let last_zero = modes.iter().rposition(|(_, d)| d.is_zero());
     let Some(last_zero) = last_zero else {
         return Ok(Layout::leaf(1, Scalar::Int(0)));

@@ -1,4 +1,6 @@
 //! layout_add and greatest_common_domain (`algebra.md` sections 15, 16).
+use smallvec::SmallVec;
+
 use crate::error::Error;
 use crate::{int, HRef, HTuple, Layout, Result, Scalar};
 
@@ -83,10 +85,11 @@ pub fn greatest_common_domain(a: HRef<'_, i64>, b: HRef<'_, i64>) -> Result<Layo
             )));
         }
     }
-    let mut av: Vec<i64> = a.leaves().to_vec();
-    let mut bv: Vec<i64> = b.leaves().to_vec();
-    let mut shape: Vec<i64> = Vec::new();
-    let mut stride: Vec<Scalar> = Vec::new();
+    // inline working lists: no heap allocation for up to 8 leaves
+    let mut av: SmallVec<[i64; 8]> = SmallVec::from_slice(a.leaves());
+    let mut bv: SmallVec<[i64; 8]> = SmallVec::from_slice(b.leaves());
+    let mut shape: SmallVec<[i64; 8]> = SmallVec::new();
+    let mut stride: SmallVec<[Scalar; 8]> = SmallVec::new();
     let (mut pa, mut pb): (i64, i64) = (1, 1);
     let (mut i, mut j) = (0usize, 0usize);
     while i < av.len() && j < bv.len() {

@@ -1,6 +1,8 @@
 //! make_layout_like, make_ordered_layout, make_identity_layout (`layout.md` sections 9, 11).
 use std::cmp::Ordering;
 
+use smallvec::SmallVec;
+
 use crate::htuple::MAX_DEPTH;
 use crate::int;
 use crate::{Error, HRef, HTuple, Layout, Result, Scalar};
@@ -10,8 +12,8 @@ use crate::{Error, HRef, HTuple, Layout, Result, Scalar};
 fn sorted_indices(
     n: usize,
     mut cmp: impl FnMut(usize, usize) -> Result<Ordering>,
-) -> Result<Vec<usize>> {
-    let mut idx: Vec<usize> = (0..n).collect();
+) -> Result<SmallVec<[usize; 8]>> {
+    let mut idx: SmallVec<[usize; 8]> = (0..n).collect();
     let mut err = None;
     idx.sort_by(|&i, &j| match cmp(i, j) {
         Ok(o) => o,
@@ -30,8 +32,12 @@ fn sorted_indices(
 /// (leaf indices); leaves with `pinned[i]` keep stride 0. The running
 /// product is formed lazily, so the unused product after the last leaf
 /// cannot overflow.
-fn compact_in_order(extents: &[i64], order: &[usize], pinned: &[bool]) -> Result<Vec<Scalar>> {
-    let mut out = vec![Scalar::Int(0); extents.len()];
+fn compact_in_order(
+    extents: &[i64],
+    order: &[usize],
+    pinned: &[bool],
+) -> Result<SmallVec<[Scalar; 8]>> {
+    let mut out: SmallVec<[Scalar; 8]> = smallvec::smallvec![Scalar::Int(0); extents.len()];
     let mut current: i64 = 1;
     let mut pending: Option<i64> = None;
     for &i in order {
@@ -75,7 +81,7 @@ pub fn make_layout_like(a: &Layout) -> Result<Layout> {
     let s = a.shape().leaves();
     let order = sorted_indices(d.len(), |i, j| d[i].try_cmp(&d[j]))
         .map_err(|e| Error::new(e.kind, format!("make_layout_like({a}): {}", e.message)))?;
-    let pinned: Vec<bool> = d.iter().map(|x| *x == Scalar::Int(0)).collect();
+    let pinned: SmallVec<[bool; 8]> = d.iter().map(|x| *x == Scalar::Int(0)).collect();
     let strides = compact_in_order(s, &order, &pinned)?;
     let stride = HTuple::unflatten(strides, a.shape().as_ref())?;
     Ok(Layout::from_parts(a.shape().clone(), stride))
@@ -107,7 +113,8 @@ pub fn make_ordered_layout(shape: HRef<'_, i64>, order: HRef<'_, i64>) -> Result
     crate::layout::check_positive(shape)?;
     let o = order.leaves();
     let idx = sorted_indices(o.len(), |i, j| Ok(o[i].cmp(&o[j])))?;
-    let strides = compact_in_order(shape.leaves(), &idx, &vec![false; o.len()])?;
+    let unpinned: SmallVec<[bool; 8]> = smallvec::smallvec![false; o.len()];
+    let strides = compact_in_order(shape.leaves(), &idx, &unpinned)?;
     let stride = HTuple::unflatten(strides, shape)?;
     Ok(Layout::from_parts(shape.to_owned(), stride))
 }
