@@ -11,12 +11,14 @@ use crate::{int, Layout, Result, Scalar};
 
 use super::coalesce::{coalesce, coalesce_z, fold};
 use super::codomain::coprofile;
+use super::complement::stable_sort_slice;
 
 // ---------------------------------------------------------------------------
 // shared helpers
 // ---------------------------------------------------------------------------
 
 /// A mode of the folded layout: size, stride, domain multiplier (`pp`).
+#[derive(Clone)]
 struct Mode {
     s: i64,
     d: Scalar,
@@ -24,43 +26,15 @@ struct Mode {
 }
 
 /// `fold(A)` with the prefix products of its sizes.
-fn folded_modes(a: &Layout) -> Result<Vec<Mode>> {
+fn folded_modes(a: &Layout) -> Result<SmallVec<[Mode; 8]>> {
     let f = fold(a.flat_modes())?;
-    let mut out = Vec::with_capacity(f.len());
+    let mut out = SmallVec::with_capacity(f.len());
     let mut pp: i64 = 1;
     let n = f.len();
     for (k, (s, d)) in f.into_iter().enumerate() {
         out.push(Mode { s, d, pp });
         if k + 1 < n {
             pp = int::mul(pp, s)?;
-        }
-    }
-    Ok(out)
-}
-
-/// Stable merge sort with a fallible comparator (never panics on an
-/// inconsistent order; the first comparison error is returned).
-fn try_sort_by<T>(v: Vec<T>, cmp: &mut impl FnMut(&T, &T) -> Result<Ordering>) -> Result<Vec<T>> {
-    if v.len() <= 1 {
-        return Ok(v);
-    }
-    let mut left = v;
-    let right = left.split_off(left.len() / 2);
-    let left = try_sort_by(left, cmp)?;
-    let right = try_sort_by(right, cmp)?;
-    let mut out = Vec::with_capacity(left.len() + right.len());
-    let mut li = left.into_iter().peekable();
-    let mut ri = right.into_iter().peekable();
-    loop {
-        let take_right = match (li.peek(), ri.peek()) {
-            (Some(x), Some(y)) => cmp(y, x)? == Ordering::Less,
-            (Some(_), None) => false,
-            (None, Some(_)) => true,
-            (None, None) => break,
-        };
-        let next = if take_right { ri.next() } else { li.next() };
-        if let Some(x) = next {
-            out.push(x);
         }
     }
     Ok(out)
@@ -202,8 +176,8 @@ pub fn right_inverse(a: &Layout) -> Result<Layout> {
     reject_f2_in_coord(a, "right_inverse")?;
     let (profile, axes) = codomain_axes(a)?;
     let modes = folded_modes(a)?;
-    let modes: Vec<(usize, Mode)> = modes.into_iter().enumerate().collect();
-    let chain = try_sort_by(modes, &mut |x: &(usize, Mode), y: &(usize, Mode)| {
+    let mut chain: SmallVec<[(usize, Mode); 8]> = modes.into_iter().enumerate().collect();
+    stable_sort_slice(&mut chain, &|x: &(usize, Mode), y: &(usize, Mode)| {
         x.1.d.try_cmp(&y.1.d)
     })?;
     match axes {
@@ -223,8 +197,8 @@ pub fn right_inverse(a: &Layout) -> Result<Layout> {
 /// The contiguous-chain walk on one axis `e` (integers or coordinates).
 fn walk_chain(chain: &[(usize, Mode)], e: Scalar) -> Result<Layout> {
     let mut cur = e;
-    let mut s_out = Vec::new();
-    let mut d_out = Vec::new();
+    let mut s_out: SmallVec<[i64; 8]> = SmallVec::new();
+    let mut d_out: SmallVec<[Scalar; 8]> = SmallVec::new();
     for (_, m) in chain {
         if m.d.is_zero() || m.s == 1 || m.d != cur {
             continue;
@@ -374,15 +348,22 @@ pub fn left_inverse(a: &Layout) -> Result<Layout> {
     reject_f2_in_coord(a, "left_inverse")?;
     let (profile, axes) = codomain_axes(a)?;
     let f2 = axes.is_none() && has_f2_strides(a);
-    let paths: Vec<Path> = axes.clone().unwrap_or_else(|| vec![Path::new()]);
-    let modes = folded_modes(a)?;
-    let sorted = try_sort_by(modes, &mut |x: &Mode, y: &Mode| {
+    // inline working lists: no heap allocation for an integer codomain and
+    // up to 8 modes
+    let paths: SmallVec<[Path; 2]> = match &axes {
+        Some(p) => p.iter().cloned().collect(),
+        None => smallvec::smallvec![Path::new()],
+    };
+    let mut sorted = folded_modes(a)?;
+    stable_sort_slice(&mut sorted, &|x: &Mode, y: &Mode| {
         Ok(x.d.try_cmp(&y.d)?.then(x.s.cmp(&y.s)).then(x.pp.cmp(&y.pp)))
     })?;
     let n = paths.len();
-    let mut s_ax: Vec<Vec<i64>> = vec![vec![1]; n];
-    let mut d_ax: Vec<Vec<Scalar>> = vec![vec![Scalar::Int(0)]; n];
-    let mut cur: Vec<i64> = vec![1; n];
+    let mut s_ax: SmallVec<[SmallVec<[i64; 8]>; 2]> =
+        smallvec::smallvec![smallvec::smallvec![1]; n];
+    let mut d_ax: SmallVec<[SmallVec<[Scalar; 8]>; 2]> =
+        smallvec::smallvec![smallvec::smallvec![Scalar::Int(0)]; n];
+    let mut cur: SmallVec<[i64; 2]> = smallvec::smallvec![1; n];
     for m in &sorted {
         let (val, path) = m.d.basis_term()?;
         let mv = match val {
@@ -456,7 +437,7 @@ pub fn left_inverse(a: &Layout) -> Result<Layout> {
         sp.push(m.s);
         dp.push(Scalar::Int(m.pp));
     }
-    let mut results = Vec::with_capacity(n);
+    let mut results: SmallVec<[Layout; 1]> = SmallVec::with_capacity(n);
     for (s, d) in s_ax.into_iter().zip(d_ax) {
         results.push(coalesce_z(&set_unwrapped(s, d))?);
     }
@@ -465,7 +446,7 @@ pub fn left_inverse(a: &Layout) -> Result<Layout> {
             .into_iter()
             .next()
             .ok_or_else(|| Error::value("internal: no axis")),
-        Some(_) => nest_like(&profile, results),
+        Some(_) => nest_like(&profile, results.into_vec()),
     }
 }
 
