@@ -173,6 +173,16 @@ impl Session {
 
     #[inline(never)]
     fn eval_call(&self, callee: &Expr, args: &[Expr], kwargs: &[(String, Expr)]) -> Result<Value> {
+        // `L(c)` with a coordinate made of integer literals: the coordinate
+        // is built directly (the arguments cannot fail, so evaluating the
+        // callee first gives the same errors)
+        if kwargs.is_empty() && !args.is_empty() && !is_operation_name(callee) {
+            if let Some(coord) = literal_coordinate(args) {
+                if let Value::Layout(l) = self.eval(callee)? {
+                    return Ok(Value::from_scalar(l.eval(coord.as_ref())?));
+                }
+            }
+        }
         // plain loops: no Result-collecting adapters, whose intermediate
         // copies of the inline argument array cost more than the
         // evaluation of small arguments
@@ -343,6 +353,50 @@ fn literal_layout(s: &Expr, d: &Expr) -> Option<Layout> {
     let mut bd = Builder::new();
     stride(sh.as_ref(), d, &mut bd, 0)?;
     Layout::new(sh, bd.finish()).ok()
+}
+
+/// True when `e` names an operation, possibly mode-indexed (`op[i](...)`).
+fn is_operation_name(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Name(n) => ops::is_operation(n),
+        ExprKind::Index(inner, _) => is_operation_name(inner),
+        _ => false,
+    }
+}
+
+/// The coordinate of call arguments that are integer literals or tuples of
+/// them (one argument is itself, several form a tuple), built directly;
+/// `None` for anything else (`_`, names, arithmetic, too large literals).
+fn literal_coordinate(args: &[Expr]) -> Option<crate::shape::Coord> {
+    fn rec(e: &Expr, b: &mut Builder<Option<Scalar>>, depth: usize) -> Option<()> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        match &e.kind {
+            ExprKind::Int(v) => b.leaf(Some(Scalar::Int(i64::try_from(*v).ok()?))),
+            ExprKind::Tuple(items) => {
+                b.open();
+                for x in items {
+                    rec(x, b, depth + 1)?;
+                }
+                b.close();
+            }
+            _ => return None,
+        }
+        Some(())
+    }
+    let mut b = Builder::new();
+    match args {
+        [one] => rec(one, &mut b, 0)?,
+        many => {
+            b.open();
+            for x in many {
+                rec(x, &mut b, 1)?;
+            }
+            b.close();
+        }
+    }
+    Some(b.finish())
 }
 
 fn is_reserved(name: &str) -> bool {
