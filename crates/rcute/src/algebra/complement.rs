@@ -306,7 +306,7 @@ fn extend_axis(c: &Layout, x: HRef<'_, i64>) -> Result<Layout> {
         }
     };
     let mut ext = last;
-    let mut r = Vec::with_capacity(x.num_leaves());
+    let mut r: IntList = SmallVec::with_capacity(x.num_leaves());
     for &xk in x.leaves() {
         r.push(int::ceil_div(xk, ext)?);
         ext = int::ceil_div(ext, xk)?;
