@@ -5,6 +5,8 @@
 //! replaced by a distinct repetition of A (A* the minimal complement of A,
 //! whose trailing extension mode composition extends as far as B needs).
 
+use smallvec::SmallVec;
+
 use crate::error::{Error, Result};
 use crate::htuple::MAX_DEPTH;
 use crate::layout::Layout;
@@ -159,7 +161,7 @@ fn pad(l: &Layout, r: usize) -> Result<Layout> {
     if l.rank() >= r {
         return Ok(l.clone());
     }
-    let mut modes: Vec<Layout> = l.modes().collect();
+    let mut modes: SmallVec<[Layout; 4]> = l.modes().collect();
     while modes.len() < r {
         modes.push(Layout::leaf(1, Scalar::Int(0)));
     }
@@ -169,8 +171,9 @@ fn pad(l: &Layout, r: usize) -> Result<Layout> {
 /// Pairs the modes of the two halves (the shorter padded with `1:0`):
 /// `(M0_i, M1_i)` for blocked, `(M1_i, M0_i)` for raked.
 fn pair_halves(r0: &Layout, r1: &Layout, raked: bool) -> Result<Layout> {
-    let mut m0: Vec<Layout> = r0.modes().collect();
-    let mut m1: Vec<Layout> = r1.modes().collect();
+    // inline mode lists: no heap allocation for up to 4 modes
+    let mut m0: SmallVec<[Layout; 4]> = r0.modes().collect();
+    let mut m1: SmallVec<[Layout; 4]> = r1.modes().collect();
     let n = m0.len().max(m1.len());
     m0.resize(n, Layout::leaf(1, Scalar::Int(0)));
     m1.resize(n, Layout::leaf(1, Scalar::Int(0)));
@@ -181,7 +184,7 @@ fn pair_halves(r0: &Layout, r1: &Layout, raked: bool) -> Result<Layout> {
             Layout::concat([x, y])
         }
     });
-    Layout::concat(pairs.collect::<Result<Vec<_>>>()?)
+    Layout::concat(pairs.collect::<Result<SmallVec<[Layout; 4]>>>()?)
 }
 
 fn blocked_raked(a: &Layout, b: &Tiler, raked: bool) -> Result<Layout> {
