@@ -2,8 +2,8 @@
 //!
 //! Each statement is parsed once; its parsed form is then evaluated over and
 //! over in-process (no re-parsing) for at least `--min-time` milliseconds,
-//! in batches whose size is calibrated so that one batch takes about a
-//! hundredth of that time. Per statement it reports the median and the
+//! in batches whose size is calibrated so that one batch takes about 50 us
+//! (at least 11 batches). Per statement it reports the median and the
 //! minimum over the batches of the time per evaluation, and the heap
 //! allocations per evaluation counted by the binary's global allocator
 //! ([`CountingAlloc`]).
@@ -107,8 +107,8 @@ pub struct Timing {
     pub evaluations: u64,
 }
 
-/// Times `f` for at least `min_time`: calibrates a batch size, then runs
-/// batches (at least 11) and reports the per-evaluation median and minimum
+/// Times `f` for at least `min_time`: calibrates a batch size (about
+/// 50 us per batch), then runs batches (at least 11) and reports the per-evaluation median and minimum
 /// over the batches and the allocations per evaluation.
 pub fn time_it<R>(min_time: Duration, mut f: impl FnMut() -> R) -> Timing {
     // short batches (about 50 us): many samples, and on a busy machine most
