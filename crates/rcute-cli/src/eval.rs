@@ -43,7 +43,14 @@ Examples:
 A script has one statement per line; `#` starts a comment; blank and comment
 lines print nothing, every other line prints exactly one line. An error prints
 `error: KIND: message` and the next line still runs; the exit status is 1 if
-any statement failed. The language is described in NOTATION.md.")]
+any statement failed. The language is described in NOTATION.md.
+
+Limits (docs/limits.md): a statement is at most 64 KiB; brackets and unary
+signs nest at most 100 levels and an expression tree is at most 256 high;
+a call takes at most 16 keyword arguments; a value nests at most 128 levels
+(a shape or a coordinate value 64) and has at most 65536 parts (so do the
+operands of one call together); a layout has at most 4096 leaves;
+integers are signed 64-bit. Inputs beyond them are errors, never crashes.")]
 pub struct EvalArgs {
     /// The statement to evaluate (e.g. 'logical_divide(24:1, 4:2)')
     #[arg(

@@ -14,6 +14,12 @@ use crate::error::{Error, Result};
 /// Maximum nesting depth accepted anywhere (recursion is bounded by it).
 pub const MAX_DEPTH: usize = 64;
 
+/// Maximum number of leaves of a shape or stride accepted by the checked
+/// layout constructors (`docs/limits.md`). Several algorithms
+/// (composition, layout_add, ...) take time quadratic in the number of
+/// modes; this bound keeps every call fast.
+pub const MAX_LEAVES: usize = 4096;
+
 /// The pre-order node encoding: one byte per node for ranks up to 253
 /// (`LEAF` for a leaf), or `WIDE` followed by the rank as 4 little-endian
 /// bytes. The encoding is canonical, so two profiles are equal exactly when
@@ -309,11 +315,69 @@ impl<'a, T> HRef<'a, T> {
     }
 
     /// Depth: 0 for a leaf, `1 + max depth of the modes` for a tuple, 1 for `()`.
+    ///
+    /// Computed in one pass without recursion, so any nesting is safe to
+    /// measure.
     pub fn depth(&self) -> usize {
-        if self.is_leaf() {
-            return 0;
+        // pre-order walk keeping, per open tuple, the number of modes still to come
+        let mut open: Vec<u32> = Vec::new();
+        let mut max = 0;
+        let mut i = 0;
+        while i < self.nodes.len() {
+            let (r, w) = decode(&self.nodes[i..]);
+            i += w.max(1);
+            while open.last() == Some(&0) {
+                open.pop();
+            }
+            if let Some(top) = open.last_mut() {
+                *top -= 1;
+            }
+            if r != LEAF_RANK {
+                open.push(r);
+                max = max.max(open.len());
+            }
         }
-        1 + self.modes().map(|m| m.depth()).max().unwrap_or(0)
+        max
+    }
+
+    /// `value` error when the nesting is deeper than [`MAX_DEPTH`] (the
+    /// bound of every recursive walk); `what` names the operand.
+    ///
+    /// ```
+    /// use rcute::htuple::Builder;
+    /// let mut b = Builder::new();
+    /// for _ in 0..100 { b.open(); }
+    /// b.leaf(1i64);
+    /// let deep = b.finish();
+    /// assert_eq!(deep.as_ref().depth(), 100);
+    /// assert!(deep.as_ref().check_depth("shape").is_err());
+    /// ```
+    pub fn check_depth(&self, what: &str) -> Result<()> {
+        let d = self.depth();
+        if d > MAX_DEPTH {
+            return Err(Error::value(format!(
+                "{what} is nested {d} levels deep, more than the limit of {MAX_DEPTH}"
+            )));
+        }
+        Ok(())
+    }
+
+    /// [`check_depth`](Self::check_depth), and a `value` error for more
+    /// than [`MAX_LEAVES`] leaves.
+    ///
+    /// ```
+    /// use rcute::HTuple;
+    /// assert!(HTuple::flat(vec![2i64; 10]).as_ref().check_limits("shape").is_ok());
+    /// assert!(HTuple::flat(vec![2i64; 100_000]).as_ref().check_limits("shape").is_err());
+    /// ```
+    pub fn check_limits(&self, what: &str) -> Result<()> {
+        if self.leaves.len() > MAX_LEAVES {
+            return Err(Error::value(format!(
+                "{what} has {} leaves, more than the limit of {MAX_LEAVES}",
+                self.leaves.len()
+            )));
+        }
+        self.check_depth(what)
     }
 
     /// `depth(x)` as the reference computes it (`htuple.md` section 3): 0

@@ -32,8 +32,12 @@ impl Layout {
     /// The layout `shape : stride` (the notation's literal `S:D`).
     ///
     /// Errors: `congruence` when the profiles differ; `value` for a zero or
-    /// negative extent.
+    /// negative extent, a shape or stride nested deeper than
+    /// [`MAX_DEPTH`](crate::htuple::MAX_DEPTH) levels or with more than
+    /// [`MAX_LEAVES`](crate::htuple::MAX_LEAVES) leaves (`docs/limits.md`).
     pub fn new(shape: Shape, stride: Stride) -> Result<Layout> {
+        shape.as_ref().check_limits("layout: the shape")?;
+        stride.as_ref().check_limits("layout: the stride")?;
         if !shape.as_ref().congruent(stride.as_ref()) {
             return Err(Error::congruence(format!(
                 "layout: shape {shape} and stride {stride} are not congruent"
@@ -334,6 +338,7 @@ impl Layout {
 }
 
 pub(crate) fn check_positive(s: HRef<'_, i64>) -> Result<()> {
+    s.check_limits("layout: the shape")?;
     if let Some(&e) = s.leaves().iter().find(|&&e| e <= 0) {
         return Err(Error::value(format!(
             "shape {s} has the non-positive extent {e}; shapes must be positive"

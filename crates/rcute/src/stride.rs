@@ -99,7 +99,34 @@ impl Scalar {
         if i > 1 << 20 {
             return Err(Error::value(format!("{self} @ {i}: basis index too large")));
         }
+        if self.nesting() >= crate::htuple::MAX_DEPTH {
+            return Err(Error::value(format!(
+                "x @ {i}: the coordinate value would be nested deeper than {} levels",
+                crate::htuple::MAX_DEPTH
+            )));
+        }
         Ok(Scalar::scaled_basis(self.clone(), &[i]))
+    }
+
+    /// How deeply coordinate values nest inside this scalar: 0 for an
+    /// integer or F2 value, `1 + max over the children` for a coordinate
+    /// value. Computed without recursion.
+    ///
+    /// ```
+    /// use rcute::Scalar;
+    /// assert_eq!(Scalar::Int(3).nesting(), 0);
+    /// assert_eq!(Scalar::basis(1, &[0, 2]).nesting(), 2);
+    /// ```
+    pub fn nesting(&self) -> usize {
+        let mut max = 0;
+        let mut stack: Vec<(&Scalar, usize)> = vec![(self, 0)];
+        while let Some((x, d)) = stack.pop() {
+            if let Scalar::Coord(c) = x {
+                max = max.max(d + 1);
+                stack.extend(c.children().iter().map(|ch| (ch, d + 1)));
+            }
+        }
+        max
     }
 
     /// The integer value, if this is an integer.

@@ -48,6 +48,8 @@ pub fn layout_add(a: &Layout, b: &Layout) -> Result<Layout> {
             g.size()?
         )));
     }
+    check_f2_splits(&ac, &g, a)?;
+    check_f2_splits(&bc, &g, b)?;
     let (gs, gd) = g.into_parts();
     let d = gd.try_map(|x| match x {
         Scalar::Int(idx) => ac.eval_index(*idx)?.add(&bc.eval_index(*idx)?),
@@ -56,6 +58,42 @@ pub fn layout_add(a: &Layout, b: &Layout) -> Result<Layout> {
         ))),
     })?;
     coalesce(&Layout::from_parts(gs, d))
+}
+
+/// An F2 mode `s:F(d)` is linear only over splits of its index at powers
+/// of two (`i = i0 + 2^k i1` with `i0 < 2^k` makes `+` an XOR); splitting
+/// it elsewhere (`12:F8` into `(3, 4)`) would make the sum wrong, so that is
+/// a `value` error. `lc` is coalesced, `g` the common domain, `orig` the
+/// operand named in the message.
+fn check_f2_splits(lc: &Layout, g: &Layout, orig: &Layout) -> Result<()> {
+    let modes: Vec<(i64, &Scalar)> = lc.flat_modes().collect();
+    if !modes.iter().any(|(_, d)| d.is_f2() && !d.is_zero()) {
+        return Ok(());
+    }
+    let mut starts = Vec::with_capacity(modes.len());
+    let mut p: i128 = 1;
+    for (s, _) in &modes {
+        starts.push(p);
+        p = p.saturating_mul(*s as i128);
+    }
+    for at in g.stride().leaves() {
+        let Scalar::Int(at) = at else { continue };
+        let at = *at as i128;
+        let Some(j) = starts.iter().rposition(|&st| st <= at) else {
+            continue;
+        };
+        let (s, d) = modes[j];
+        if !d.is_f2() || d.is_zero() || at == starts[j] {
+            continue;
+        }
+        let q = at / starts[j];
+        if at % starts[j] != 0 || q & (q - 1) != 0 {
+            return Err(Error::value(format!(
+                "layout_add: the F2 mode {s}:{d} of {orig} would be split at index {at}, not a power-of-two point of the mode; F2 strides are linear only over power-of-two splits"
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// `greatest_common_domain(A, B)` of two shapes (`algebra.md` section 16):

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use super::ops;
 use super::parser::{parse_statement, BinOp, Expr, ExprKind, Statement};
-use super::value::{check_size, values_equal, Value};
+use super::value::{check_size, value_parts, values_equal, Value, MAX_VALUE_PARTS};
 use crate::error::{Error, Result};
 use crate::htuple::{Builder, HRef, MAX_DEPTH};
 use crate::int;
@@ -137,8 +137,11 @@ impl Session {
             ExprKind::Name(n) => self.lookup(n),
             ExprKind::Tuple(items) => {
                 let mut v = Vec::with_capacity(items.len());
+                let mut parts = 0;
                 for x in items {
-                    v.push(self.eval(x)?);
+                    let y = self.eval(x)?;
+                    spend_operand(&mut parts, &y, x.col)?;
+                    v.push(y);
                 }
                 Ok(Value::Tuple(v))
             }
@@ -187,8 +190,11 @@ impl Session {
         // copies of the inline argument array cost more than the
         // evaluation of small arguments
         let mut argv = ops::PosArgs::new();
+        let mut parts = 0;
         for x in args {
-            argv.push(Some(self.eval(x)?));
+            let y = self.eval(x)?;
+            spend_operand(&mut parts, &y, x.col)?;
+            argv.push(Some(y));
         }
         let mut kw = ops::KwArgs::new();
         for (k, x) in kwargs {
@@ -229,11 +235,14 @@ impl Session {
             }
         }
         let t = self.eval(target)?;
-        let idx = idx
-            .iter()
-            .map(|x| self.eval(x))
-            .collect::<Result<Vec<_>>>()?;
-        index(&t, &idx)
+        let mut parts = 0;
+        let mut iv = Vec::with_capacity(idx.len());
+        for x in idx {
+            let y = self.eval(x)?;
+            spend_operand(&mut parts, &y, x.col)?;
+            iv.push(y);
+        }
+        index(&t, &iv)
     }
 
     /// If `e` names an operation, possibly with mode subscripts
@@ -397,6 +406,19 @@ fn literal_coordinate(args: &[Expr]) -> Option<crate::shape::Coord> {
         }
     }
     Some(b.finish())
+}
+
+/// Adds the parts of one operand of a call or tuple to `total`: together
+/// the operands stay within [`MAX_VALUE_PARTS`] (`docs/limits.md`), so that
+/// `(A, A, ..., A)` fails before it exhausts memory.
+fn spend_operand(total: &mut usize, v: &Value, col: usize) -> Result<()> {
+    *total = total.saturating_add(value_parts(v)?);
+    if *total > MAX_VALUE_PARTS {
+        return Err(Error::value(format!(
+            "column {col}: the operands have more than {MAX_VALUE_PARTS} parts together"
+        )));
+    }
+    Ok(())
 }
 
 fn is_reserved(name: &str) -> bool {

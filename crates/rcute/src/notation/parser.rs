@@ -71,6 +71,10 @@ impl BinOp {
 /// The deepest expression tree accepted (long operator chains count too).
 pub const MAX_TREE_DEPTH: usize = 256;
 
+/// The most keyword arguments one call accepts (no operation takes more
+/// than two).
+pub const MAX_KEYWORDS: usize = 16;
+
 /// An expression with the column where it starts.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Expr {
@@ -402,6 +406,12 @@ impl Parser {
             let t = self.peek().clone();
             if let (Tok::Ident(name), Tok::Assign) = (&t.tok, self.peek_at(1)) {
                 let name = name.clone();
+                if kwargs.len() >= MAX_KEYWORDS {
+                    return Err(parse_error(
+                        t.col,
+                        format!("more than {MAX_KEYWORDS} keyword arguments"),
+                    ));
+                }
                 if kwargs.iter().any(|(k, _)| *k == name) {
                     return Err(parse_error(
                         t.col,

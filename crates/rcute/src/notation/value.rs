@@ -530,6 +530,21 @@ pub fn check_size(v: &Value) -> Result<()> {
     measure(v, 0, &mut budget)
 }
 
+/// The number of parts of `v` as [`check_size`] counts them (same errors).
+/// The evaluator adds them up over the operands of one call or tuple, so
+/// that `(A, A, ..., A)` cannot exhaust memory before the result is
+/// checked.
+///
+/// ```
+/// use rcute::notation::{value::value_parts, Value};
+/// assert_eq!(value_parts(&Value::Tuple(vec![Value::Int(1), Value::Int(2)])).unwrap(), 3);
+/// ```
+pub fn value_parts(v: &Value) -> Result<usize> {
+    let mut budget = MAX_VALUE_PARTS;
+    measure(v, 0, &mut budget)?;
+    Ok(MAX_VALUE_PARTS - budget)
+}
+
 fn spend(budget: &mut usize, n: usize) -> Result<()> {
     *budget = budget.checked_sub(n).ok_or_else(|| {
         Error::value(format!(
@@ -568,7 +583,16 @@ fn measure(v: &Value, depth: usize, budget: &mut usize) -> Result<()> {
 }
 
 fn measure_layout(l: &Layout, depth: usize, budget: &mut usize) -> Result<()> {
-    spend(budget, l.shape().leaves().len())?;
+    // the checked constructors' bound (docs/limits.md): the algebra is
+    // quadratic in the number of modes
+    let n = l.shape().leaves().len();
+    if n > crate::htuple::MAX_LEAVES {
+        return Err(Error::value(format!(
+            "a layout with {n} leaves, more than the limit of {}",
+            crate::htuple::MAX_LEAVES
+        )));
+    }
+    spend(budget, n)?;
     if depth + l.shape().as_ref().depth() > MAX_VALUE_DEPTH {
         return Err(too_deep());
     }
