@@ -118,7 +118,7 @@ pub fn run_tensor_op(op: usize, src: &mut impl Src) -> Result<Outcome, String> {
 }
 
 fn op_copy(src: &mut impl Src) -> Result<Outcome, String> {
-    let big = src.chance(1, 64);
+    let big = src.chance(1, 256);
     let (ls, ld) = if big {
         // large enough for the tiled and threaded paths
         let m = src.pick(&[256i64, 384, 512, 640]);
@@ -147,7 +147,9 @@ fn op_copy(src: &mut impl Src) -> Result<Outcome, String> {
     };
     let (bs, lens) = buffer_for(src, &os);
     let (bd, lend) = buffer_for(src, &od);
-    if lens > (1 << 21) || lend > (1 << 21) {
+    // large buffers only for the deliberate large copies (keeps the fuzzer fast)
+    let max_len = if big { 1 << 21 } else { 1 << 14 };
+    if lens > max_len || lend > max_len {
         return Ok(Outcome::Rejected);
     }
     let sdata: Vec<i64> = (0..lens as i64).map(|x| x * 7 + 1).collect();
@@ -201,7 +203,7 @@ fn op_fill_clear(src: &mut impl Src) -> Result<Outcome, String> {
         return Ok(Outcome::Rejected);
     };
     let (b, len) = buffer_for(src, &o);
-    if len > (1 << 16) {
+    if len > (1 << 14) {
         return Ok(Outcome::Rejected);
     }
     let mut data: Vec<i64> = (0..len as i64).collect();
@@ -248,7 +250,7 @@ fn op_tensor_slice(src: &mut impl Src) -> Result<Outcome, String> {
         return Ok(Outcome::Rejected);
     };
     let (b, len) = buffer_for(src, &o);
-    if len > (1 << 16) {
+    if len > (1 << 14) {
         return Ok(Outcome::Rejected);
     }
     let data: Vec<i64> = (0..len as i64).map(|x| x * 3).collect();
@@ -341,7 +343,7 @@ fn op_partition(src: &mut impl Src) -> Result<Outcome, String> {
         return Ok(Outcome::Rejected);
     };
     let (b, len) = buffer_for(src, &o);
-    if len > (1 << 16) {
+    if len > (1 << 14) {
         return Ok(Outcome::Rejected);
     }
     let data: Vec<i64> = (0..len as i64).collect();
@@ -416,7 +418,7 @@ fn op_gemm(src: &mut impl Src) -> Result<Outcome, String> {
     let (ba, lena) = buffer_for(src, &oa);
     let (bb, lenb) = buffer_for(src, &ob);
     let (bc, lenc) = buffer_for(src, &oc);
-    if lena.max(lenb).max(lenc) > (1 << 16) {
+    if lena.max(lenb).max(lenc) > (1 << 14) {
         return Ok(Outcome::Rejected);
     }
     let da: Vec<i64> = (0..lena as i64).map(|x| x % 7 - 3).collect();
