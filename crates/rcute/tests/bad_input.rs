@@ -880,3 +880,32 @@ fn regression_keyword_arguments_are_bounded() {
     let e = notation::eval_str(&format!("size(1, {})", kw.join(","))).unwrap_err();
     assert_eq!(e.kind, ErrorKind::Parse);
 }
+
+/// `algebra` fuzz target and extended run (`constructors`), panic:
+/// make_layout_like sorted the strides with `sort_by` and answered `Equal`
+/// for pairs that cannot be compared (an integer and a coordinate value);
+/// that is not a total order and the standard library's sort panicked
+/// ("user-provided comparison function does not correctly implement a
+/// total order"). Now the first failed comparison is a `type` error.
+#[test]
+fn regression_make_layout_like_mixed_strides() {
+    let pick = [
+        Scalar::Int(1),
+        Scalar::Int(2),
+        Scalar::Int(3),
+        Scalar::basis(1, &[0]),
+        Scalar::basis(2, &[1]),
+        Scalar::basis(1, &[0, 1]),
+        Scalar::Int(0),
+    ];
+    for seed in 0..50u64 {
+        let n = 9 + (seed as usize % 40);
+        let d: Vec<Scalar> = (0..n)
+            .map(|k| pick[(k * 7 + seed as usize * 13 + k * k) % pick.len()].clone())
+            .collect();
+        let l = Layout::new(HTuple::flat(vec![2i64; n]), HTuple::flat(d)).unwrap();
+        if let Err(e) = algebra::make_layout_like(&l) {
+            assert_eq!(e.kind, ErrorKind::Type, "{e}");
+        }
+    }
+}
