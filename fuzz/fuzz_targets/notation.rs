@@ -7,6 +7,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+use rcute::notation::lexer::MAX_STATEMENT_LEN;
 use rcute::notation::{eval_value, format_value, values_equal, Session, Style, Value};
 use rcute::Scalar;
 
@@ -34,7 +35,8 @@ fuzz_target!(|data: &[u8]| {
         let repr = format_value(&v, Style::Repr);
         let _ = format_value(&v, Style::Cpp);
         if round_trips(&v) {
-            for p in [&printed, &repr] {
+            // a printed value longer than a statement cannot be read back
+            for p in [&printed, &repr].into_iter().filter(|p| p.len() <= MAX_STATEMENT_LEN) {
                 match eval_value(p) {
                     Ok(w) => assert!(
                         values_equal(&v, &w),
