@@ -320,7 +320,7 @@ impl<'a, T> HRef<'a, T> {
     /// measure.
     pub fn depth(&self) -> usize {
         // pre-order walk keeping, per open tuple, the number of modes still to come
-        let mut open: Vec<u32> = Vec::new();
+        let mut open: SmallVec<[u32; 16]> = SmallVec::new();
         let mut max = 0;
         let mut i = 0;
         while i < self.nodes.len() {
