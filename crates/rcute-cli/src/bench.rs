@@ -1,7 +1,8 @@
 //! `rcute bench`: time the evaluation of each statement of a script.
 //!
-//! Each statement is parsed once; its parsed form is then evaluated over and
-//! over in-process (no re-parsing) for at least `--min-time` milliseconds,
+//! Each statement is parsed and prepared once ([`Prepared`]: literals
+//! become values, operation names are resolved); the prepared statement is
+//! then evaluated over and over in-process (no re-parsing) for at least `--min-time` milliseconds,
 //! in batches whose size is calibrated so that one batch takes about 50 us
 //! (at least 11 batches). Per statement it reports the median and the
 //! minimum over the batches of the time per evaluation, and the heap
@@ -17,7 +18,8 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use rcute::notation::parser::{parse_statement, Statement};
+use rcute::notation::parser::parse_statement;
+use rcute::notation::prepare::Prepared;
 use rcute::notation::Session;
 
 /// The global allocator of the `rcute` binary: the system allocator, with
@@ -216,16 +218,14 @@ pub fn run(args: &BenchArgs) -> i32 {
         };
         let expr = line.trim().to_string();
         let reference_ns = reference.iter().find(|(k, _)| *k == expr).map(|&(_, v)| v);
-        let (name, e) = match &stmt {
-            Statement::Assign(n, e) => (Some(n.clone()), e),
-            Statement::Expr(e) => (None, e),
-        };
-        let outcome = match session.eval(e) {
+        let prepared = Prepared::new(&stmt);
+        let name = prepared.assigns().map(str::to_string);
+        let outcome = match session.eval_prepared(&prepared) {
             Err(err) => Err(err.to_string()),
             Ok(v) => {
                 let t = {
                     let s = &session;
-                    time_it(min_time, || s.eval(e))
+                    time_it(min_time, || s.eval_prepared(&prepared))
                 };
                 if let Some(n) = name {
                     if let Err(err) = session.set(&n, v) {

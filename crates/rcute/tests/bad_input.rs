@@ -909,3 +909,22 @@ fn regression_make_layout_like_mixed_strides() {
         }
     }
 }
+
+/// Found by the prepared-statement agreement test (`tests/prepare.rs`),
+/// panic: `logical_divide(A=4:2)` put A back into the first positional
+/// slot by indexing, and there was none (index out of bounds). A by
+/// keyword now works like A by position.
+#[test]
+fn regression_logical_divide_by_keyword() {
+    let e = notation::eval_str("logical_divide(A=4:2)").unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Type, "{e}");
+    for src in [
+        "logical_divide(B=4:2, A=8:1)",
+        "logical_divide(8:1, B=4:2)",
+        "logical_divide(A=8:1, B=4:2)",
+    ] {
+        assert_eq!(notation::eval_str(src).unwrap(), "(4, 2):(2, 1)", "{src}");
+    }
+    let e = notation::eval_str("logical_divide(8:1, 4:2, A=8:1)").unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Type, "{e}");
+}

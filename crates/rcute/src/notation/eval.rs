@@ -73,7 +73,7 @@ impl Session {
         match parse_statement(line) {
             Ok(None) => None,
             Err(e) => Some(Err(e)),
-            Ok(Some(stmt)) => Some(self.exec(&stmt)),
+            Ok(Some(stmt)) => Some(self.run(&super::prepare::Prepared::new(&stmt))),
         }
     }
 

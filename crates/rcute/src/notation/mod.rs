@@ -10,9 +10,11 @@
 //! ```
 
 pub mod eval;
+mod fast;
 pub mod lexer;
 pub mod ops;
 pub mod parser;
+pub mod prepare;
 pub mod print;
 pub mod value;
 

@@ -119,6 +119,20 @@ pub fn is_operation(name: &str) -> bool {
     SORTED_OPERATIONS.binary_search(&name).is_ok()
 }
 
+/// The operation table's own name for `name` (so that a prepared call
+/// keeps a `'static` name), or `None` when `name` is not an operation.
+///
+/// ```
+/// assert_eq!(rcute::notation::ops::operation_name("coalesce"), Some("coalesce"));
+/// assert_eq!(rcute::notation::ops::operation_name("A"), None);
+/// ```
+pub fn operation_name(name: &str) -> Option<&'static str> {
+    SORTED_OPERATIONS
+        .binary_search(&name)
+        .ok()
+        .and_then(|i| SORTED_OPERATIONS.get(i).copied())
+}
+
 const SORTED_LIST: [&str; 81] = [
     "ArithTuple",
     "E",
@@ -1052,7 +1066,12 @@ fn dispatch(name: &str, path: &[i64], a: &mut Args) -> Result<Value> {
                 }
                 return Ok(layout(algebra::logical_divide_none(&b.to_tiler()?)?));
             }
-            a.pos[0] = Some(x);
+            // put A back for binary_tiler_op (it may have come by keyword,
+            // with no positional arguments at all)
+            match a.pos.get_mut(0) {
+                Some(slot) => *slot = Some(x),
+                None => a.pos.push(Some(x)),
+            }
             binary_tiler_op(a, path, name, algebra::logical_divide)
         }
         "zipped_divide" => {

@@ -1,0 +1,378 @@
+//! Prepared statements: a parsed statement made ready for repeated
+//! evaluation.
+//!
+//! [`Prepared::new`] does, once, the work that does not depend on the
+//! session's variables:
+//!
+//! * **literals become values**: an integer, F2 or basis literal, `None`,
+//!   `True`, `False`, and tuples and layout literals `S:D` made only of
+//!   them are evaluated once and kept as values (with their size, checked
+//!   once); evaluating the statement copies them;
+//! * **operation names are resolved**: a call `op(...)` of an operation of
+//!   the notation keeps the operation's table entry instead of its name;
+//! * **literal coordinates are built**: `L(c)` with a literal layout `L`
+//!   and a coordinate of integer literals keeps the layout and the
+//!   coordinate, so evaluating it is one layout evaluation.
+//!
+//! Anything else (names of variables, arithmetic, mode-indexed calls,
+//! slicing, ...) is kept as an expression and evaluated by
+//! [`Session::eval`]. A literal whose evaluation fails is kept as an
+//! expression too, so the error is raised when the statement is evaluated,
+//! as before. Evaluating a prepared statement therefore gives exactly the
+//! value or the error of [`Session::exec`] on the parsed statement:
+//! [`Session::eval_line`] (and so `rcute eval` and the conformance vectors)
+//! goes through this path, and `rcute bench` times [`Session::run`].
+//!
+//! ```
+//! use rcute::notation::{parser::parse_statement, prepare::Prepared, Session};
+//! let stmt = parse_statement("composition((6,2):(8,2), (4,3):(3,1))").unwrap().unwrap();
+//! let p = Prepared::new(&stmt);
+//! let mut s = Session::new();
+//! assert_eq!(s.run(&p).unwrap().to_string(), "((2, 2), 3):((24, 2), 8)");
+//! // the same prepared statement evaluates again, with the same result
+//! assert_eq!(s.run(&p).unwrap().to_string(), "((2, 2), 3):((24, 2), 8)");
+//! ```
+
+use super::eval::Session;
+use super::fast::{self, ArgView, Converted};
+use super::ops;
+use super::parser::{BinOp, Expr, ExprKind, Statement};
+use super::value::{check_size, value_parts, Value, MAX_VALUE_PARTS};
+use crate::error::{Error, Result};
+use crate::htuple::{Builder, MAX_DEPTH};
+use crate::layout::Layout;
+use crate::shape::Coord;
+use crate::stride::Scalar;
+
+/// A statement prepared for repeated evaluation (see the module
+/// documentation). Built by [`Prepared::new`] (never fails: what cannot be
+/// prepared is kept as an expression), evaluated by [`Session::run`].
+#[derive(Clone)]
+pub struct Prepared {
+    assign: Option<String>,
+    node: Node,
+}
+
+#[derive(Clone)]
+#[allow(clippy::large_enum_variant)] // literals are the common node; kept inline
+enum Node {
+    /// A literal's value and its number of parts (`value_parts`), both
+    /// computed once; its size check passed.
+    Const {
+        value: Value,
+        parts: usize,
+        converted: Converted,
+    },
+    /// A call of the operation `op` (no mode subscripts); `direct` when
+    /// [`fast::call`] may cover it.
+    Call {
+        op: &'static str,
+        direct: bool,
+        args: Vec<Arg>,
+        kwargs: Vec<(String, Node)>,
+    },
+    /// `L(c)`: a literal layout at a coordinate of integer literals.
+    LayoutAt { layout: Layout, coord: Coord },
+    /// Anything else, evaluated by [`Session::eval`].
+    Expr(Expr),
+}
+
+#[derive(Clone)]
+struct Arg {
+    node: Node,
+    col: usize,
+}
+
+impl std::fmt::Debug for Prepared {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Prepared")
+            .field("assign", &self.assign)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Prepared {
+    /// Prepares a parsed statement. Never fails; errors (of literals too)
+    /// are raised by [`Session::run`].
+    pub fn new(stmt: &Statement) -> Prepared {
+        match stmt {
+            Statement::Expr(e) => Prepared {
+                assign: None,
+                node: prepare(e),
+            },
+            Statement::Assign(name, e) => Prepared {
+                assign: Some(name.clone()),
+                node: prepare(e),
+            },
+        }
+    }
+
+    /// The variable an assignment binds, if the statement is one.
+    pub fn assigns(&self) -> Option<&str> {
+        self.assign.as_deref()
+    }
+}
+
+/// True for literals: integers, F2 values, `None`/`_`/`True`/`False`,
+/// negated integers, basis literals `v@i`, and tuples and layouts of
+/// literals. They cannot depend on variables (those names cannot be
+/// assigned).
+fn is_literal(e: &Expr, depth: usize) -> bool {
+    if depth > MAX_DEPTH {
+        return false;
+    }
+    match &e.kind {
+        ExprKind::Int(_) | ExprKind::F2(_) => true,
+        ExprKind::Name(n) => matches!(n.as_str(), "None" | "_" | "True" | "False"),
+        ExprKind::Neg(x) => matches!(x.kind, ExprKind::Int(_)),
+        ExprKind::Binary(BinOp::At, a, b) => is_literal(a, depth + 1) && is_literal(b, depth + 1),
+        ExprKind::Tuple(items) => items.iter().all(|x| is_literal(x, depth + 1)),
+        ExprKind::Layout(s, d) => is_literal(s, depth + 1) && is_literal(d, depth + 1),
+        _ => false,
+    }
+}
+
+fn prepare(e: &Expr) -> Node {
+    prepare_at(e, 0)
+}
+
+fn prepare_at(e: &Expr, depth: usize) -> Node {
+    if depth > MAX_DEPTH {
+        return Node::Expr(e.clone());
+    }
+    if is_literal(e, 0) {
+        // a literal does not read variables: a fresh session gives its
+        // value (the same `eval`, with the same size check)
+        if let Ok(value) = Session::new().eval(e) {
+            if let Ok(parts) = value_parts(&value) {
+                let converted = Converted::of(&value);
+                return Node::Const {
+                    value,
+                    parts,
+                    converted,
+                };
+            }
+        }
+        return Node::Expr(e.clone());
+    }
+    if let ExprKind::Call {
+        callee,
+        args,
+        kwargs,
+    } = &e.kind
+    {
+        if let ExprKind::Name(n) = &callee.kind {
+            if let Some(op) = ops::operation_name(n) {
+                return Node::Call {
+                    op,
+                    direct: fast::covers(op),
+                    args: args
+                        .iter()
+                        .map(|x| Arg {
+                            node: prepare_at(x, depth + 1),
+                            col: x.col,
+                        })
+                        .collect(),
+                    kwargs: kwargs
+                        .iter()
+                        .map(|(k, x)| (k.clone(), prepare_at(x, depth + 1)))
+                        .collect(),
+                };
+            }
+        }
+        if kwargs.is_empty() && is_literal(callee, 0) {
+            if let (Ok(Value::Layout(layout)), Some(coord)) =
+                (Session::new().eval(callee), literal_coordinate(args))
+            {
+                return Node::LayoutAt { layout, coord };
+            }
+        }
+    }
+    Node::Expr(e.clone())
+}
+
+/// The coordinate of call arguments that are integer literals or tuples of
+/// them (one argument is itself, several form a tuple); `None` otherwise.
+fn literal_coordinate(args: &[Expr]) -> Option<Coord> {
+    fn rec(e: &Expr, b: &mut Builder<Option<Scalar>>, depth: usize) -> Option<()> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        match &e.kind {
+            ExprKind::Int(v) => b.leaf(Some(Scalar::Int(i64::try_from(*v).ok()?))),
+            ExprKind::Tuple(items) => {
+                b.open();
+                for x in items {
+                    rec(x, b, depth + 1)?;
+                }
+                b.close();
+            }
+            _ => return None,
+        }
+        Some(())
+    }
+    let mut b = Builder::new();
+    match args {
+        [] => return None,
+        [one] => rec(one, &mut b, 0)?,
+        many => {
+            b.open();
+            for x in many {
+                rec(x, &mut b, 1)?;
+            }
+            b.close();
+        }
+    }
+    Some(b.finish())
+}
+
+impl Session {
+    /// Evaluates a prepared statement: for an assignment, binds the value
+    /// and returns it. Same value or error as [`Session::exec`] on the
+    /// statement it was prepared from.
+    ///
+    /// ```
+    /// use rcute::notation::{parser::parse_statement, prepare::Prepared, Session};
+    /// let mut s = Session::new();
+    /// let p = Prepared::new(&parse_statement("A = (4,8):(8,1)").unwrap().unwrap());
+    /// s.run(&p).unwrap();
+    /// let q = Prepared::new(&parse_statement("A(2,3)").unwrap().unwrap());
+    /// assert_eq!(s.run(&q).unwrap().to_string(), "19");
+    /// ```
+    pub fn run(&mut self, p: &Prepared) -> Result<Value> {
+        match &p.assign {
+            None => self.eval_prepared(p),
+            Some(name) => {
+                if ops::is_operation(name)
+                    || matches!(name.as_str(), "None" | "_" | "True" | "False")
+                {
+                    return Err(Error::value(format!(
+                        "cannot assign to '{name}': it names an operation or a constant"
+                    )));
+                }
+                let v = self.eval_prepared(p)?;
+                self.set(name, v.clone())?;
+                Ok(v)
+            }
+        }
+    }
+
+    /// The value of a prepared statement's expression, without binding an
+    /// assignment's variable (what `rcute bench` times).
+    pub fn eval_prepared(&self, p: &Prepared) -> Result<Value> {
+        self.eval_node(&p.node)
+    }
+
+    fn eval_node(&self, n: &Node) -> Result<Value> {
+        match n {
+            Node::Const { value, .. } => Ok(value.clone()),
+            Node::Expr(e) => self.eval(e),
+            Node::LayoutAt { layout, coord } => {
+                let v = Value::from_scalar(layout.eval(coord.as_ref())?);
+                check_size(&v)?;
+                Ok(v)
+            }
+            Node::Call {
+                op,
+                direct,
+                args,
+                kwargs,
+            } => {
+                if *direct {
+                    if let Some(r) = self.direct_call(op, args, kwargs) {
+                        let v = r?;
+                        check_size(&v)?;
+                        return Ok(v);
+                    }
+                }
+                let mut argv = ops::PosArgs::new();
+                let mut parts: usize = 0;
+                for a in args {
+                    let (y, n) = match &a.node {
+                        Node::Const { value, parts, .. } => (value.clone(), *parts),
+                        other => {
+                            let y = self.eval_node(other)?;
+                            let n = value_parts(&y)?;
+                            (y, n)
+                        }
+                    };
+                    parts = parts.saturating_add(n);
+                    if parts > MAX_VALUE_PARTS {
+                        return Err(Error::value(format!(
+                            "column {}: the operands have more than {MAX_VALUE_PARTS} parts together",
+                            a.col
+                        )));
+                    }
+                    argv.push(Some(y));
+                }
+                let mut kw = ops::KwArgs::new();
+                for (k, x) in kwargs {
+                    kw.push((k.as_str(), Some(self.eval_node(x)?)));
+                }
+                let v = ops::call_with(op, &[], &mut argv, &mut kw)?;
+                check_size(&v)?;
+                Ok(v)
+            }
+        }
+    }
+
+    /// The argument of a direct call: a literal (with its conversions) or a
+    /// variable, read in place, and its number of parts; `None` for
+    /// anything else.
+    fn view<'a>(&'a self, n: &'a Node) -> Option<(ArgView<'a>, usize)> {
+        match n {
+            Node::Const {
+                value,
+                parts,
+                converted,
+            } => Some((
+                ArgView {
+                    value,
+                    converted: Some(converted),
+                },
+                *parts,
+            )),
+            Node::Expr(Expr {
+                kind: ExprKind::Name(name),
+                ..
+            }) if !matches!(name.as_str(), "None" | "_" | "True" | "False") => {
+                let value = self.get(name)?;
+                let parts = value_parts(value).ok()?;
+                Some((
+                    ArgView {
+                        value,
+                        converted: None,
+                    },
+                    parts,
+                ))
+            }
+            _ => None,
+        }
+    }
+
+    /// [`fast::call`] when every argument is a literal or a variable and the
+    /// operands stay within the size bound; `None` otherwise (the general
+    /// path then evaluates the call and reports any error).
+    fn direct_call(
+        &self,
+        op: &str,
+        args: &[Arg],
+        kwargs: &[(String, Node)],
+    ) -> Option<Result<Value>> {
+        let mut pos: smallvec::SmallVec<[ArgView<'_>; 4]> = smallvec::SmallVec::new();
+        let mut parts: usize = 0;
+        for a in args {
+            let (v, n) = self.view(&a.node)?;
+            parts = parts.saturating_add(n);
+            pos.push(v);
+        }
+        if parts > MAX_VALUE_PARTS {
+            return None;
+        }
+        let mut kw: smallvec::SmallVec<[(&str, ArgView<'_>); 2]> = smallvec::SmallVec::new();
+        for (k, x) in kwargs {
+            kw.push((k.as_str(), self.view(x)?.0));
+        }
+        fast::call(op, &pos, &kw)
+    }
+}
