@@ -245,6 +245,23 @@ impl Layout {
         if let Some(Some(Scalar::Int(i))) = c.as_leaf() {
             return self.eval_index(*i);
         }
+        // a natural integer coordinate of integer strides: idx2crd keeps it
+        // as it is, so the offset is the inner product (on overflow, the
+        // general path below reports the error)
+        if c.congruent(self.shape.as_ref()) {
+            let mut acc: Option<i64> = Some(0);
+            for (x, d) in c.leaves().iter().zip(self.stride.leaves()) {
+                acc = match (acc, x, d) {
+                    (Some(a), Some(Scalar::Int(x)), Scalar::Int(d)) => {
+                        x.checked_mul(*d).and_then(|p| a.checked_add(p))
+                    }
+                    _ => None,
+                };
+            }
+            if let Some(a) = acc {
+                return Ok(Scalar::Int(a));
+            }
+        }
         let nat = shape::idx2crd(c, self.shape.as_ref())?;
         let mut acc = Scalar::Int(0);
         for (x, d) in nat.leaves().iter().zip(self.stride.leaves()) {
