@@ -1,6 +1,7 @@
 //! Divan suite over the benchmark cases of `shared/bench/cases.cute`: each
-//! statement is parsed once and its parsed form evaluated per iteration
-//! (the same measurement as `rcute bench -f`).
+//! statement is parsed and prepared once (`notation::prepare::Prepared`)
+//! and the prepared statement evaluated per iteration (the same
+//! measurement as `rcute bench -f`).
 //!
 //! The cases file is looked up as `$RCUTE_BENCH_CASES`, else as
 //! `shared/bench/cases.cute` beside any ancestor of this crate (the
@@ -11,7 +12,8 @@
 
 use std::path::PathBuf;
 
-use rcute::notation::parser::{parse_statement, Statement};
+use rcute::notation::parser::parse_statement;
+use rcute::notation::prepare::Prepared;
 use rcute::notation::Session;
 
 fn main() {
@@ -48,9 +50,7 @@ fn eval(bencher: divan::Bencher, case: &str) {
     let Ok(Some(stmt)) = parse_statement(case) else {
         return;
     };
-    let e = match &stmt {
-        Statement::Expr(e) | Statement::Assign(_, e) => e.clone(),
-    };
+    let p = Prepared::new(&stmt);
     let session = Session::new();
-    bencher.bench_local(|| session.eval(divan::black_box(&e)));
+    bencher.bench_local(|| session.eval_prepared(divan::black_box(&p)));
 }

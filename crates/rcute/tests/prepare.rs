@@ -1,6 +1,7 @@
-//! Prepared statements (`notation::prepare`): evaluating a prepared
-//! statement gives exactly the value or the error of evaluating the parsed
-//! statement (`Session::exec`), on every conformance vector and on random
+//! Prepared statements (`notation::prepare`) and direct calls
+//! (`notation::fast`): evaluating a prepared statement gives exactly the
+//! value or the error of evaluating the parsed statement (`Session::exec`)
+//! through the general dispatch (direct calls off), on every conformance vector and on random
 //! calls of the operations with a direct path, with literals, variables,
 //! keyword arguments and bad arguments; and a prepared statement can be
 //! evaluated again and again.
@@ -10,7 +11,7 @@ use std::path::{Path, PathBuf};
 use proptest::prelude::*;
 use rcute::notation::parser::{parse_statement, Statement};
 use rcute::notation::prepare::Prepared;
-use rcute::notation::{format_value, Session, Style};
+use rcute::notation::{format_value, set_direct_calls, Session, Style};
 
 /// The outcome of a statement as the CLI would print it, in two styles
 /// (buffer addresses of memory tensors, which differ from run to run, are
@@ -52,13 +53,16 @@ fn differences(lines: &[String]) -> Vec<String> {
             _ => continue,
         };
         let p = Prepared::new(&stmt);
+        // the parsed statement through the general dispatch only
+        set_direct_calls(false);
         let a = outcome(parsed.exec(&stmt));
-        let b = outcome(prepared.run(&p));
-        // a second evaluation of the same prepared statement agrees too
-        let c = outcome(prepared.eval_prepared(&p));
         let a_again = outcome(parsed.eval(match &stmt {
             Statement::Expr(e) | Statement::Assign(_, e) => e,
         }));
+        set_direct_calls(true);
+        let b = outcome(prepared.run(&p));
+        // a second evaluation of the same prepared statement agrees too
+        let c = outcome(prepared.eval_prepared(&p));
         if a != b || a_again != c {
             out.push(format!(
                 "{line}\n  parsed:   {a}\n  prepared: {b}\n  again:    {a_again} / {c}"

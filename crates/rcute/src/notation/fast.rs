@@ -13,6 +13,7 @@
 //! value (or the library's error) is the same.
 
 use std::borrow::Cow;
+use std::cell::Cell;
 
 use super::value::Value;
 use crate::algebra;
@@ -21,6 +22,22 @@ use crate::htuple::HTuple;
 use crate::layout::Layout;
 use crate::shape::{self, Coord};
 use crate::tiler::Tiler;
+
+thread_local! {
+    static ENABLED: Cell<bool> = const { Cell::new(true) };
+}
+
+/// Turns the direct calls of this thread on or off (they are on). With
+/// them off every call takes the general dispatch: the tests compare the
+/// two paths.
+pub fn set_enabled(on: bool) {
+    ENABLED.with(|c| c.set(on));
+}
+
+/// True when direct calls are on for this thread.
+pub(crate) fn enabled() -> bool {
+    ENABLED.with(|c| c.get())
+}
 
 /// Conversions of a literal argument, made once when it is prepared
 /// (`None` where the conversion fails: the general dispatch then reports
@@ -145,6 +162,10 @@ fn binary(op: &str) -> Option<Binary> {
 
 /// True when [`call`] may cover the operation `op`.
 pub(crate) fn covers(op: &str) -> bool {
+    enabled() && covered(op)
+}
+
+fn covered(op: &str) -> bool {
     unary(op).is_some()
         || binary(op).is_some()
         || matches!(

@@ -343,6 +343,13 @@ pub fn call_with(
     if !is_operation(name) {
         return Err(Error::type_(format!("unknown operation '{name}'")));
     }
+    // the common argument forms of the algebra read their operands in
+    // place (same value or error; `fast` answers nothing otherwise)
+    if mode.is_empty() && super::fast::covers(name) {
+        if let Some(r) = direct_call(name, pos, kw) {
+            return r;
+        }
+    }
     let mut a = Args { name, pos, kw };
     let mut path: ModePath = mode.iter().copied().collect();
     if MODE_OPS.contains(&name) {
@@ -386,6 +393,30 @@ pub fn call_with(
     };
     a.finish()?;
     Ok(r)
+}
+
+/// [`super::fast::call`] on the arguments of [`call_with`], read in place;
+/// `None` when an argument is missing or the form is not covered.
+fn direct_call(name: &str, pos: &PosArgs, kw: &KwArgs<'_>) -> Option<Result<Value>> {
+    use super::fast::ArgView;
+    let mut views: SmallVec<[ArgView<'_>; 4]> = SmallVec::new();
+    for v in pos {
+        views.push(ArgView {
+            value: v.as_ref()?,
+            converted: None,
+        });
+    }
+    let mut kws: SmallVec<[(&str, ArgView<'_>); 2]> = SmallVec::new();
+    for (k, v) in kw {
+        kws.push((
+            k,
+            ArgView {
+                value: v.as_ref()?,
+                converted: None,
+            },
+        ));
+    }
+    super::fast::call(name, &views, &kws)
 }
 
 /// The largest buffer `make_tensor` allocates in the notation.

@@ -278,7 +278,7 @@ impl Session {
                 args,
                 kwargs,
             } => {
-                if *direct {
+                if *direct && fast::enabled() {
                     if let Some(r) = self.direct_call(op, args, kwargs) {
                         let v = r?;
                         check_size(&v)?;
