@@ -208,11 +208,15 @@ pub fn run(args: &BenchArgs) -> i32 {
             Ok(Some(s)) => s,
             Err(e) => {
                 failed = true;
-                rows.push(Row {
+                let row = Row {
                     expr: line.trim().to_string(),
                     outcome: Err(e.to_string()),
                     reference_ns: None,
-                });
+                };
+                if args.json {
+                    print_json(&row);
+                }
+                rows.push(row);
                 continue;
             }
         };

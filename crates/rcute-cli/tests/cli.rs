@@ -137,3 +137,67 @@ fn output_is_streamed_line_by_line() {
     drop(input);
     assert!(child.wait().expect("wait").success());
 }
+
+/// `rcute bench --json`: one object per statement (timings, allocation
+/// count, the reference and speed-up when given), an error object for a
+/// statement that fails to parse or evaluate, exit status 1 then.
+#[test]
+fn bench_json_rows() {
+    let dir = std::env::temp_dir().join(format!("rcute-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases = dir.join("cases.cute");
+    std::fs::write(
+        &cases,
+        "# comment\ncoalesce((2,(1,6)):(1,(6,2)))\nA = 4:2\ncomposition(A, 2)\n\nbad(\nsize(B)\n",
+    )
+    .unwrap();
+    let reference = dir.join("ref.json");
+    std::fs::write(
+        &reference,
+        r#"{"reference_median_ns": {"coalesce((2,(1,6)):(1,(6,2)))": 8818}}"#,
+    )
+    .unwrap();
+    let o = rcute(
+        &[
+            "bench",
+            "-f",
+            cases.to_str().unwrap(),
+            "--json",
+            "--min-time",
+            "5",
+            "--reference",
+            reference.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    let rows: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 5, "{}", stdout(&o));
+    assert_eq!(rows[0]["expr"], "coalesce((2,(1,6)):(1,(6,2)))");
+    for r in &rows[..3] {
+        let med = r["median_ns"].as_f64().unwrap();
+        let min = r["min_ns"].as_f64().unwrap();
+        assert!(min > 0.0 && min <= med, "{r}");
+        assert!(r["allocs"].as_f64().unwrap() >= 0.0, "{r}");
+    }
+    // the literal's value is built once; evaluating coalesce allocates nothing
+    assert_eq!(rows[0]["allocs"].as_f64(), Some(0.0), "{}", rows[0]);
+    assert_eq!(rows[0]["reference_ns"].as_f64(), Some(8818.0));
+    assert!(rows[0]["speedup"].as_f64().unwrap() > 0.0);
+    assert!(rows[1].get("reference_ns").is_none());
+    assert_eq!(rows[2]["expr"], "composition(A, 2)");
+    assert!(
+        rows[3]["error"].as_str().unwrap().starts_with("parse:"),
+        "{}",
+        rows[3]
+    );
+    assert!(
+        rows[4]["error"].as_str().unwrap().starts_with("value:"),
+        "{}",
+        rows[4]
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
