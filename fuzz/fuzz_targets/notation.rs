@@ -3,19 +3,30 @@
 //! variables carried from line to line. Checks: no panic, no hang (bounded
 //! input; run with `-timeout`), every value prints in the three styles, and
 //! a printed integer, tuple of integers or layout reads back as an equal
-//! value (str and repr styles).
+//! value (str and repr styles); and the prepared statements with direct
+//! algebra calls (what `rcute eval` runs) give the same value or error as
+//! the parsed statements through the general dispatch
+//! (`notation::set_direct_calls(false)`).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use rcute::notation::lexer::MAX_STATEMENT_LEN;
-use rcute::notation::{eval_value, format_value, values_equal, Session, Style, Value};
+use rcute::notation::parser::parse_statement;
+use rcute::notation::{
+    eval_value, format_value, set_direct_calls, values_equal, Session, Style, Value,
+};
 use rcute::Scalar;
 
 /// Values whose printed form is a literal that reads back as the same value.
 fn round_trips(v: &Value) -> bool {
     match v {
         Value::Int(_) => true,
-        Value::Tuple(items) => !items.is_empty() && items.iter().all(|x| matches!(x, Value::Int(_)) || round_trips(x)),
+        Value::Tuple(items) => {
+            !items.is_empty()
+                && items
+                    .iter()
+                    .all(|x| matches!(x, Value::Int(_)) || round_trips(x))
+        }
         Value::Layout(l) => l.stride().leaves().iter().all(|d| match d {
             Scalar::Int(_) | Scalar::F2(_) => true,
             Scalar::Coord(_) => d.is_basis() && !d.is_zero(),
@@ -24,11 +35,41 @@ fn round_trips(v: &Value) -> bool {
     }
 }
 
+/// A statement's outcome as printed, buffer addresses blanked (memory
+/// tensors get a new buffer in each session).
+fn outcome(r: &Option<rcute::Result<Value>>) -> String {
+    let text = match r {
+        None => "-".to_string(),
+        Some(Ok(v)) => format_value(v, Style::Repr),
+        Some(Err(e)) => format!("error: {e}"),
+    };
+    let mut out = String::new();
+    let mut rest = text.as_str();
+    while let Some(i) = rest.find("0x") {
+        out.push_str(&rest[..i]);
+        out.push_str("0x?");
+        rest = rest[i + 2..].trim_start_matches(|c: char| c.is_ascii_hexdigit());
+    }
+    out.push_str(rest);
+    out
+}
+
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     let mut session = Session::new();
+    let mut general = Session::new();
     for line in text.split('\n').take(32) {
-        let Some(Ok(v)) = session.eval_line(line) else {
+        let r = session.eval_line(line);
+        set_direct_calls(false);
+        let g = match parse_statement(line) {
+            Ok(None) => None,
+            Ok(Some(st)) => Some(general.exec(&st)),
+            Err(e) => Some(Err(e)),
+        };
+        set_direct_calls(true);
+        let (a, b) = (outcome(&r), outcome(&g));
+        assert_eq!(a, b, "{line:?}: prepared {a} but general dispatch {b}");
+        let Some(Ok(v)) = r else {
             continue;
         };
         let printed = format_value(&v, Style::Str);
@@ -36,7 +77,10 @@ fuzz_target!(|data: &[u8]| {
         let _ = format_value(&v, Style::Cpp);
         if round_trips(&v) {
             // a printed value longer than a statement cannot be read back
-            for p in [&printed, &repr].into_iter().filter(|p| p.len() <= MAX_STATEMENT_LEN) {
+            for p in [&printed, &repr]
+                .into_iter()
+                .filter(|p| p.len() <= MAX_STATEMENT_LEN)
+            {
                 match eval_value(p) {
                     Ok(w) => assert!(
                         values_equal(&v, &w),
