@@ -108,6 +108,14 @@ impl Prepared {
     }
 
     /// The variable an assignment binds, if the statement is one.
+    ///
+    /// ```
+    /// use rcute::notation::{parser::parse_statement, prepare::Prepared};
+    /// let p = Prepared::new(&parse_statement("A = 4:2").unwrap().unwrap());
+    /// assert_eq!(p.assigns(), Some("A"));
+    /// let q = Prepared::new(&parse_statement("size(4:2)").unwrap().unwrap());
+    /// assert_eq!(q.assigns(), None);
+    /// ```
     pub fn assigns(&self) -> Option<&str> {
         self.assign.as_deref()
     }
@@ -258,7 +266,18 @@ impl Session {
     }
 
     /// The value of a prepared statement's expression, without binding an
-    /// assignment's variable (what `rcute bench` times).
+    /// assignment's variable (what `rcute bench` times). Errors: those of
+    /// [`Session::eval`] on the statement's expression.
+    ///
+    /// ```
+    /// use rcute::notation::{parser::parse_statement, prepare::Prepared, Session};
+    /// let s = Session::new();
+    /// let p = Prepared::new(&parse_statement("B = complement(4:2, extend=24)").unwrap().unwrap());
+    /// assert_eq!(s.eval_prepared(&p).unwrap().to_string(), "(2, 3):(1, 8)");
+    /// assert!(s.get("B").is_none()); // not bound
+    /// let bad = Prepared::new(&parse_statement("composition((4,6,8):(2,3,5), 6:3)").unwrap().unwrap());
+    /// assert!(s.eval_prepared(&bad).is_err());
+    /// ```
     pub fn eval_prepared(&self, p: &Prepared) -> Result<Value> {
         self.eval_node(&p.node)
     }
