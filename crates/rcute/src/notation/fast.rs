@@ -4,7 +4,7 @@
 //! (no copies of the operand values) and literal tilers, shapes and
 //! coordinates are converted once, when the statement is prepared.
 //!
-//! [`call`] covers the common argument forms of the algebra operations.
+//! [`Direct::call`] covers the common argument forms of the algebra operations.
 //! It answers `None` ("not covered") for anything else, and whenever a
 //! conversion of an argument fails, so that the general dispatch
 //! ([`super::ops::call_with`]) runs and gives the value or the error. When
@@ -124,160 +124,160 @@ impl<'a> ArgView<'a> {
 type Unary = fn(&Layout) -> Result<Layout>;
 type Binary = fn(&Layout, &Tiler) -> Result<Layout>;
 
-fn unary(op: &str) -> Option<Unary> {
-    Some(match op {
-        "coalesce" => algebra::coalesce,
-        "coalesce_z" => algebra::coalesce_z,
-        "filter" => algebra::filter,
-        "filter_zeros" => algebra::filter_zeros,
-        "right_inverse" => algebra::right_inverse,
-        "left_inverse" => algebra::left_inverse,
-        "nullspace" => algebra::nullspace,
-        "make_layout_like" => algebra::make_layout_like,
-        _ => return None,
-    })
+/// An operation with a direct path, resolved once from its name
+/// ([`Direct::of`]).
+#[derive(Clone, Copy)]
+pub(crate) enum Direct {
+    /// `op(A)` and `op(A, profile)` (coalesce, coalesce_z, filter).
+    Profile(Unary, Binary),
+    /// `op(A)`: the unary layout operations.
+    Unary(Unary),
+    /// `op(A, B)` with a tiler `B`: composition, the divides and products.
+    Tiler(Binary),
+    Complement,
+    LayoutAdd,
+    MaxCommonLayout,
+    MaxCommonVector,
+    GreatestCommonDomain,
+    Recast,
+    Upcast,
+    Downcast,
+    MakeOrderedLayout,
+    Idx2crd,
+    Crd2idx,
 }
 
-fn binary(op: &str) -> Option<Binary> {
-    Some(match op {
-        // the by-mode forms of the profile operations
-        "coalesce" => algebra::coalesce_by_mode,
-        "coalesce_z" => algebra::coalesce_z_by_mode,
-        "filter" => algebra::filter_by_mode,
-        // the tiler operations
-        "composition" => algebra::composition,
-        "logical_divide" => algebra::logical_divide,
-        "zipped_divide" => algebra::zipped_divide,
-        "tiled_divide" => algebra::tiled_divide,
-        "flat_divide" => algebra::flat_divide,
-        "logical_product" => algebra::logical_product,
-        "zipped_product" => algebra::zipped_product,
-        "tiled_product" => algebra::tiled_product,
-        "flat_product" => algebra::flat_product,
-        "blocked_product" => algebra::blocked_product,
-        "raked_product" => algebra::raked_product,
-        _ => return None,
-    })
-}
-
-/// True when [`call`] may cover the operation `op`.
-pub(crate) fn covers(op: &str) -> bool {
-    enabled() && covered(op)
-}
-
-fn covered(op: &str) -> bool {
-    unary(op).is_some()
-        || binary(op).is_some()
-        || matches!(
-            op,
-            "complement"
-                | "layout_add"
-                | "max_common_layout"
-                | "max_common_vector"
-                | "greatest_common_domain"
-                | "recast"
-                | "upcast"
-                | "downcast"
-                | "make_ordered_layout"
-                | "idx2crd"
-                | "crd2idx"
-        )
-}
-
-/// The direct call of `op` on positional arguments `args` and the keyword
-/// argument `extend` (complement only; `kw` holds the keyword names), or
-/// `None` when the call is not covered (see the module documentation).
-pub(crate) fn call(
-    op: &str,
-    args: &[ArgView<'_>],
-    kw: &[(&str, ArgView<'_>)],
-) -> Option<Result<Value>> {
-    let lay = |r: Result<Layout>| Some(r.map(Value::Layout));
-    if op == "complement" {
-        // complement(A), complement(A, extend), complement(A, extend=...)
-        let (a, ext) = match (args, kw) {
-            ([a], []) => (a, None),
-            ([a, e], []) => (a, Some(e)),
-            ([a], [("extend", e)]) => (a, Some(e)),
-            _ => return None,
-        };
-        let l = a.layout()?;
-        return match ext.map(|e| e.value) {
-            None | Some(Value::None) => lay(algebra::complement(l, None)),
-            Some(_) => {
-                let s = ext?.shape_of()?;
-                lay(algebra::complement(l, Some(s.as_ref().as_ref())))
-            }
-        };
-    }
-    if !kw.is_empty() {
-        return None;
-    }
-    match args {
-        [a] => {
-            let f = unary(op)?;
-            lay(f(a.layout()?))
+impl Direct {
+    /// The direct path of the operation `op`, if it has one and direct
+    /// calls are on for this thread.
+    pub(crate) fn of(op: &str) -> Option<Direct> {
+        if !enabled() {
+            return None;
         }
-        [a, b] => {
-            if let Some(f) = binary(op) {
+        Some(match op {
+            "coalesce" => Direct::Profile(algebra::coalesce, algebra::coalesce_by_mode),
+            "coalesce_z" => Direct::Profile(algebra::coalesce_z, algebra::coalesce_z_by_mode),
+            "filter" => Direct::Profile(algebra::filter, algebra::filter_by_mode),
+            "filter_zeros" => Direct::Unary(algebra::filter_zeros),
+            "right_inverse" => Direct::Unary(algebra::right_inverse),
+            "left_inverse" => Direct::Unary(algebra::left_inverse),
+            "nullspace" => Direct::Unary(algebra::nullspace),
+            "make_layout_like" => Direct::Unary(algebra::make_layout_like),
+            "composition" => Direct::Tiler(algebra::composition),
+            "logical_divide" => Direct::Tiler(algebra::logical_divide),
+            "zipped_divide" => Direct::Tiler(algebra::zipped_divide),
+            "tiled_divide" => Direct::Tiler(algebra::tiled_divide),
+            "flat_divide" => Direct::Tiler(algebra::flat_divide),
+            "logical_product" => Direct::Tiler(algebra::logical_product),
+            "zipped_product" => Direct::Tiler(algebra::zipped_product),
+            "tiled_product" => Direct::Tiler(algebra::tiled_product),
+            "flat_product" => Direct::Tiler(algebra::flat_product),
+            "blocked_product" => Direct::Tiler(algebra::blocked_product),
+            "raked_product" => Direct::Tiler(algebra::raked_product),
+            "complement" => Direct::Complement,
+            "layout_add" => Direct::LayoutAdd,
+            "max_common_layout" => Direct::MaxCommonLayout,
+            "max_common_vector" => Direct::MaxCommonVector,
+            "greatest_common_domain" => Direct::GreatestCommonDomain,
+            "recast" => Direct::Recast,
+            "upcast" => Direct::Upcast,
+            "downcast" => Direct::Downcast,
+            "make_ordered_layout" => Direct::MakeOrderedLayout,
+            "idx2crd" => Direct::Idx2crd,
+            "crd2idx" => Direct::Crd2idx,
+            _ => return None,
+        })
+    }
+
+    /// The direct call on positional arguments `args` and keyword
+    /// arguments `kw` (only complement's `extend` is covered), or `None`
+    /// when the call is not covered (see the module documentation).
+    pub(crate) fn call(
+        self,
+        args: &[ArgView<'_>],
+        kw: &[(&str, ArgView<'_>)],
+    ) -> Option<Result<Value>> {
+        let lay = |r: Result<Layout>| Some(r.map(Value::Layout));
+        if let Direct::Complement = self {
+            // complement(A), complement(A, extend), complement(A, extend=...)
+            let (a, ext) = match (args, kw) {
+                ([a], []) => (a, None),
+                ([a, e], []) => (a, Some(e)),
+                ([a], [("extend", e)]) => (a, Some(e)),
+                _ => return None,
+            };
+            let l = a.layout()?;
+            return match ext.map(|e| e.value) {
+                None | Some(Value::None) => lay(algebra::complement(l, None)),
+                Some(_) => {
+                    let s = ext?.shape_of()?;
+                    lay(algebra::complement(l, Some(s.as_ref().as_ref())))
+                }
+            };
+        }
+        if !kw.is_empty() {
+            return None;
+        }
+        match (self, args) {
+            (Direct::Profile(f, _) | Direct::Unary(f), [a]) => lay(f(a.layout()?)),
+            (Direct::Profile(_, f) | Direct::Tiler(f), [a, b]) => {
                 let l = a.layout()?;
                 let t = b.tiler()?;
-                return lay(f(l, &t));
+                lay(f(l, &t))
             }
-            match op {
-                "layout_add" => lay(algebra::layout_add(a.layout()?, b.layout()?)),
-                "max_common_layout" => lay(algebra::max_common_layout(a.layout()?, b.layout()?)),
-                "max_common_vector" => {
-                    Some(algebra::max_common_vector(a.layout()?, b.layout()?).map(Value::Int))
-                }
-                "greatest_common_domain" => {
-                    let x = a.shape_of()?;
-                    let y = b.shape_of()?;
-                    lay(algebra::greatest_common_domain(
-                        x.as_ref().as_ref(),
-                        y.as_ref().as_ref(),
-                    ))
-                }
-                "recast" => {
-                    let l = a.layout()?;
-                    let s = b.value.to_scale().ok()?;
-                    lay(algebra::recast(l, &s))
-                }
-                "upcast" | "downcast" => {
-                    let l = a.layout()?;
-                    let Value::Int(n) = b.value else {
-                        return None;
-                    };
-                    lay(if op == "upcast" {
-                        algebra::upcast(l, *n)
-                    } else {
-                        algebra::downcast(l, *n)
-                    })
-                }
-                "make_ordered_layout" => {
-                    let s = a.shape()?;
-                    let o = b.shape()?;
-                    lay(algebra::make_ordered_layout(
-                        s.as_ref().as_ref(),
-                        o.as_ref().as_ref(),
-                    ))
-                }
-                "idx2crd" => {
-                    let c = a.coord()?;
-                    let s = b.shape_of()?;
-                    Some(
-                        shape::idx2crd(c.as_ref().as_ref(), s.as_ref().as_ref())
-                            .map(|r| Value::from_stride(&r)),
-                    )
-                }
-                "crd2idx" => {
-                    let c = a.coord()?;
-                    let s = b.shape_of()?;
-                    Some(shape::crd2idx(c.as_ref().as_ref(), s.as_ref().as_ref()).map(Value::Int))
-                }
-                _ => None,
+            (Direct::LayoutAdd, [a, b]) => lay(algebra::layout_add(a.layout()?, b.layout()?)),
+            (Direct::MaxCommonLayout, [a, b]) => {
+                lay(algebra::max_common_layout(a.layout()?, b.layout()?))
             }
+            (Direct::MaxCommonVector, [a, b]) => {
+                Some(algebra::max_common_vector(a.layout()?, b.layout()?).map(Value::Int))
+            }
+            (Direct::GreatestCommonDomain, [a, b]) => {
+                let x = a.shape_of()?;
+                let y = b.shape_of()?;
+                lay(algebra::greatest_common_domain(
+                    x.as_ref().as_ref(),
+                    y.as_ref().as_ref(),
+                ))
+            }
+            (Direct::Recast, [a, b]) => {
+                let l = a.layout()?;
+                let s = b.value.to_scale().ok()?;
+                lay(algebra::recast(l, &s))
+            }
+            (Direct::Upcast | Direct::Downcast, [a, b]) => {
+                let l = a.layout()?;
+                let Value::Int(n) = b.value else {
+                    return None;
+                };
+                lay(if let Direct::Upcast = self {
+                    algebra::upcast(l, *n)
+                } else {
+                    algebra::downcast(l, *n)
+                })
+            }
+            (Direct::MakeOrderedLayout, [a, b]) => {
+                let s = a.shape()?;
+                let o = b.shape()?;
+                lay(algebra::make_ordered_layout(
+                    s.as_ref().as_ref(),
+                    o.as_ref().as_ref(),
+                ))
+            }
+            (Direct::Idx2crd, [a, b]) => {
+                let c = a.coord()?;
+                let s = b.shape_of()?;
+                Some(
+                    shape::idx2crd(c.as_ref().as_ref(), s.as_ref().as_ref())
+                        .map(|r| Value::from_stride(&r)),
+                )
+            }
+            (Direct::Crd2idx, [a, b]) => {
+                let c = a.coord()?;
+                let s = b.shape_of()?;
+                Some(shape::crd2idx(c.as_ref().as_ref(), s.as_ref().as_ref()).map(Value::Int))
+            }
+            _ => None,
         }
-        _ => None,
     }
 }

@@ -345,9 +345,11 @@ pub fn call_with(
     }
     // the common argument forms of the algebra read their operands in
     // place (same value or error; `fast` answers nothing otherwise)
-    if mode.is_empty() && super::fast::covers(name) {
-        if let Some(r) = direct_call(name, pos, kw) {
-            return r;
+    if mode.is_empty() {
+        if let Some(d) = super::fast::Direct::of(name) {
+            if let Some(r) = direct_call(d, pos, kw) {
+                return r;
+            }
         }
     }
     let mut a = Args { name, pos, kw };
@@ -395,9 +397,9 @@ pub fn call_with(
     Ok(r)
 }
 
-/// [`super::fast::call`] on the arguments of [`call_with`], read in place;
+/// The direct path `d` on the arguments of [`call_with`], read in place;
 /// `None` when an argument is missing or the form is not covered.
-fn direct_call(name: &str, pos: &PosArgs, kw: &KwArgs<'_>) -> Option<Result<Value>> {
+fn direct_call(d: super::fast::Direct, pos: &PosArgs, kw: &KwArgs<'_>) -> Option<Result<Value>> {
     use super::fast::ArgView;
     let mut views: SmallVec<[ArgView<'_>; 4]> = SmallVec::new();
     for v in pos {
@@ -416,7 +418,7 @@ fn direct_call(name: &str, pos: &PosArgs, kw: &KwArgs<'_>) -> Option<Result<Valu
             },
         ));
     }
-    super::fast::call(name, &views, &kws)
+    d.call(&views, &kws)
 }
 
 /// The largest buffer `make_tensor` allocates in the notation.

@@ -34,7 +34,7 @@
 //! ```
 
 use super::eval::Session;
-use super::fast::{self, ArgView, Converted};
+use super::fast::{self, ArgView, Converted, Direct};
 use super::ops;
 use super::parser::{BinOp, Expr, ExprKind, Statement};
 use super::value::{check_size, value_parts, Value, MAX_VALUE_PARTS};
@@ -63,11 +63,11 @@ enum Node {
         parts: usize,
         converted: Converted,
     },
-    /// A call of the operation `op` (no mode subscripts); `direct` when
-    /// [`fast::call`] may cover it.
+    /// A call of the operation `op` (no mode subscripts), with its direct
+    /// path if it has one.
     Call {
         op: &'static str,
-        direct: bool,
+        direct: Option<Direct>,
         args: Vec<Arg>,
         kwargs: Vec<(String, Node)>,
     },
@@ -173,7 +173,7 @@ fn prepare_at(e: &Expr, depth: usize) -> Node {
             if let Some(op) = ops::operation_name(n) {
                 return Node::Call {
                     op,
-                    direct: fast::covers(op),
+                    direct: Direct::of(op),
                     args: args
                         .iter()
                         .map(|x| Arg {
@@ -297,8 +297,8 @@ impl Session {
                 args,
                 kwargs,
             } => {
-                if *direct && fast::enabled() {
-                    if let Some(r) = self.direct_call(op, args, kwargs) {
+                if let (Some(d), true) = (direct, fast::enabled()) {
+                    if let Some(r) = self.direct_call(*d, args, kwargs) {
                         let v = r?;
                         check_size(&v)?;
                         return Ok(v);
@@ -369,12 +369,12 @@ impl Session {
         }
     }
 
-    /// [`fast::call`] when every argument is a literal or a variable and the
+    /// [`Direct::call`] when every argument is a literal or a variable and the
     /// operands stay within the size bound; `None` otherwise (the general
     /// path then evaluates the call and reports any error).
     fn direct_call(
         &self,
-        op: &str,
+        op: Direct,
         args: &[Arg],
         kwargs: &[(String, Node)],
     ) -> Option<Result<Value>> {
@@ -392,6 +392,6 @@ impl Session {
         for (k, x) in kwargs {
             kw.push((k.as_str(), self.view(x)?.0));
         }
-        fast::call(op, &pos, &kw)
+        op.call(&pos, &kw)
     }
 }
