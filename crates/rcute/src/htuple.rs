@@ -353,6 +353,9 @@ impl<'a, T> HRef<'a, T> {
     /// assert!(deep.as_ref().check_depth("shape").is_err());
     /// ```
     pub fn check_depth(&self, what: &str) -> Result<()> {
+        if self.depth_within(MAX_DEPTH) {
+            return Ok(());
+        }
         let d = self.depth();
         if d > MAX_DEPTH {
             return Err(Error::value(format!(
@@ -360,6 +363,20 @@ impl<'a, T> HRef<'a, T> {
             )));
         }
         Ok(())
+    }
+
+    /// True when `depth() <= n`; without walking the tuple when it has at
+    /// most `n` node bytes (the depth is at most the number of tuple nodes).
+    ///
+    /// ```
+    /// use rcute::HTuple;
+    /// let t = HTuple::tuple([HTuple::leaf(3i64), HTuple::flat([4i64, 5])]);
+    /// assert!(t.as_ref().depth_within(2));
+    /// assert!(!t.as_ref().depth_within(1));
+    /// ```
+    #[inline]
+    pub fn depth_within(&self, n: usize) -> bool {
+        self.nodes.len() <= n || self.depth() <= n
     }
 
     /// [`check_depth`](Self::check_depth), and a `value` error for more

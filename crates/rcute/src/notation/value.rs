@@ -593,7 +593,12 @@ fn measure_layout(l: &Layout, depth: usize, budget: &mut usize) -> Result<()> {
         )));
     }
     spend(budget, n)?;
-    if depth + l.shape().as_ref().depth() > MAX_VALUE_DEPTH {
+    // (measure is only called with depth <= MAX_VALUE_DEPTH)
+    if !l
+        .shape()
+        .as_ref()
+        .depth_within(MAX_VALUE_DEPTH.saturating_sub(depth))
+    {
         return Err(too_deep());
     }
     for d in l.stride().leaves() {
