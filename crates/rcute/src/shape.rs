@@ -224,6 +224,28 @@ pub fn crd2idx(c: HRef<'_, Option<Scalar>>, s: HRef<'_, i64>) -> Result<i64> {
             }
         }
     }
+    // a natural coordinate of integers: the colexicographic inner product
+    // directly (on overflow the walk below reports the error)
+    if c.congruent(s) {
+        let mut acc: Option<i64> = Some(0);
+        let mut weight: Option<i64> = Some(1);
+        let mut previous: Option<i64> = None;
+        for (x, &e) in c.leaves().iter().zip(s.leaves()) {
+            if let Some(p) = previous {
+                weight = weight.and_then(|w| w.checked_mul(p));
+            }
+            previous = Some(e);
+            acc = match (acc, weight, x) {
+                (Some(a), Some(w), Some(Scalar::Int(v))) => {
+                    v.checked_mul(w).and_then(|p| a.checked_add(p))
+                }
+                _ => None,
+            };
+        }
+        if let Some(a) = acc {
+            return Ok(a);
+        }
+    }
     let mut st = St {
         acc: 0,
         weight: 1,
