@@ -177,6 +177,11 @@ fn prepared_statements_agree_with_variables_and_keywords() {
         "((4,(4,2)):(4,(1,16)))(99)",
         "((4,(4,2)):(4,(1,16)))(3, (1, 1))",
         "(4:2)(_)",
+        // basis literals with large indices are evaluated when reached
+        "coalesce(A, 2, 1@1048576, 1@1048576)",
+        "composition((4,5):(5,1), 12:1@70)",
+        "composition((4,5):(5,1), 12:1@64)",
+        "E(70)",
     ]
     .iter()
     .map(|s| s.to_string())

@@ -1,16 +1,18 @@
-//! Direct calls of the algebra for prepared statements
-//! ([`super::prepare`]): when every argument of an operation call is a
-//! literal or a variable, the operation reads its arguments in place
-//! (no copies of the operand values) and literal tilers, shapes and
-//! coordinates are converted once, when the statement is prepared.
+//! Direct calls of the algebra: for the common argument forms of the
+//! algebra operations ([`Direct`]), the library function is called on the
+//! operands read in place (no copies of the operand values). Prepared
+//! statements ([`super::prepare`]) use it when every argument is a literal
+//! (whose tiler, shape and coordinate conversions were made once, when the
+//! statement was prepared) or a variable; [`super::ops::call_with`] uses it
+//! on its owned arguments for every call without a mode path (so the
+//! unprepared evaluator and the Python module do too).
 //!
-//! [`Direct::call`] covers the common argument forms of the algebra operations.
-//! It answers `None` ("not covered") for anything else, and whenever a
-//! conversion of an argument fails, so that the general dispatch
-//! ([`super::ops::call_with`]) runs and gives the value or the error. When
-//! it answers, it has converted the arguments exactly as the general
-//! dispatch does and called the same library function on them, so the
-//! value (or the library's error) is the same.
+//! [`Direct::call`] answers `None` ("not covered") for any other argument
+//! form and whenever a conversion of an argument fails, so that the general
+//! dispatch ([`super::ops::call_with`]) runs and gives the value or the
+//! error. When it answers, it has converted the arguments exactly as the
+//! general dispatch does and called the same library function on them, so
+//! the value (or the library's error) is the same.
 
 use std::borrow::Cow;
 use std::cell::Cell;

@@ -21,7 +21,9 @@
 //! as before. Evaluating a prepared statement therefore gives exactly the
 //! value or the error of [`Session::exec`] on the parsed statement:
 //! [`Session::eval_line`] (and so `rcute eval` and the conformance vectors)
-//! goes through this path, and `rcute bench` times [`Session::run`].
+//! goes through this path, and `rcute bench` times
+//! [`Session::eval_prepared`]. Preparing costs time linear in the length of
+//! the statement (a basis literal `v@i` is prepared only for `i <= 64`).
 //!
 //! ```
 //! use rcute::notation::{parser::parse_statement, prepare::Prepared, Session};
@@ -121,6 +123,9 @@ impl Prepared {
     }
 }
 
+/// The largest basis index `i` of a literal `v@i` that is prepared.
+const MAX_PREPARED_BASIS_INDEX: i128 = 64;
+
 /// True for literals: integers, F2 values, `None`/`_`/`True`/`False`,
 /// negated integers, basis literals `v@i`, and tuples and layouts of
 /// literals. They cannot depend on variables (those names cannot be
@@ -133,7 +138,13 @@ fn is_literal(e: &Expr, depth: usize) -> bool {
         ExprKind::Int(_) | ExprKind::F2(_) => true,
         ExprKind::Name(n) => matches!(n.as_str(), "None" | "_" | "True" | "False"),
         ExprKind::Neg(x) => matches!(x.kind, ExprKind::Int(_)),
-        ExprKind::Binary(BinOp::At, a, b) => is_literal(a, depth + 1) && is_literal(b, depth + 1),
+        // `v@i` builds i + 1 children: only small indices (mode indices)
+        // are prepared, so preparing costs no more than the statement's
+        // length; a larger one is evaluated (and refused) when it is reached
+        ExprKind::Binary(BinOp::At, a, b) => {
+            is_literal(a, depth + 1)
+                && matches!(b.kind, ExprKind::Int(i) if (0..=MAX_PREPARED_BASIS_INDEX).contains(&i))
+        }
         ExprKind::Tuple(items) => items.iter().all(|x| is_literal(x, depth + 1)),
         ExprKind::Layout(s, d) => is_literal(s, depth + 1) && is_literal(d, depth + 1),
         _ => false,
