@@ -293,6 +293,25 @@ impl Layout {
         })
     }
 
+    /// The concatenation `(x, y)` of two borrowed layouts (what
+    /// `concat([x.clone(), y.clone()])` gives, without the copies).
+    pub(crate) fn concat_pair(x: &Layout, y: &Layout) -> Layout {
+        let mut bs = Builder::new();
+        let mut bd = Builder::new();
+        bs.open();
+        bd.open();
+        bs.push(x.shape.as_ref());
+        bd.push(x.stride.as_ref());
+        bs.push(y.shape.as_ref());
+        bd.push(y.stride.as_ref());
+        bs.close();
+        bd.close();
+        Layout {
+            shape: bs.finish(),
+            stride: bd.finish(),
+        }
+    }
+
     /// The concatenation of `modes`, allowing zero modes (`():()`).
     pub fn concat_allow_empty(modes: impl IntoIterator<Item = Layout>) -> Layout {
         let mut bs = Builder::new();

@@ -48,6 +48,7 @@ fn merge_second_test(sa: i64, da: &Scalar, d: &Scalar) -> Result<bool> {
 }
 
 /// `fold(A)` of `algebra.md` section 1 over a flat sequence of leaf modes.
+#[inline]
 pub(crate) fn fold<'a>(modes: impl IntoIterator<Item = (i64, &'a Scalar)>) -> Result<Folded> {
     let mut out = Folded::new();
     for (s, d) in modes {
@@ -55,7 +56,13 @@ pub(crate) fn fold<'a>(modes: impl IntoIterator<Item = (i64, &'a Scalar)>) -> Re
             out.pop();
         }
         if let Some((sa, da)) = out.last_mut() {
-            if scaled_equals(*sa, da, d)? && merge_second_test(*sa, da, d)? {
+            let merge = match (&*da, d) {
+                // integer strides: `sa*da == d` (a product beyond 64 bits
+                // is "not equal"); the second test always holds
+                (Scalar::Int(x), Scalar::Int(y)) => x.checked_mul(*sa) == Some(*y),
+                _ => scaled_equals(*sa, da, d)? && merge_second_test(*sa, da, d)?,
+            };
+            if merge {
                 *sa = crate::int::mul(*sa, s)?;
                 continue;
             }

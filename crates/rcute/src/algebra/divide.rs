@@ -95,8 +95,8 @@ fn divide_core(a: &Layout, b: &Layout) -> Result<Layout> {
     let profile = super::coprofile(b)?;
     let ext = extent(a, profile.as_ref(), 0)?;
     let c = super::complement(b, Some(ext.as_ref()))?;
-    let bc = Layout::concat([b.clone(), c])?;
-    super::composition(a, &Tiler::Layout(bc))
+    let bc = Layout::concat_pair(b, &c);
+    super::composition::composition_layout(a, &bc)
 }
 
 /// `extent(L, p)` (section 6): `size(L)` for a leaf profile; for a

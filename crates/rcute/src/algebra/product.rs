@@ -58,8 +58,8 @@ fn product_at(a: &Layout, b: &Tiler, depth: usize) -> Result<Layout> {
 
 fn product_core(a: &Layout, b: &Layout) -> Result<Layout> {
     let c = super::complement(a, None)?;
-    let cb = super::composition(&c, &Tiler::Layout(b.clone()))?;
-    Layout::concat([a.clone(), cb])
+    let cb = super::composition::composition_layout(&c, b)?;
+    Ok(Layout::concat_pair(a, &cb))
 }
 
 /// `zip2_by(L, G)` (`algebra.md` section 9): regroups the by-mode pairs of

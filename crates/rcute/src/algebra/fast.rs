@@ -1,0 +1,473 @@
+//! Integer fast paths of the algebra core.
+//!
+//! Layouts whose strides are all integers are the common case. The
+//! functions here run the same algorithms as the general code on flat
+//! `i64` lists, without intermediate `Layout`s or `Scalar`s, and build the
+//! result once. Each returns `None` whenever the general code could take
+//! another branch or report an error (an overflow, a divisibility failure,
+//! a rejected check, an unusual encoding); the caller then runs the
+//! general code, which gives the same result or the exact error. A `Some`
+//! result is always the one the general code computes.
+
+use smallvec::SmallVec;
+
+use crate::htuple::{HRef, HTuple, Leaves, Nodes, LEAF, MAX_DEPTH, WIDE};
+use crate::{Layout, Scalar};
+
+/// Inline list of integers.
+pub(crate) type Ints = SmallVec<[i64; 8]>;
+/// Inline list of `(shape, stride)` integer modes.
+pub(crate) type Modes = SmallVec<[(i64, i64); 8]>;
+
+/// `int::floor_divmod` without the error value: `None` for a zero divisor
+/// or an overflowing quotient.
+#[inline]
+pub(crate) fn fdm(a: i64, b: i64) -> Option<(i64, i64)> {
+    if b == 0 {
+        return None;
+    }
+    let q = a.checked_div(b)?;
+    let r = a.wrapping_rem(b);
+    if r != 0 && ((r < 0) != (b < 0)) {
+        Some((q - 1, r + b))
+    } else {
+        Some((q, r))
+    }
+}
+
+/// The integer strides of `l`, if every stride is an integer.
+#[inline]
+pub(crate) fn int_strides(l: &Layout) -> Option<Ints> {
+    let mut out = Ints::new();
+    for d in l.stride().leaves() {
+        match d {
+            Scalar::Int(v) => out.push(*v),
+            _ => return None,
+        }
+    }
+    Some(out)
+}
+
+/// `fold` of `coalesce.rs` on integer modes (size-1 modes followed by
+/// another vanish, `s:d` merges into `sa:da` when `d == sa*da`).
+#[inline]
+pub(crate) fn fold(modes: impl IntoIterator<Item = (i64, i64)>) -> Option<Modes> {
+    let mut out = Modes::new();
+    for (s, d) in modes {
+        while out.last().is_some_and(|(sa, _)| *sa == 1) {
+            out.pop();
+        }
+        if let Some((sa, da)) = out.last_mut() {
+            if da.checked_mul(*sa) == Some(d) {
+                *sa = sa.checked_mul(s)?;
+                continue;
+            }
+        }
+        out.push((s, d));
+    }
+    Some(out)
+}
+
+/// `L(i)` of the flat integer layout `modes` (`Layout::eval_index`).
+#[inline]
+fn eval_index(sh: &[i64], st: &[i64], i: i64) -> Option<i64> {
+    let n = sh.len();
+    let mut q = i;
+    let mut acc: i64 = 0;
+    for k in 0..n {
+        let digit = if k + 1 == n {
+            q
+        } else {
+            let (qq, r) = fdm(q, sh[k])?;
+            q = qq;
+            r
+        };
+        acc = acc.checked_add(digit.checked_mul(st[k])?)?;
+    }
+    Some(acc)
+}
+
+/// The base case of composition (`composition.rs` `base_case`) on integer
+/// lists.
+fn base_case(a_sh: &[i64], a_st: &[i64], s: i64, d: i64) -> Option<(Ints, Ints)> {
+    let mut sh = Ints::from_slice(a_sh);
+    let mut st = Ints::from_slice(a_st);
+    if sh.is_empty() {
+        sh.push(1);
+        st.push(0);
+    }
+    let k = sh.len();
+    let mut rest = d.checked_mul(s)?;
+    sh[k - 1] = rest;
+    for i in 0..k - 1 {
+        let (q, r) = fdm(rest, sh[i])?;
+        rest = q;
+        sh[k - 1] = q;
+        if q == 0 {
+            sh[i] = r;
+            sh.truncate(i + 1);
+            st.truncate(i + 1);
+            break;
+        }
+        if r != 0 {
+            return None;
+        }
+    }
+    let m = sh.len();
+    let mut d = d;
+    let mut done = false;
+    for i in 0..m - 1 {
+        let (q, r) = fdm(sh[i], d)?;
+        if r == 0 {
+            sh[i] = q;
+            st[i] = st[i].checked_mul(d)?;
+            done = true;
+            break;
+        }
+        let (q2, r2) = fdm(d, sh[i])?;
+        d = q2;
+        sh[i] = 1;
+        if r2 != 0 {
+            return None;
+        }
+    }
+    if !done {
+        sh[m - 1] = fdm(sh[m - 1], d)?.0;
+        st[m - 1] = st[m - 1].checked_mul(d)?;
+    }
+    Some((sh, st))
+}
+
+/// Appends the leaf-or-flat-tuple encoding of `modes` ("set unwrap(S) :
+/// unwrap(D)"; `1:0` for no mode). `None` when the rank needs the wide
+/// encoding.
+#[inline]
+fn push_flat(
+    modes: &[(i64, i64)],
+    nodes: &mut Nodes,
+    sh: &mut Leaves<i64>,
+    st: &mut Leaves<Scalar>,
+) -> Option<()> {
+    match modes.len() {
+        0 => {
+            nodes.push(LEAF);
+            sh.push(1);
+            st.push(Scalar::Int(0));
+        }
+        1 => {
+            nodes.push(LEAF);
+            sh.push(modes[0].0);
+            st.push(Scalar::Int(modes[0].1));
+        }
+        n => {
+            if n >= WIDE as usize {
+                return None;
+            }
+            nodes.push(n as u8);
+            for &(s, d) in modes {
+                nodes.push(LEAF);
+                sh.push(s);
+                st.push(Scalar::Int(d));
+            }
+        }
+    }
+    Some(())
+}
+
+/// The digit box check of composition (`composition.rs` `verify`) for one
+/// integer axis: passes when every leaf `t:e` (`t > 1`, `e != 0`) has a
+/// non-negative stride and a digit box, and no digit's largest values sum
+/// to its extent. `false` means "let the general check decide".
+fn verify(a_shape: &[i64], recs: &[(i64, i64)]) -> bool {
+    if recs.iter().any(|&(_, e)| e < 0) {
+        return false;
+    }
+    let mut s: Ints = Ints::from_slice(a_shape);
+    if s.len() >= 2 && s.last() == Some(&1) {
+        s.pop();
+    }
+    if s.len() < 2 || recs.is_empty() {
+        return true;
+    }
+    let top = s.len() - 1;
+    let mut sums: SmallVec<[i128; 8]> = SmallVec::from_elem(0, top);
+    for &(t, e) in recs {
+        match super::composition::digit_box(&s, e, t) {
+            Some(bx) => {
+                for &(i, m) in &bx.maxes {
+                    sums[i] += m;
+                }
+            }
+            None => return false,
+        }
+    }
+    (0..top).all(|i| sums[i] < s[i] as i128)
+}
+
+/// Composition `A ∘ B` (the checked layout core, before the final
+/// positivity check) for integer strides in both.
+pub(crate) fn composition(a: &Layout, b: &Layout) -> Option<Layout> {
+    let a_st = int_strides(a)?;
+    let b_st = int_strides(b)?;
+    let bn = b.shape().as_ref().node_bytes();
+    if bn.iter().any(|&x| x == WIDE || x == 0) {
+        return None;
+    }
+    if bn.len() > MAX_DEPTH && b.shape().as_ref().depth() > MAX_DEPTH - 1 {
+        return None;
+    }
+    // coalesce_z(A), as a flat list (`1:0` for no mode)
+    let mut ac = fold(a.shape().leaves().iter().copied().zip(a_st))?;
+    if ac.is_empty() {
+        ac.push((1, 0));
+    }
+    let ac_sh: Ints = ac.iter().map(|x| x.0).collect();
+    let ac_st: Ints = ac.iter().map(|x| x.1).collect();
+    let bs = b.shape().leaves();
+    let mut nodes = Nodes::new();
+    let mut sh: Leaves<i64> = Leaves::new();
+    let mut st: Leaves<Scalar> = Leaves::new();
+    let mut recs: SmallVec<[(i64, i64); 8]> = SmallVec::new();
+    let mut k = 0;
+    for &x in bn {
+        if x != LEAF {
+            nodes.push(x);
+            continue;
+        }
+        let (t, e) = (*bs.get(k)?, *b_st.get(k)?);
+        k += 1;
+        if e == 0 {
+            nodes.push(LEAF);
+            sh.push(t);
+            st.push(Scalar::Int(0));
+        } else if t == 1 {
+            nodes.push(LEAF);
+            sh.push(1);
+            st.push(Scalar::Int(eval_index(&ac_sh, &ac_st, e)?));
+        } else {
+            let (rs, rd) = base_case(&ac_sh, &ac_st, t, e)?;
+            let mut f = fold(rs.into_iter().zip(rd))?;
+            if f.len() >= 2 && f.last().is_some_and(|(s, _)| *s == 1) {
+                f.pop();
+            }
+            push_flat(&f, &mut nodes, &mut sh, &mut st)?;
+            if t > 1 {
+                recs.push((t, e));
+            }
+        }
+    }
+    if !verify(&ac_sh, &recs) {
+        return None;
+    }
+    Some(Layout::from_parts(
+        HTuple::from_raw(nodes.clone(), sh),
+        HTuple::from_raw(nodes, st),
+    ))
+}
+
+/// `ceil(a / b)` as `int::ceil_div`, `None` where it errors.
+#[inline]
+fn cdiv(a: i64, b: i64) -> Option<i64> {
+    let (q, r) = fdm(a, b)?;
+    if r != 0 {
+        q.checked_add(1)
+    } else {
+        Some(q)
+    }
+}
+
+/// Stable sort of `(stride, shape)` pairs by stride (the order of the
+/// fallible merge sort of `complement.rs` on integer strides: any stable
+/// sort gives the same order).
+#[inline]
+pub(crate) fn sort_by_stride(v: &mut [(i64, i64)]) {
+    if v.len() > 32 {
+        v.sort_by_key(|x| x.0);
+        return;
+    }
+    for i in 1..v.len() {
+        let mut j = i;
+        while j > 0 && v[j].0 < v[j - 1].0 {
+            v.swap(j, j - 1);
+            j -= 1;
+        }
+    }
+}
+
+/// The layout "set unwrap(S) : unwrap(D)" of integer modes (`1:0` for none).
+#[inline]
+pub(crate) fn unwrapped(modes: &[(i64, i64)]) -> Option<Layout> {
+    let mut nodes = Nodes::new();
+    let mut sh: Leaves<i64> = Leaves::new();
+    let mut st: Leaves<Scalar> = Leaves::new();
+    push_flat(modes, &mut nodes, &mut sh, &mut st)?;
+    Some(Layout::from_parts(
+        HTuple::from_raw(nodes.clone(), sh),
+        HTuple::from_raw(nodes, st),
+    ))
+}
+
+/// `complement(A, extend)` (`complement.rs`) for integer strides.
+pub(crate) fn complement(a: &Layout, extend: Option<HRef<'_, i64>>) -> Option<Layout> {
+    let st = int_strides(a)?;
+    // coprofile(A): the sum of the strides must not overflow
+    st.iter().try_fold(0i64, |acc, &d| acc.checked_add(d))?;
+    let mut pairs: Modes = st
+        .iter()
+        .copied()
+        .zip(a.shape().leaves().iter().copied())
+        .collect();
+    sort_by_stride(&mut pairs);
+    let mut sl = Ints::new();
+    let mut dl = Ints::new();
+    dl.push(1);
+    for (m, s) in pairs {
+        if m == 0 || s == 1 {
+            continue;
+        }
+        let last = *dl.last()?;
+        if m < last {
+            return None;
+        }
+        sl.push(fdm(m, last)?.0);
+        dl.push(m.checked_mul(s)?);
+    }
+    sl.push(1);
+    // the minimal complement, coalesce_z'd
+    let minimal = fold(sl.iter().copied().zip(dl.iter().copied()))?;
+    if minimal.is_empty() {
+        return None;
+    }
+    let x = extend.filter(|x| match x.as_leaf() {
+        Some(&v) => v != 0,
+        None => x.rank() != 0,
+    });
+    let Some(x) = x else {
+        return unwrapped(&minimal);
+    };
+    // extend_axis: grow the last mode to cover x
+    let last = minimal.last()?.1;
+    let mut ext = last;
+    let mut r = Ints::new();
+    for &xk in x.leaves() {
+        r.push(cdiv(xk, ext)?);
+        ext = cdiv(ext, xk)?;
+    }
+    let keep = minimal.len() - 1;
+    if r.is_empty() || keep + r.len() > crate::htuple::MAX_LEAVES {
+        return None;
+    }
+    if minimal[..keep].iter().any(|m| m.0 <= 0) || r.iter().any(|&v| v <= 0) {
+        return None;
+    }
+    let mut modes: Modes = minimal[..keep].iter().copied().collect();
+    let mut acc = last;
+    for (j, &rj) in r.iter().enumerate() {
+        modes.push((rj, acc));
+        if j + 1 < r.len() {
+            acc = acc.checked_mul(rj)?;
+        }
+    }
+    let mut f = fold(modes)?;
+    if f.len() >= 2 && f.last().is_some_and(|m| m.0 == 1) {
+        f.pop();
+    }
+    unwrapped(&f)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::htuple::Builder;
+
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self, m: u64) -> u64 {
+            self.0 = self
+                .0
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (self.0 >> 33) % m
+        }
+    }
+
+    /// A random integer layout: up to 3 modes, each a leaf or a pair.
+    fn layout(r: &mut Rng, max_s: u64, strides: &[i64]) -> Layout {
+        let mut bs = Builder::new();
+        let mut bd = Builder::new();
+        let n = r.next(4);
+        if n == 0 {
+            bs.leaf(1 + r.next(max_s) as i64);
+            bd.leaf(Scalar::Int(strides[r.next(strides.len() as u64) as usize]));
+        } else {
+            bs.open();
+            bd.open();
+            for _ in 0..n {
+                let pair = r.next(3) == 0;
+                if pair {
+                    bs.open();
+                    bd.open();
+                }
+                for _ in 0..(1 + pair as u32) {
+                    bs.leaf(1 + r.next(max_s) as i64);
+                    bd.leaf(Scalar::Int(strides[r.next(strides.len() as u64) as usize]));
+                }
+                if pair {
+                    bs.close();
+                    bd.close();
+                }
+            }
+            bs.close();
+            bd.close();
+        }
+        Layout::new(bs.finish(), bd.finish()).unwrap()
+    }
+
+    const STRIDES: &[i64] = &[0, 1, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, -1, -2, 5, 7];
+
+    /// The fast composition agrees with the general code wherever it answers.
+    #[test]
+    fn composition_matches_general() {
+        let mut r = Rng(11);
+        let (mut fast, mut ok) = (0, 0);
+        for _ in 0..200_000 {
+            let a = layout(&mut r, 8, STRIDES);
+            let b = layout(&mut r, 6, STRIDES);
+            let g = super::super::composition::layout_core_general(&a, &b, true);
+            if g.is_ok() {
+                ok += 1;
+            }
+            if let Some(f) = composition(&a, &b) {
+                fast += 1;
+                assert_eq!(g.as_ref().ok(), Some(&f), "composition({a}, {b})");
+            }
+        }
+        assert!(fast > ok / 2, "{fast} of {ok}");
+    }
+
+    /// The fast complement agrees with the general code wherever it answers.
+    #[test]
+    fn complement_matches_general() {
+        let mut r = Rng(5);
+        let (mut fast, mut ok) = (0, 0);
+        for k in 0..200_000 {
+            let a = layout(&mut r, 6, STRIDES);
+            let x: Option<HTuple<i64>> = match k % 4 {
+                0 => None,
+                1 => Some(HTuple::leaf(r.next(200) as i64)),
+                2 => Some(HTuple::flat([1 + r.next(30) as i64, 1 + r.next(30) as i64])),
+                _ => Some(HTuple::leaf(1 + r.next(5000) as i64)),
+            };
+            let x = x.as_ref().map(|x| x.as_ref());
+            let g = super::super::complement::complement_general(&a, x);
+            if g.is_ok() {
+                ok += 1;
+            }
+            if let Some(f) = complement(&a, x) {
+                fast += 1;
+                assert_eq!(g.as_ref().ok(), Some(&f), "complement({a}, {x:?})");
+            }
+        }
+        assert!(fast > ok / 2, "{fast} of {ok}");
+    }
+}
