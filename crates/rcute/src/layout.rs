@@ -293,6 +293,31 @@ impl Layout {
         })
     }
 
+    /// [`concat`](Self::concat) of fallible modes: the first error is
+    /// returned; no modes is the same `value` error.
+    pub(crate) fn try_concat(modes: impl IntoIterator<Item = Result<Layout>>) -> Result<Layout> {
+        let mut bs = Builder::new();
+        let mut bd = Builder::new();
+        bs.open();
+        bd.open();
+        let mut n = 0;
+        for m in modes {
+            let m = m?;
+            bs.push_owned(m.shape);
+            bd.push_owned(m.stride);
+            n += 1;
+        }
+        if n == 0 {
+            return Err(Error::value("make_layout: empty concatenation"));
+        }
+        bs.close();
+        bd.close();
+        Ok(Layout {
+            shape: bs.finish(),
+            stride: bd.finish(),
+        })
+    }
+
     /// The concatenation `(x, y)` of two borrowed layouts (what
     /// `concat([x.clone(), y.clone()])` gives, without the copies).
     pub(crate) fn concat_pair(x: &Layout, y: &Layout) -> Layout {

@@ -153,12 +153,12 @@ pub(crate) fn by_mode(
                     a.rank()
                 )));
             }
-            let mut modes = Vec::with_capacity(a.rank());
-            for (i, m) in a.modes().enumerate() {
-                let p = ps.get(i).unwrap_or(&Tiler::None);
-                modes.push(by_mode(&m, p, op, name, depth + 1)?);
-            }
-            Layout::concat(modes)
+            Layout::try_concat(a.modes().enumerate().map(|(i, m)| {
+                match ps.get(i).unwrap_or(&Tiler::None) {
+                    Tiler::None if depth < MAX_DEPTH => Ok(m),
+                    p => by_mode(&m, p, op, name, depth + 1),
+                }
+            }))
         }
         Tiler::Int(_) | Tiler::Layout(_) => op(a),
     }

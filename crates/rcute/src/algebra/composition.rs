@@ -140,12 +140,13 @@ fn dispatch(a: &Layout, b: &Tiler, checked: bool, depth: usize) -> Result<Layout
                     a.rank()
                 )));
             }
-            let mut modes: SmallVec<[Layout; 4]> = SmallVec::new();
-            for (i, m) in a.modes().enumerate() {
+            Layout::try_concat(a.modes().enumerate().map(|(i, m)| {
                 let t = v.get(i).unwrap_or(&Tiler::None);
-                modes.push(dispatch(&m, t, checked, depth + 1)?);
-            }
-            Layout::concat(modes)
+                match t {
+                    Tiler::None if depth < MAX_DEPTH => Ok(m),
+                    t => dispatch(&m, t, checked, depth + 1),
+                }
+            }))
         }
     }
 }

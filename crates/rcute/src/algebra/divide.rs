@@ -81,14 +81,10 @@ pub(crate) fn by_mode(
             a.rank()
         )));
     }
-    let mut modes = Vec::with_capacity(a.rank());
-    for (i, m) in a.modes().enumerate() {
-        modes.push(match ts.get(i) {
-            Some(t) => op(&m, t)?,
-            None => m,
-        });
-    }
-    Layout::concat(modes)
+    Layout::try_concat(a.modes().enumerate().map(|(i, m)| match ts.get(i) {
+        Some(t) => op(&m, t),
+        None => Ok(m),
+    }))
 }
 
 fn divide_core(a: &Layout, b: &Layout) -> Result<Layout> {
