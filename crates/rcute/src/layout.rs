@@ -245,6 +245,15 @@ impl Layout {
         if let Some(Some(Scalar::Int(i))) = c.as_leaf() {
             return self.eval_index(*i);
         }
+        if self.has_integer_strides() {
+            let (mut pos, mut acc) = (0, 0);
+            let st = self.stride.leaves();
+            if eval_int(c, self.shape.as_ref(), st, &mut pos, &mut acc, 0).is_some()
+                && pos == st.len()
+            {
+                return Ok(Scalar::Int(acc));
+            }
+        }
         let nat = shape::idx2crd(c, self.shape.as_ref())?;
         let mut acc = Scalar::Int(0);
         for (x, d) in nat.leaves().iter().zip(self.stride.leaves()) {
@@ -378,6 +387,59 @@ impl Layout {
             .leaves()
             .iter()
             .all(|d| matches!(d, Scalar::Int(_)))
+    }
+}
+
+/// `L(c)` for integer strides and a coordinate of integers and `None`s:
+/// the walk of `idx2crd` accumulating the inner product with the strides
+/// directly (same leaf order, so the same overflow points). `None` where
+/// the general code could branch differently or fail.
+fn eval_int(
+    c: HRef<'_, Option<Scalar>>,
+    s: HRef<'_, i64>,
+    st: &[Scalar],
+    pos: &mut usize,
+    acc: &mut i64,
+    depth: usize,
+) -> Option<()> {
+    if depth > crate::htuple::MAX_DEPTH {
+        return None;
+    }
+    match c.as_leaf() {
+        Some(None) => {
+            *pos += s.num_leaves();
+            Some(())
+        }
+        Some(Some(Scalar::Int(i))) => {
+            let leaves = s.leaves();
+            let n = leaves.len();
+            let mut q = *i;
+            for (k, &e) in leaves.iter().enumerate() {
+                let digit = if k + 1 == n {
+                    q
+                } else {
+                    let (qq, r) = crate::algebra::fast::fdm(q, e)?;
+                    q = qq;
+                    r
+                };
+                let Scalar::Int(d) = st.get(*pos + k)? else {
+                    return None;
+                };
+                *acc = acc.checked_add(digit.checked_mul(*d)?)?;
+            }
+            *pos += n;
+            Some(())
+        }
+        Some(Some(_)) => None,
+        None => {
+            if s.is_leaf() || c.rank() != s.rank() {
+                return None;
+            }
+            for (cm, sm) in c.modes().zip(s.modes()) {
+                eval_int(cm, sm, st, pos, acc, depth + 1)?;
+            }
+            Some(())
+        }
     }
 }
 

@@ -107,6 +107,18 @@ pub(crate) fn from_folded(out: Folded) -> Layout {
 /// assert_eq!(coalesce(&a).unwrap().to_string(), "12:1");
 /// ```
 pub fn coalesce(a: &Layout) -> Result<Layout> {
+    if let Some(r) = super::fast::coalesce(a, false) {
+        return Ok(r);
+    }
+    coalesce_general(a, false)
+}
+
+/// [`coalesce`] (`z` false) or [`coalesce_z`] (`z` true) without the
+/// integer fast path.
+pub(crate) fn coalesce_general(a: &Layout, z: bool) -> Result<Layout> {
+    if z {
+        return Ok(from_folded(fold(a.flat_modes())?));
+    }
     let mut out = fold(a.flat_modes())?;
     if out.len() >= 2 && out.last().is_some_and(|(s, _)| *s == 1) {
         out.pop();
@@ -126,7 +138,10 @@ pub fn coalesce(a: &Layout) -> Result<Layout> {
 /// assert_eq!(coalesce_z(&a).unwrap().to_string(), "(4, 1):(1, 0)");
 /// ```
 pub fn coalesce_z(a: &Layout) -> Result<Layout> {
-    Ok(from_folded(fold(a.flat_modes())?))
+    if let Some(r) = super::fast::coalesce(a, true) {
+        return Ok(r);
+    }
+    coalesce_general(a, true)
 }
 
 /// The by-mode driver shared by coalesce, coalesce_z and filter

@@ -257,7 +257,7 @@ fn core_layout(a: &Layout, b: &Layout, ctx: &mut Ctx<'_>) -> Result<Layout> {
         a,
         b.shape().as_ref(),
         b.stride().as_ref(),
-        false,
+        0,
         ctx,
         0,
         &mut out,
@@ -324,13 +324,56 @@ fn coprofile_tiler(bs: HRef<'_, i64>, bd: HRef<'_, Scalar>) -> Result<Option<Til
     Ok(Some(Tiler::from_shape(p.as_ref())))
 }
 
+/// The coprofile of the strides `bd` when it is cheap to tell without
+/// building it: `Some(None)` for integer strides (a scalar profile, as
+/// [`coprofile_tiler`]), `Some(Some(n))` when the sum of the strides is a
+/// coordinate value with `n > 0` integer children (zero integers and
+/// coordinate values with integer children, no overflow: the flat profile
+/// of `n` zeros); `None` otherwise (ask [`coprofile_tiler`]).
+fn flat_coprofile(bd: HRef<'_, Scalar>) -> Option<Option<usize>> {
+    let leaves = bd.leaves();
+    if leaves.iter().all(|d| matches!(d, Scalar::Int(_))) {
+        return Some(None);
+    }
+    let mut sums: SmallVec<[i64; 4]> = SmallVec::new();
+    for d in leaves {
+        match d {
+            Scalar::Int(0) => {}
+            Scalar::Coord(c) => {
+                for (i, x) in c.children().iter().enumerate() {
+                    let Scalar::Int(v) = x else {
+                        return None;
+                    };
+                    if i == sums.len() {
+                        sums.push(0);
+                    }
+                    sums[i] = sums[i].checked_add(*v)?;
+                }
+            }
+            _ => return None,
+        }
+    }
+    if sums.is_empty() {
+        return None;
+    }
+    Some(Some(sums.len()))
+}
+
+/// What [`core`] knows of its `a` already: nothing, coalesce_z'd as a
+/// whole (`WHOLE`), or (integer strides) its first `n` modes coalesce_z'd
+/// one by one.
+const WHOLE: usize = usize::MAX;
+
 /// `core(A, B)` of `algebra.md` 4.3 on the sub-tree `(bs, bd)` of B.
-/// `a_flat` says that `a` is already coalesce_z'd as a whole.
+/// `a_done` says how far `a` is already coalesce_z'd: [`WHOLE`], or its
+/// first `a_done` modes (`0`: not known). coalesce_z is idempotent on
+/// integer strides (fold's output folds to itself), so repeating it on
+/// modes already done is skipped.
 fn core(
     a: &Layout,
     bs: HRef<'_, i64>,
     bd: HRef<'_, Scalar>,
-    a_flat: bool,
+    a_done: usize,
     ctx: &mut Ctx<'_>,
     depth: usize,
     out: &mut Out,
@@ -338,13 +381,34 @@ fn core(
     if depth > MAX_DEPTH {
         return Err(Error::value("composition: B nested too deeply"));
     }
-    let prof = coprofile_tiler(bs, bd)?;
-    let a_c: Cow<'_, Layout> = match &prof {
-        None if a_flat => Cow::Borrowed(a),
-        None => Cow::Owned(coalesce_z(a)?),
-        Some(p) => Cow::Owned(coalesce_z_by_mode(a, p)?),
+    let a_flat = a_done == WHOLE;
+    let (a_c, done): (Cow<'_, Layout>, usize) = match flat_coprofile(bd) {
+        Some(None) if a_flat => (Cow::Borrowed(a), WHOLE),
+        Some(None) => (Cow::Owned(coalesce_z(a)?), WHOLE),
+        // coalesce_z_by_mode(A, (0, ..., 0)) with n zeros: the first n
+        // modes coalesce_z'd, the others kept
+        Some(Some(n)) if !a_flat && a_done >= n => (Cow::Borrowed(a), a_done),
+        Some(Some(n)) if a.rank() >= n => {
+            let a_c = Layout::try_concat(a.modes().enumerate().map(|(i, m)| {
+                if i < n {
+                    coalesce_z(&m)
+                } else {
+                    Ok(m)
+                }
+            }))?;
+            let done = if a_c.has_integer_strides() { n } else { 0 };
+            (Cow::Owned(a_c), done)
+        }
+        _ => {
+            let prof = coprofile_tiler(bs, bd)?;
+            let a_c = match &prof {
+                None if a_flat => Cow::Borrowed(a),
+                None => Cow::Owned(coalesce_z(a)?),
+                Some(p) => Cow::Owned(coalesce_z_by_mode(a, p)?),
+            };
+            (a_c, if prof.is_none() { WHOLE } else { 0 })
+        }
     };
-    let flat = prof.is_none();
     if !bs.is_leaf() {
         if bs.rank() == 0 {
             return Err(Error::value(format!(
@@ -356,7 +420,7 @@ fn core(
         out.stride.open();
         for (i, (s, d)) in bs.modes().zip(bd.modes()).enumerate() {
             ctx.path.push(i);
-            core(&a_c, s, d, flat, ctx, depth + 1, out)?;
+            core(&a_c, s, d, done, ctx, depth + 1, out)?;
             ctx.path.pop();
         }
         out.shape.close();
