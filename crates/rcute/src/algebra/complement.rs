@@ -51,7 +51,9 @@ use crate::stride::{Path, Scalar};
 /// assert_eq!(complement(&bad, None).unwrap_err().kind, rcute::ErrorKind::Injectivity);
 /// ```
 pub fn complement(a: &Layout, extend: Option<HRef<'_, i64>>) -> Result<Layout> {
-    if let Some(r) = super::fast::complement(a, extend) {
+    if let Some(r) =
+        super::fast::complement(a, extend).or_else(|| super::fast::complement_axes(a, extend))
+    {
         return Ok(r);
     }
     complement_general(a, extend)

@@ -376,17 +376,14 @@ pub(crate) fn unwrapped(modes: &[(i64, i64)]) -> Option<Layout> {
     ))
 }
 
-/// `complement(A, extend)` (`complement.rs`) for integer strides.
-pub(crate) fn complement(a: &Layout, extend: Option<HRef<'_, i64>>) -> Option<Layout> {
-    let st = int_strides(a)?;
-    // coprofile(A): the sum of the strides must not overflow
-    st.iter().try_fold(0i64, |acc, &d| acc.checked_add(d))?;
-    let mut pairs: Modes = st
-        .iter()
-        .copied()
-        .zip(a.shape().leaves().iter().copied())
-        .collect();
-    sort_by_stride(&mut pairs);
+/// One axis of the complement (`complement.rs`): the minimal complement
+/// of the axis's `(stride, shape)` pairs (in sorted order), coalesce_z'd,
+/// or, with the extension `x` (its leaves), grown to cover it and
+/// coalesced.
+fn axis_complement(
+    pairs: impl IntoIterator<Item = (i64, i64)>,
+    x: Option<&[i64]>,
+) -> Option<Modes> {
     let mut sl = Ints::new();
     let mut dl = Ints::new();
     dl.push(1);
@@ -407,18 +404,14 @@ pub(crate) fn complement(a: &Layout, extend: Option<HRef<'_, i64>>) -> Option<La
     if minimal.is_empty() {
         return None;
     }
-    let x = extend.filter(|x| match x.as_leaf() {
-        Some(&v) => v != 0,
-        None => x.rank() != 0,
-    });
     let Some(x) = x else {
-        return unwrapped(&minimal);
+        return Some(minimal);
     };
     // extend_axis: grow the last mode to cover x
     let last = minimal.last()?.1;
     let mut ext = last;
     let mut r = Ints::new();
-    for &xk in x.leaves() {
+    for &xk in x {
         r.push(cdiv(xk, ext)?);
         ext = cdiv(ext, xk)?;
     }
@@ -441,7 +434,137 @@ pub(crate) fn complement(a: &Layout, extend: Option<HRef<'_, i64>>) -> Option<La
     if f.len() >= 2 && f.last().is_some_and(|m| m.0 == 1) {
         f.pop();
     }
+    Some(f)
+}
+
+/// The extension of `complement(A, extend)`, `None` for "no extension"
+/// (a `0` leaf or `()`).
+#[inline]
+fn extension<'a>(extend: Option<HRef<'a, i64>>) -> Option<HRef<'a, i64>> {
+    extend.filter(|x| match x.as_leaf() {
+        Some(&v) => v != 0,
+        None => x.rank() != 0,
+    })
+}
+
+/// `complement(A, extend)` (`complement.rs`) for integer strides.
+pub(crate) fn complement(a: &Layout, extend: Option<HRef<'_, i64>>) -> Option<Layout> {
+    let st = int_strides(a)?;
+    // coprofile(A): the sum of the strides must not overflow
+    st.iter().try_fold(0i64, |acc, &d| acc.checked_add(d))?;
+    let mut pairs: Modes = st
+        .iter()
+        .copied()
+        .zip(a.shape().leaves().iter().copied())
+        .collect();
+    sort_by_stride(&mut pairs);
+    let x = extension(extend);
+    let f = axis_complement(pairs, x.map(|x| x.leaves()))?;
     unwrapped(&f)
+}
+
+/// `complement(A, extend)` for strides that are zero integers or positive
+/// basis values `v@i` (coordinate values of integers with one nonzero
+/// child), at least one of them: the codomain profile is the flat tuple
+/// of `n` axes (`n` the longest coordinate value), each axis complemented
+/// as an integer layout and its strides put back on the axis.
+pub(crate) fn complement_axes(a: &Layout, extend: Option<HRef<'_, i64>>) -> Option<Layout> {
+    // (axis, value) per stride; (-1, 0) for a zero integer
+    let mut keys: SmallVec<[(i64, i64, i64); 8]> = SmallVec::new();
+    let mut sums: SmallVec<[i64; 4]> = SmallVec::new();
+    for (d, &s) in a.stride().leaves().iter().zip(a.shape().leaves()) {
+        match d {
+            Scalar::Int(0) => keys.push((-1, 0, s)),
+            Scalar::Coord(c) => {
+                let mut term = None;
+                for (i, x) in c.children().iter().enumerate() {
+                    let Scalar::Int(v) = x else {
+                        return None;
+                    };
+                    if i == sums.len() {
+                        sums.push(0);
+                    }
+                    sums[i] = sums[i].checked_add(*v)?;
+                    if *v != 0 {
+                        if term.is_some() || *v < 0 {
+                            return None;
+                        }
+                        term = Some((i as i64, *v));
+                    }
+                }
+                let (i, v) = term?;
+                keys.push((i, v, s));
+            }
+            _ => return None,
+        }
+    }
+    let n = sums.len();
+    if n == 0 || keys.len() > 32 {
+        return None;
+    }
+    // stable sort in the colexicographic order of the strides: by axis,
+    // then by value (zero first)
+    for i in 1..keys.len() {
+        let mut j = i;
+        while j > 0 && (keys[j].0, keys[j].1) < (keys[j - 1].0, keys[j - 1].1) {
+            keys.swap(j, j - 1);
+            j -= 1;
+        }
+    }
+    let x = extension(extend);
+    if let Some(x) = x {
+        // extend must have at least the profile's modes; an axis beyond
+        // the codomain must be a positive leaf here
+        if x.is_leaf() || x.rank() < n {
+            return None;
+        }
+        for xi in x.modes().skip(n) {
+            if !matches!(xi.as_leaf(), Some(&e) if e > 0) {
+                return None;
+            }
+        }
+    }
+    let mut bs = crate::htuple::Builder::new();
+    let mut bd = crate::htuple::Builder::new();
+    bs.open();
+    bd.open();
+    let total = x.map_or(n, |x| x.rank());
+    let mut xm = x.map(|x| x.modes());
+    for i in 0..total {
+        let xi = match xm.as_mut() {
+            Some(it) => Some(it.next()?),
+            None => None,
+        };
+        let path = [i];
+        if i >= n {
+            // an axis beyond the codomain: X_i : E(i)
+            let e = *xi?.as_leaf()?;
+            bs.leaf(e);
+            bd.leaf(Scalar::basis(1, &path));
+            continue;
+        }
+        let on_axis = keys.iter().filter(|k| k.0 == i as i64).map(|k| (k.1, k.2));
+        let f = axis_complement(on_axis, xi.map(|x| x.leaves()))?;
+        if f.len() == 1 {
+            bs.leaf(f[0].0);
+            bd.leaf(Scalar::basis(f[0].1, &path));
+        } else {
+            if f.len() >= WIDE as usize {
+                return None;
+            }
+            bs.open();
+            bd.open();
+            for &(s, d) in &f {
+                bs.leaf(s);
+                bd.leaf(Scalar::basis(d, &path));
+            }
+            bs.close();
+            bd.close();
+        }
+    }
+    bs.close();
+    bd.close();
+    Some(Layout::from_parts(bs.finish(), bd.finish()))
 }
 
 /// The integer modes of `fold(A)` with their prefix products
@@ -580,6 +703,82 @@ pub(crate) fn coalesce(a: &Layout, trailing: bool) -> Option<Layout> {
     unwrapped(&f)
 }
 
+/// The indices `0..n` stably sorted by `key` (insertion sort; `None`
+/// beyond 32 elements, where the general code's merge sort runs).
+#[inline]
+fn sorted_indices(n: usize, key: impl Fn(usize) -> i64) -> Option<SmallVec<[usize; 8]>> {
+    if n > 32 {
+        return None;
+    }
+    let mut idx: SmallVec<[usize; 8]> = (0..n).collect();
+    for i in 1..n {
+        let mut j = i;
+        while j > 0 && key(idx[j]) < key(idx[j - 1]) {
+            idx.swap(j, j - 1);
+            j -= 1;
+        }
+    }
+    Some(idx)
+}
+
+/// `compact_in_order` of `make.rs`: compact strides along `order`, `0`
+/// for pinned leaves; the stride tuple with the profile of `profile`.
+#[inline]
+fn compact_strides(
+    extents: &[i64],
+    order: &[usize],
+    pinned: impl Fn(usize) -> bool,
+    profile: HRef<'_, i64>,
+) -> Option<HTuple<Scalar>> {
+    let mut out: Leaves<Scalar> = SmallVec::from_elem(Scalar::Int(0), extents.len());
+    let mut current: i64 = 1;
+    let mut pending: Option<i64> = None;
+    for &i in order {
+        if pinned(i) {
+            continue;
+        }
+        if let Some(p) = pending.take() {
+            current = current.checked_mul(p)?;
+        }
+        *out.get_mut(i)? = Scalar::Int(current);
+        pending = Some(*extents.get(i)?);
+    }
+    Some(HTuple::from_raw(
+        Nodes::from_slice(profile.node_bytes()),
+        out,
+    ))
+}
+
+/// `make_layout_like(A)` (`make.rs`) for integer strides.
+pub(crate) fn make_layout_like(a: &Layout) -> Option<Layout> {
+    let st = int_strides(a)?;
+    let order = sorted_indices(st.len(), |i| st[i])?;
+    let stride = compact_strides(
+        a.shape().leaves(),
+        &order,
+        |i| st[i] == 0,
+        a.shape().as_ref(),
+    )?;
+    Some(Layout::from_parts(a.shape().clone(), stride))
+}
+
+/// `make_ordered_layout(shape, order)` (`make.rs`).
+pub(crate) fn make_ordered_layout(shape: HRef<'_, i64>, order: HRef<'_, i64>) -> Option<Layout> {
+    if !shape.congruent(order) || shape.num_leaves() > crate::htuple::MAX_LEAVES {
+        return None;
+    }
+    if shape.node_bytes().len() > MAX_DEPTH && shape.depth() > MAX_DEPTH {
+        return None;
+    }
+    if shape.leaves().iter().any(|&e| e <= 0) {
+        return None;
+    }
+    let o = order.leaves();
+    let idx = sorted_indices(o.len(), |i| o[i])?;
+    let stride = compact_strides(shape.leaves(), &idx, |_| false, shape)?;
+    Some(Layout::from_parts(shape.to_owned(), stride))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -712,6 +911,86 @@ mod tests {
                     fast += 1;
                     assert_eq!(g.as_ref().ok(), Some(&f), "coalesce({a}) z={z}");
                 }
+            }
+        }
+        assert!(fast > 150_000, "{fast}");
+    }
+
+    /// A random layout with zero and basis strides `v@i` (`i < 3`).
+    fn basis_layout(r: &mut Rng) -> Layout {
+        let n = 1 + r.next(4) as usize;
+        let mut sh = Vec::new();
+        let mut st = Vec::new();
+        for _ in 0..n {
+            sh.push(1 + r.next(6) as i64);
+            st.push(match r.next(6) {
+                0 => Scalar::Int(0),
+                k => Scalar::basis([1, 2, 3, 4, 8][(k - 1) as usize], &[r.next(3) as usize]),
+            });
+        }
+        Layout::new(HTuple::flat(sh), HTuple::flat(st)).unwrap()
+    }
+
+    /// The fast complement of basis strides agrees with the general code.
+    #[test]
+    fn complement_axes_matches_general() {
+        let mut r = Rng(17);
+        let (mut fast, mut ok) = (0, 0);
+        for k in 0..100_000 {
+            let a = basis_layout(&mut r);
+            let x: Option<HTuple<i64>> = match k % 4 {
+                0 => None,
+                1 => Some(HTuple::flat([1 + r.next(30) as i64, 1 + r.next(30) as i64])),
+                2 => Some(HTuple::flat([
+                    1 + r.next(30) as i64,
+                    1 + r.next(30) as i64,
+                    1 + r.next(9) as i64,
+                ])),
+                _ => Some(HTuple::flat([
+                    1 + r.next(90) as i64,
+                    1 + r.next(90) as i64,
+                    1 + r.next(9) as i64,
+                    5,
+                ])),
+            };
+            let x = x.as_ref().map(|x| x.as_ref());
+            let g = super::super::complement::complement_general(&a, x);
+            if g.is_ok() {
+                ok += 1;
+            }
+            if let Some(f) = complement_axes(&a, x) {
+                fast += 1;
+                let g = g.as_ref().ok();
+                assert_eq!(g, Some(&f), "complement({a}, {x:?})");
+                assert_eq!(g.map(|g| g.to_string()), Some(f.to_string()));
+            }
+        }
+        assert!(fast > ok / 2, "{fast} of {ok}");
+    }
+
+    /// The fast make_layout_like and make_ordered_layout agree with the
+    /// general code.
+    #[test]
+    fn make_matches_general() {
+        let mut r = Rng(23);
+        let mut fast = 0;
+        for _ in 0..100_000 {
+            let a = layout(&mut r, 6, STRIDES);
+            let g = super::super::make::make_layout_like_general(&a);
+            if let Some(f) = make_layout_like(&a) {
+                fast += 1;
+                assert_eq!(g.as_ref().ok(), Some(&f), "make_layout_like({a})");
+            }
+            let o = a.stride().map(|d| d.as_int().unwrap_or(0) % 5);
+            let g = super::super::make::make_ordered_layout_general(a.shape().as_ref(), o.as_ref());
+            if let Some(f) = make_ordered_layout(a.shape().as_ref(), o.as_ref()) {
+                fast += 1;
+                assert_eq!(
+                    g.as_ref().ok(),
+                    Some(&f),
+                    "make_ordered_layout({}, {o})",
+                    a.shape()
+                );
             }
         }
         assert!(fast > 150_000, "{fast}");
