@@ -28,8 +28,8 @@ pub(crate) type Nodes = SmallVec<[u8; 24]>;
 /// Inline leaf storage of an [`HTuple`].
 pub type Leaves<T> = SmallVec<[T; 8]>;
 
-const LEAF: u8 = 255;
-const WIDE: u8 = 254;
+pub(crate) const LEAF: u8 = 255;
+pub(crate) const WIDE: u8 = 254;
 /// Rank value standing for a leaf in [`decode`].
 const LEAF_RANK: u32 = u32::MAX;
 
@@ -73,6 +73,20 @@ fn extent(nodes: &[u8]) -> (usize, usize) {
     (i, leaves)
 }
 
+/// The node bytes of a flat tuple of `n` leaves (as [`Builder`] writes them).
+#[inline]
+fn flat_nodes(n: usize) -> Nodes {
+    let mut nodes = Nodes::new();
+    if n < WIDE as usize {
+        nodes.push(n as u8);
+    } else {
+        nodes.push(WIDE);
+        nodes.extend_from_slice(&(n as u32).to_le_bytes());
+    }
+    nodes.extend(std::iter::repeat_n(LEAF, n));
+    nodes
+}
+
 /// An owned hierarchical tuple with leaves of type `T`.
 ///
 /// `(3,)` and `3` are different values; `()` is the empty tuple (rank 0).
@@ -107,6 +121,7 @@ impl<T> Copy for HRef<'_, T> {}
 
 impl<T> HTuple<T> {
     /// The leaf `v`.
+    #[inline]
     pub fn leaf(v: T) -> Self {
         let mut nodes = Nodes::new();
         nodes.push(LEAF);
@@ -137,14 +152,20 @@ impl<T> HTuple<T> {
     }
 
     /// The flat tuple `(v0, v1, ...)` of leaves.
+    #[inline]
     pub fn flat(values: impl IntoIterator<Item = T>) -> Self {
-        let mut b = Builder::new();
-        b.open();
-        for v in values {
-            b.leaf(v);
+        let leaves: Leaves<T> = values.into_iter().collect();
+        HTuple {
+            nodes: flat_nodes(leaves.len()),
+            leaves,
         }
-        b.close();
-        b.finish()
+    }
+
+    /// The value with these pre-order node bytes and leaves; the caller
+    /// guarantees a well-formed encoding with as many leaf nodes as leaves.
+    #[inline]
+    pub(crate) fn from_raw(nodes: Nodes, leaves: Leaves<T>) -> Self {
+        HTuple { nodes, leaves }
     }
 
     /// A view of the whole value.
@@ -312,6 +333,12 @@ impl<'a, T> HRef<'a, T> {
     #[inline]
     pub fn leaves(&self) -> &'a [T] {
         self.leaves
+    }
+
+    /// The pre-order node bytes (the encoding described at [`Nodes`]).
+    #[inline]
+    pub(crate) fn node_bytes(&self) -> &'a [u8] {
+        self.nodes
     }
 
     /// Depth: 0 for a leaf, `1 + max depth of the modes` for a tuple, 1 for `()`.
@@ -528,6 +555,7 @@ impl<'a, T> HRef<'a, T> {
 
 impl<T: Clone> HRef<'_, T> {
     /// An owned copy.
+    #[inline]
     pub fn to_owned(&self) -> HTuple<T> {
         HTuple {
             nodes: Nodes::from_slice(self.nodes),
@@ -594,6 +622,7 @@ impl<T> Default for Builder<T> {
 
 impl<T> Builder<T> {
     /// An empty builder.
+    #[inline]
     pub fn new() -> Self {
         Builder {
             nodes: Nodes::new(),
@@ -608,12 +637,14 @@ impl<T> Builder<T> {
         }
     }
     /// Starts a tuple.
+    #[inline]
     pub fn open(&mut self) {
         self.count_child();
         self.stack.push((self.nodes.len() as u32, 0));
         self.nodes.push(0);
     }
     /// Ends the innermost open tuple.
+    #[inline]
     pub fn close(&mut self) {
         if let Some((at, rank)) = self.stack.pop() {
             let at = at as usize;
@@ -638,6 +669,7 @@ impl<T> Builder<T> {
         self.leaves.push(v);
     }
     /// Appends an owned sub-tree.
+    #[inline]
     pub fn push_owned(&mut self, t: HTuple<T>) {
         self.count_child();
         self.nodes.extend_from_slice(&t.nodes);
@@ -657,6 +689,7 @@ impl<T> Builder<T> {
         debug_assert_eq!(self.leaves.len() - before, profile.leaves.len());
     }
     /// The finished value (open tuples are closed).
+    #[inline]
     pub fn finish(mut self) -> HTuple<T> {
         while !self.stack.is_empty() {
             self.close();
@@ -673,6 +706,7 @@ impl<T> Builder<T> {
 
 impl<T: Clone> Builder<T> {
     /// Appends a copy of a sub-tree.
+    #[inline]
     pub fn push(&mut self, r: HRef<'_, T>) {
         self.count_child();
         self.nodes.extend_from_slice(r.nodes);

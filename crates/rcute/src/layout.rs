@@ -245,21 +245,13 @@ impl Layout {
         if let Some(Some(Scalar::Int(i))) = c.as_leaf() {
             return self.eval_index(*i);
         }
-        // a natural integer coordinate of integer strides: idx2crd keeps it
-        // as it is, so the offset is the inner product (on overflow, the
-        // general path below reports the error)
-        if c.congruent(self.shape.as_ref()) {
-            let mut acc: Option<i64> = Some(0);
-            for (x, d) in c.leaves().iter().zip(self.stride.leaves()) {
-                acc = match (acc, x, d) {
-                    (Some(a), Some(Scalar::Int(x)), Scalar::Int(d)) => {
-                        x.checked_mul(*d).and_then(|p| a.checked_add(p))
-                    }
-                    _ => None,
-                };
-            }
-            if let Some(a) = acc {
-                return Ok(Scalar::Int(a));
+        if self.has_integer_strides() {
+            let (mut pos, mut acc) = (0, 0);
+            let st = self.stride.leaves();
+            if eval_int(c, self.shape.as_ref(), st, &mut pos, &mut acc, 0).is_some()
+                && pos == st.len()
+            {
+                return Ok(Scalar::Int(acc));
             }
         }
         let nat = shape::idx2crd(c, self.shape.as_ref())?;
@@ -310,6 +302,50 @@ impl Layout {
         })
     }
 
+    /// [`concat`](Self::concat) of fallible modes: the first error is
+    /// returned; no modes is the same `value` error.
+    pub(crate) fn try_concat(modes: impl IntoIterator<Item = Result<Layout>>) -> Result<Layout> {
+        let mut bs = Builder::new();
+        let mut bd = Builder::new();
+        bs.open();
+        bd.open();
+        let mut n = 0;
+        for m in modes {
+            let m = m?;
+            bs.push_owned(m.shape);
+            bd.push_owned(m.stride);
+            n += 1;
+        }
+        if n == 0 {
+            return Err(Error::value("make_layout: empty concatenation"));
+        }
+        bs.close();
+        bd.close();
+        Ok(Layout {
+            shape: bs.finish(),
+            stride: bd.finish(),
+        })
+    }
+
+    /// The concatenation `(x, y)` of two borrowed layouts (what
+    /// `concat([x.clone(), y.clone()])` gives, without the copies).
+    pub(crate) fn concat_pair(x: &Layout, y: &Layout) -> Layout {
+        let mut bs = Builder::new();
+        let mut bd = Builder::new();
+        bs.open();
+        bd.open();
+        bs.push(x.shape.as_ref());
+        bd.push(x.stride.as_ref());
+        bs.push(y.shape.as_ref());
+        bd.push(y.stride.as_ref());
+        bs.close();
+        bd.close();
+        Layout {
+            shape: bs.finish(),
+            stride: bd.finish(),
+        }
+    }
+
     /// The concatenation of `modes`, allowing zero modes (`():()`).
     pub fn concat_allow_empty(modes: impl IntoIterator<Item = Layout>) -> Layout {
         let mut bs = Builder::new();
@@ -351,6 +387,59 @@ impl Layout {
             .leaves()
             .iter()
             .all(|d| matches!(d, Scalar::Int(_)))
+    }
+}
+
+/// `L(c)` for integer strides and a coordinate of integers and `None`s:
+/// the walk of `idx2crd` accumulating the inner product with the strides
+/// directly (same leaf order, so the same overflow points). `None` where
+/// the general code could branch differently or fail.
+fn eval_int(
+    c: HRef<'_, Option<Scalar>>,
+    s: HRef<'_, i64>,
+    st: &[Scalar],
+    pos: &mut usize,
+    acc: &mut i64,
+    depth: usize,
+) -> Option<()> {
+    if depth > crate::htuple::MAX_DEPTH {
+        return None;
+    }
+    match c.as_leaf() {
+        Some(None) => {
+            *pos += s.num_leaves();
+            Some(())
+        }
+        Some(Some(Scalar::Int(i))) => {
+            let leaves = s.leaves();
+            let n = leaves.len();
+            let mut q = *i;
+            for (k, &e) in leaves.iter().enumerate() {
+                let digit = if k + 1 == n {
+                    q
+                } else {
+                    let (qq, r) = crate::algebra::fast::fdm(q, e)?;
+                    q = qq;
+                    r
+                };
+                let Scalar::Int(d) = st.get(*pos + k)? else {
+                    return None;
+                };
+                *acc = acc.checked_add(digit.checked_mul(*d)?)?;
+            }
+            *pos += n;
+            Some(())
+        }
+        Some(Some(_)) => None,
+        None => {
+            if s.is_leaf() || c.rank() != s.rank() {
+                return None;
+            }
+            for (cm, sm) in c.modes().zip(s.modes()) {
+                eval_int(cm, sm, st, pos, acc, depth + 1)?;
+            }
+            Some(())
+        }
     }
 }
 

@@ -48,6 +48,7 @@ fn merge_second_test(sa: i64, da: &Scalar, d: &Scalar) -> Result<bool> {
 }
 
 /// `fold(A)` of `algebra.md` section 1 over a flat sequence of leaf modes.
+#[inline]
 pub(crate) fn fold<'a>(modes: impl IntoIterator<Item = (i64, &'a Scalar)>) -> Result<Folded> {
     let mut out = Folded::new();
     for (s, d) in modes {
@@ -55,7 +56,13 @@ pub(crate) fn fold<'a>(modes: impl IntoIterator<Item = (i64, &'a Scalar)>) -> Re
             out.pop();
         }
         if let Some((sa, da)) = out.last_mut() {
-            if scaled_equals(*sa, da, d)? && merge_second_test(*sa, da, d)? {
+            let merge = match (&*da, d) {
+                // integer strides: `sa*da == d` (a product beyond 64 bits
+                // is "not equal"); the second test always holds
+                (Scalar::Int(x), Scalar::Int(y)) => x.checked_mul(*sa) == Some(*y),
+                _ => scaled_equals(*sa, da, d)? && merge_second_test(*sa, da, d)?,
+            };
+            if merge {
                 *sa = crate::int::mul(*sa, s)?;
                 continue;
             }
@@ -100,6 +107,18 @@ pub(crate) fn from_folded(out: Folded) -> Layout {
 /// assert_eq!(coalesce(&a).unwrap().to_string(), "12:1");
 /// ```
 pub fn coalesce(a: &Layout) -> Result<Layout> {
+    if let Some(r) = super::fast::coalesce(a, false) {
+        return Ok(r);
+    }
+    coalesce_general(a, false)
+}
+
+/// [`coalesce`] (`z` false) or [`coalesce_z`] (`z` true) without the
+/// integer fast path.
+pub(crate) fn coalesce_general(a: &Layout, z: bool) -> Result<Layout> {
+    if z {
+        return Ok(from_folded(fold(a.flat_modes())?));
+    }
     let mut out = fold(a.flat_modes())?;
     if out.len() >= 2 && out.last().is_some_and(|(s, _)| *s == 1) {
         out.pop();
@@ -119,7 +138,10 @@ pub fn coalesce(a: &Layout) -> Result<Layout> {
 /// assert_eq!(coalesce_z(&a).unwrap().to_string(), "(4, 1):(1, 0)");
 /// ```
 pub fn coalesce_z(a: &Layout) -> Result<Layout> {
-    Ok(from_folded(fold(a.flat_modes())?))
+    if let Some(r) = super::fast::coalesce(a, true) {
+        return Ok(r);
+    }
+    coalesce_general(a, true)
 }
 
 /// The by-mode driver shared by coalesce, coalesce_z and filter
@@ -146,12 +168,12 @@ pub(crate) fn by_mode(
                     a.rank()
                 )));
             }
-            let mut modes = Vec::with_capacity(a.rank());
-            for (i, m) in a.modes().enumerate() {
-                let p = ps.get(i).unwrap_or(&Tiler::None);
-                modes.push(by_mode(&m, p, op, name, depth + 1)?);
-            }
-            Layout::concat(modes)
+            Layout::try_concat(a.modes().enumerate().map(|(i, m)| {
+                match ps.get(i).unwrap_or(&Tiler::None) {
+                    Tiler::None if depth < MAX_DEPTH => Ok(m),
+                    p => by_mode(&m, p, op, name, depth + 1),
+                }
+            }))
         }
         Tiler::Int(_) | Tiler::Layout(_) => op(a),
     }

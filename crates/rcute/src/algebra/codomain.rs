@@ -98,6 +98,17 @@ pub fn coshape(a: &Layout) -> Result<HTuple<i64>> {
 /// assert_eq!(coprofile(&m).unwrap().to_string(), "0");
 /// ```
 pub fn coprofile(a: &Layout) -> Result<HTuple<i64>> {
+    // integer strides whose sum fits: the integer codomain `0`
+    let mut sum: Option<i64> = Some(0);
+    for d in a.stride().leaves() {
+        sum = match (sum, d) {
+            (Some(acc), Scalar::Int(v)) => acc.checked_add(*v),
+            _ => None,
+        };
+    }
+    if sum.is_some() {
+        return Ok(HTuple::leaf(0));
+    }
     let total = stride_sum(a.stride().leaves().iter().cloned(), a, "coprofile")?;
     Ok(total.as_tuple().map(|_| 0))
 }

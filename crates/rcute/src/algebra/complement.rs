@@ -51,6 +51,16 @@ use crate::stride::{Path, Scalar};
 /// assert_eq!(complement(&bad, None).unwrap_err().kind, rcute::ErrorKind::Injectivity);
 /// ```
 pub fn complement(a: &Layout, extend: Option<HRef<'_, i64>>) -> Result<Layout> {
+    if let Some(r) =
+        super::fast::complement(a, extend).or_else(|| super::fast::complement_axes(a, extend))
+    {
+        return Ok(r);
+    }
+    complement_general(a, extend)
+}
+
+/// [`complement`] without the integer fast path.
+pub(crate) fn complement_general(a: &Layout, extend: Option<HRef<'_, i64>>) -> Result<Layout> {
     for d in a.stride().leaves() {
         if has_f2(d) {
             return Err(Error::type_(format!(

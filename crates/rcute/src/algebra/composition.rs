@@ -13,7 +13,7 @@ use std::borrow::Cow;
 
 use smallvec::SmallVec;
 
-use super::coalesce::{coalesce, coalesce_z, coalesce_z_by_mode};
+use super::coalesce::{coalesce, coalesce_z, coalesce_z_by_mode, fold, Folded};
 use crate::error::{Error, Result};
 use crate::htuple::{Builder, HRef, HTuple, MAX_DEPTH};
 use crate::stride::Path;
@@ -71,10 +71,24 @@ pub const EVAL_LIMIT: i64 = 1 << 16;
 /// assert!(composition(&a, &Tiler::Layout(b)).is_err());
 /// ```
 pub fn composition(a: &Layout, b: &Tiler) -> Result<Layout> {
+    if let Tiler::Layout(l) = b {
+        return composition_layout(a, l);
+    }
     let r = dispatch(a, b, true, 0)?;
     // Negative strides in B make the reference's base case produce negative
     // extents (`composition((2,3):(1,10), 2:-1)` would be `(-2,-1):(-1,10)`);
     // shapes are positive, so that is an error as in recast (algebra.md 21).
+    if let Some(&e) = r.shape().leaves().iter().find(|&&e| e <= 0) {
+        return Err(Error::value(format!(
+            "composition({a}, {b}): the result would have the non-positive extent {e}; shapes must be positive"
+        )));
+    }
+    Ok(r)
+}
+
+/// [`composition`] with a layout B, without wrapping B in a tiler.
+pub(crate) fn composition_layout(a: &Layout, b: &Layout) -> Result<Layout> {
+    let r = layout_core(a, b, true)?;
     if let Some(&e) = r.shape().leaves().iter().find(|&&e| e <= 0) {
         return Err(Error::value(format!(
             "composition({a}, {b}): the result would have the non-positive extent {e}; shapes must be positive"
@@ -126,12 +140,13 @@ fn dispatch(a: &Layout, b: &Tiler, checked: bool, depth: usize) -> Result<Layout
                     a.rank()
                 )));
             }
-            let mut modes: SmallVec<[Layout; 4]> = SmallVec::new();
-            for (i, m) in a.modes().enumerate() {
+            Layout::try_concat(a.modes().enumerate().map(|(i, m)| {
                 let t = v.get(i).unwrap_or(&Tiler::None);
-                modes.push(dispatch(&m, t, checked, depth + 1)?);
-            }
-            Layout::concat(modes)
+                match t {
+                    Tiler::None if depth < MAX_DEPTH => Ok(m),
+                    t => dispatch(&m, t, checked, depth + 1),
+                }
+            }))
         }
     }
 }
@@ -174,14 +189,14 @@ struct Ctx<'x> {
 }
 
 impl Ctx<'_> {
-    fn axis(&mut self, path: &Path, sub: &Layout) -> usize {
+    fn axis(&mut self, path: &Path, sub_s: &[i64], sub_d: &[Scalar]) -> usize {
         if let Some(i) = self.axes.iter().position(|x| x.path == *path) {
-            let same = self.axes[i].modes.len() == sub.shape().leaves().len()
+            let same = self.axes[i].modes.len() == sub_s.len()
                 && self.axes[i]
                     .modes
                     .iter()
-                    .zip(sub.flat_modes())
-                    .all(|((s, d), (s2, d2))| *s == s2 && d == d2);
+                    .zip(sub_s.iter().zip(sub_d))
+                    .all(|((s, d), (s2, d2))| s == s2 && d == d2);
             if !same {
                 self.inconsistent = true;
             }
@@ -189,7 +204,7 @@ impl Ctx<'_> {
         }
         self.axes.push(Axis {
             path: path.clone(),
-            modes: sub.flat_modes().map(|(s, d)| (s, d.clone())).collect(),
+            modes: sub_s.iter().copied().zip(sub_d.iter().cloned()).collect(),
         });
         self.axes.len() - 1
     }
@@ -207,6 +222,16 @@ fn layout_core(a: &Layout, b: &Layout, checked: bool) -> Result<Layout> {
             "composition({a}, {b}): B has no modes (empty concatenation)"
         )));
     }
+    if checked {
+        if let Some(r) = super::fast::composition(a, b) {
+            return Ok(r);
+        }
+    }
+    layout_core_general(a, b, checked)
+}
+
+/// [`layout_core`] without the integer fast path.
+pub(crate) fn layout_core_general(a: &Layout, b: &Layout, checked: bool) -> Result<Layout> {
     let mut ctx = Ctx {
         a_orig: a,
         checked,
@@ -215,18 +240,73 @@ fn layout_core(a: &Layout, b: &Layout, checked: bool) -> Result<Layout> {
         inconsistent: false,
         path: Path::new(),
     };
-    let r = core(
-        a,
-        b.shape().as_ref(),
-        b.stride().as_ref(),
-        false,
-        &mut ctx,
-        0,
-    )?;
+    let r = core_layout(a, b, &mut ctx)?;
     if checked {
         verify(a, b, &r, &ctx, true)?;
     }
     Ok(r)
+}
+
+/// [`core`] on the whole of B, built into one pair of builders.
+fn core_layout(a: &Layout, b: &Layout, ctx: &mut Ctx<'_>) -> Result<Layout> {
+    let mut out = Out {
+        shape: Builder::new(),
+        stride: Builder::new(),
+    };
+    core(
+        a,
+        b.shape().as_ref(),
+        b.stride().as_ref(),
+        0,
+        ctx,
+        0,
+        &mut out,
+    )?;
+    Ok(Layout::from_parts(out.shape.finish(), out.stride.finish()))
+}
+
+/// The result under construction: the results of B's modes are appended
+/// in place (no intermediate layouts).
+struct Out {
+    shape: Builder<i64>,
+    stride: Builder<Scalar>,
+}
+
+impl Out {
+    #[inline]
+    fn leaf(&mut self, s: i64, d: Scalar) {
+        self.shape.leaf(s);
+        self.stride.leaf(d);
+    }
+
+    /// "set unwrap(shapes) : unwrap(strides)" of a folded list (as
+    /// `from_folded`): a leaf for one mode, a flat tuple otherwise, `1:0`
+    /// for none.
+    fn folded(&mut self, out: Folded) {
+        match out.len() {
+            0 => self.leaf(1, Scalar::Int(0)),
+            1 => {
+                for (s, d) in out {
+                    self.leaf(s, d);
+                }
+            }
+            _ => {
+                self.shape.open();
+                self.stride.open();
+                for (s, d) in out {
+                    self.leaf(s, d);
+                }
+                self.shape.close();
+                self.stride.close();
+            }
+        }
+    }
+
+    fn layout(&mut self, l: Layout) {
+        let (s, d) = l.into_parts();
+        self.shape.push_owned(s);
+        self.stride.push_owned(d);
+    }
 }
 
 /// The coprofile of the sub-layout `(bs, bd)` of B (`strides.md` section 5)
@@ -244,26 +324,91 @@ fn coprofile_tiler(bs: HRef<'_, i64>, bd: HRef<'_, Scalar>) -> Result<Option<Til
     Ok(Some(Tiler::from_shape(p.as_ref())))
 }
 
+/// The coprofile of the strides `bd` when it is cheap to tell without
+/// building it: `Some(None)` for integer strides (a scalar profile, as
+/// [`coprofile_tiler`]), `Some(Some(n))` when the sum of the strides is a
+/// coordinate value with `n > 0` integer children (zero integers and
+/// coordinate values with integer children, no overflow: the flat profile
+/// of `n` zeros); `None` otherwise (ask [`coprofile_tiler`]).
+fn flat_coprofile(bd: HRef<'_, Scalar>) -> Option<Option<usize>> {
+    let leaves = bd.leaves();
+    if leaves.iter().all(|d| matches!(d, Scalar::Int(_))) {
+        return Some(None);
+    }
+    let mut sums: SmallVec<[i64; 4]> = SmallVec::new();
+    for d in leaves {
+        match d {
+            Scalar::Int(0) => {}
+            Scalar::Coord(c) => {
+                for (i, x) in c.children().iter().enumerate() {
+                    let Scalar::Int(v) = x else {
+                        return None;
+                    };
+                    if i == sums.len() {
+                        sums.push(0);
+                    }
+                    sums[i] = sums[i].checked_add(*v)?;
+                }
+            }
+            _ => return None,
+        }
+    }
+    if sums.is_empty() {
+        return None;
+    }
+    Some(Some(sums.len()))
+}
+
+/// What [`core`] knows of its `a` already: nothing, coalesce_z'd as a
+/// whole (`WHOLE`), or (integer strides) its first `n` modes coalesce_z'd
+/// one by one.
+const WHOLE: usize = usize::MAX;
+
 /// `core(A, B)` of `algebra.md` 4.3 on the sub-tree `(bs, bd)` of B.
-/// `a_flat` says that `a` is already coalesce_z'd as a whole.
+/// `a_done` says how far `a` is already coalesce_z'd: [`WHOLE`], or its
+/// first `a_done` modes (`0`: not known). coalesce_z is idempotent on
+/// integer strides (fold's output folds to itself), so repeating it on
+/// modes already done is skipped.
 fn core(
     a: &Layout,
     bs: HRef<'_, i64>,
     bd: HRef<'_, Scalar>,
-    a_flat: bool,
+    a_done: usize,
     ctx: &mut Ctx<'_>,
     depth: usize,
-) -> Result<Layout> {
+    out: &mut Out,
+) -> Result<()> {
     if depth > MAX_DEPTH {
         return Err(Error::value("composition: B nested too deeply"));
     }
-    let prof = coprofile_tiler(bs, bd)?;
-    let a_c: Cow<'_, Layout> = match &prof {
-        None if a_flat => Cow::Borrowed(a),
-        None => Cow::Owned(coalesce_z(a)?),
-        Some(p) => Cow::Owned(coalesce_z_by_mode(a, p)?),
+    let a_flat = a_done == WHOLE;
+    let (a_c, done): (Cow<'_, Layout>, usize) = match flat_coprofile(bd) {
+        Some(None) if a_flat => (Cow::Borrowed(a), WHOLE),
+        Some(None) => (Cow::Owned(coalesce_z(a)?), WHOLE),
+        // coalesce_z_by_mode(A, (0, ..., 0)) with n zeros: the first n
+        // modes coalesce_z'd, the others kept
+        Some(Some(n)) if !a_flat && a_done >= n => (Cow::Borrowed(a), a_done),
+        Some(Some(n)) if a.rank() >= n => {
+            let a_c = Layout::try_concat(a.modes().enumerate().map(|(i, m)| {
+                if i < n {
+                    coalesce_z(&m)
+                } else {
+                    Ok(m)
+                }
+            }))?;
+            let done = if a_c.has_integer_strides() { n } else { 0 };
+            (Cow::Owned(a_c), done)
+        }
+        _ => {
+            let prof = coprofile_tiler(bs, bd)?;
+            let a_c = match &prof {
+                None if a_flat => Cow::Borrowed(a),
+                None => Cow::Owned(coalesce_z(a)?),
+                Some(p) => Cow::Owned(coalesce_z_by_mode(a, p)?),
+            };
+            (a_c, if prof.is_none() { WHOLE } else { 0 })
+        }
     };
-    let flat = prof.is_none();
     if !bs.is_leaf() {
         if bs.rank() == 0 {
             return Err(Error::value(format!(
@@ -271,18 +416,16 @@ fn core(
                 ctx.a_orig
             )));
         }
-        let mut shape = Builder::new();
-        let mut stride = Builder::new();
-        shape.open();
-        stride.open();
+        out.shape.open();
+        out.stride.open();
         for (i, (s, d)) in bs.modes().zip(bd.modes()).enumerate() {
             ctx.path.push(i);
-            let (rs, rd) = core(&a_c, s, d, flat, ctx, depth + 1)?.into_parts();
+            core(&a_c, s, d, done, ctx, depth + 1, out)?;
             ctx.path.pop();
-            shape.push_owned(rs);
-            stride.push_owned(rd);
         }
-        return Ok(Layout::from_parts(shape.finish(), stride.finish()));
+        out.shape.close();
+        out.stride.close();
+        return Ok(());
     }
     let (t, e) = match (bs.as_leaf(), bd.as_leaf()) {
         (Some(t), Some(e)) => (*t, e),
@@ -293,20 +436,21 @@ fn core(
         }
     };
     let mut terms: SmallVec<[(usize, i64); 2]> = SmallVec::new();
-    let r = if e.is_zero() {
-        Layout::leaf(t, Scalar::Int(0))
+    if e.is_zero() {
+        out.leaf(t, Scalar::Int(0));
     } else if t == 1 {
         let v = match e {
             Scalar::Int(i) => a_c.eval_index(*i)?,
             _ => a_c.eval(HTuple::leaf(Some(e.clone())).as_ref())?,
         };
-        Layout::leaf(1, v)
+        out.leaf(1, v);
     } else {
         let mut result: Option<Layout> = None;
         let terms_of_e: SmallVec<[(Scalar, Path); 2]> = match e {
             Scalar::Int(_) => smallvec::smallvec![(e.clone(), Path::new())],
             _ => e.basis_repr().into_iter().collect(),
         };
+        let single = terms_of_e.len() == 1;
         for (v, path) in terms_of_e {
             let v = match v {
                 Scalar::Int(v) => v,
@@ -316,12 +460,15 @@ fn core(
                     )))
                 }
             };
-            let sub: Cow<'_, Layout> = if path.is_empty() {
-                Cow::Borrowed(&*a_c)
+            let (sub_s, sub_d) = if path.is_empty() {
+                (a_c.shape().leaves(), a_c.stride().leaves())
             } else {
-                Cow::Owned(a_c.get(&path)?)
+                (
+                    a_c.shape().as_ref().get(&path)?.leaves(),
+                    a_c.stride().as_ref().get(&path)?.leaves(),
+                )
             };
-            let term = base_case(&sub, t, v).map_err(|err| {
+            let (sh, st) = base_case(sub_s, sub_d, t, v).map_err(|err| {
                 if err.kind == crate::ErrorKind::Divisibility {
                     Error::divisibility(format!(
                         "{}: composition({}, {t}:{e})",
@@ -332,19 +479,31 @@ fn core(
                 }
             })?;
             if ctx.checked {
-                let ax = ctx.axis(&path, &sub);
+                let ax = ctx.axis(&path, sub_s, sub_d);
                 terms.push((ax, v));
             }
+            if single {
+                // coalesce(set_flat(sh, st)) without the intermediate layout
+                let mut f = fold(sh.iter().copied().zip(st.iter()))?;
+                if f.len() >= 2 && f.last().is_some_and(|(s, _)| *s == 1) {
+                    f.pop();
+                }
+                out.folded(f);
+                break;
+            }
+            let term = set_flat(sh, st);
             result = Some(match result {
                 None => term,
                 Some(r) => super::layout_add(&r, &term)?,
             });
         }
-        match result {
-            Some(r) => coalesce(&r)?,
-            None => Layout::leaf(t, Scalar::Int(0)),
+        if !single {
+            match result {
+                Some(r) => out.layout(coalesce(&r)?),
+                None => out.leaf(t, Scalar::Int(0)),
+            }
         }
-    };
+    }
     if ctx.checked {
         ctx.leaves.push(LeafRec {
             t,
@@ -353,15 +512,18 @@ fn core(
             terms,
         });
     }
-    Ok(r)
+    Ok(())
 }
 
 /// The base case `A ∘ s:d` of `algebra.md` 4.4 (A's leaf modes taken as a
 /// flat list, d an integer): "keep the first s*d elements" (shape
 /// divisibility), then "every d-th of them" (stride divisibility).
-fn base_case(a: &Layout, s: i64, d: i64) -> Result<Layout> {
-    let mut sh: SmallVec<[i64; 8]> = a.shape().leaves().iter().copied().collect();
-    let mut st: SmallVec<[Scalar; 8]> = a.stride().leaves().iter().cloned().collect();
+/// The shape and stride lists of a flat layout.
+type FlatModes = (SmallVec<[i64; 8]>, SmallVec<[Scalar; 8]>);
+
+fn base_case(a_shape: &[i64], a_stride: &[Scalar], s: i64, d: i64) -> Result<FlatModes> {
+    let mut sh: SmallVec<[i64; 8]> = SmallVec::from_slice(a_shape);
+    let mut st: SmallVec<[Scalar; 8]> = a_stride.iter().cloned().collect();
     if sh.is_empty() {
         sh.push(1);
         st.push(Scalar::Int(0));
@@ -409,7 +571,7 @@ fn base_case(a: &Layout, s: i64, d: i64) -> Result<Layout> {
         sh[m - 1] = int::floor_div(sh[m - 1], d)?;
         st[m - 1] = st[m - 1].mul_int(d)?;
     }
-    Ok(set_flat(sh, st))
+    Ok((sh, st))
 }
 
 fn set_flat(sh: SmallVec<[i64; 8]>, st: SmallVec<[Scalar; 8]>) -> Layout {
@@ -435,26 +597,45 @@ fn no_layout(a: &Layout, b: &Layout, why: &str) -> Error {
 /// start digit `a`, its prefix product, the scale `f` (`e = P_a * f`) and
 /// the largest value the mode puts on each digit below the top. `None` when
 /// the images do not form a box (never after the divisibility checks).
-struct DigitBox {
+pub(crate) struct DigitBox {
     a: usize,
     f: i128,
-    maxes: SmallVec<[(usize, i128); 4]>,
+    pub(crate) maxes: SmallVec<[(usize, i128); 4]>,
 }
 
-fn digit_box(s: &[i64], e: i64, t: i64) -> Option<DigitBox> {
+/// `a % b` on i128 values, through 64-bit division when both fit (the
+/// 128-bit division is a slow library call). `b` is non-zero.
+#[inline]
+fn rem(a: i128, b: i128) -> i128 {
+    match (i64::try_from(a), i64::try_from(b)) {
+        (Ok(x), Ok(y)) if y != -1 => (x % y) as i128,
+        _ => a % b,
+    }
+}
+
+/// `a / b` on i128 values (truncating, as `/`), as [`rem`].
+#[inline]
+fn div(a: i128, b: i128) -> i128 {
+    match (i64::try_from(a), i64::try_from(b)) {
+        (Ok(x), Ok(y)) if y != -1 => (x / y) as i128,
+        _ => a / b,
+    }
+}
+
+pub(crate) fn digit_box(s: &[i64], e: i64, t: i64) -> Option<DigitBox> {
     let top = s.len().checked_sub(1)?;
     let (e, t) = (e as i128, t as i128);
     let mut p: i128 = 1;
     let mut a = 0usize;
     while a < top {
         let next = p * s[a] as i128;
-        if e % next != 0 {
+        if rem(e, next) != 0 {
             break;
         }
         p = next;
         a += 1;
     }
-    let f = e / p;
+    let f = div(e, p);
     let mut maxes = SmallVec::new();
     if a == top {
         return Some(DigitBox { a, f, maxes });
@@ -464,11 +645,11 @@ fn digit_box(s: &[i64], e: i64, t: i64) -> Option<DigitBox> {
         maxes.push((a, f * (t - 1)));
         return Some(DigitBox { a, f, maxes });
     }
-    if sa % f != 0 || (f * t) % sa != 0 {
+    if rem(sa, f) != 0 || rem(f * t, sa) != 0 {
         return None;
     }
     maxes.push((a, sa - f));
-    let mut q = f * t / sa;
+    let mut q = div(f * t, sa);
     for (i, &si) in s.iter().enumerate().take(top).skip(a + 1) {
         let si = si as i128;
         if q <= si {
@@ -477,11 +658,11 @@ fn digit_box(s: &[i64], e: i64, t: i64) -> Option<DigitBox> {
             }
             return Some(DigitBox { a, f, maxes });
         }
-        if q % si != 0 {
+        if rem(q, si) != 0 {
             return None;
         }
         maxes.push((i, si - 1));
-        q /= si;
+        q = div(q, si);
     }
     Some(DigitBox { a, f, maxes })
 }
@@ -864,15 +1045,7 @@ mod tests {
             inconsistent: false,
             path: Path::new(),
         };
-        let r = core(
-            a,
-            b.shape().as_ref(),
-            b.stride().as_ref(),
-            false,
-            &mut ctx,
-            0,
-        )
-        .ok()?;
+        let r = core_layout(a, b, &mut ctx).ok()?;
         let digits_ok = verify(a, b, &r, &ctx, false).is_ok();
         let res = leaf_results(&r, &ctx).ok()?;
         let exact_ok = verify_by_evaluation(a, b, &ctx, &res).is_ok();

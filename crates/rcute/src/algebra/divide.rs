@@ -81,22 +81,18 @@ pub(crate) fn by_mode(
             a.rank()
         )));
     }
-    let mut modes = Vec::with_capacity(a.rank());
-    for (i, m) in a.modes().enumerate() {
-        modes.push(match ts.get(i) {
-            Some(t) => op(&m, t)?,
-            None => m,
-        });
-    }
-    Layout::concat(modes)
+    Layout::try_concat(a.modes().enumerate().map(|(i, m)| match ts.get(i) {
+        Some(t) => op(&m, t),
+        None => Ok(m),
+    }))
 }
 
 fn divide_core(a: &Layout, b: &Layout) -> Result<Layout> {
     let profile = super::coprofile(b)?;
     let ext = extent(a, profile.as_ref(), 0)?;
     let c = super::complement(b, Some(ext.as_ref()))?;
-    let bc = Layout::concat([b.clone(), c])?;
-    super::composition(a, &Tiler::Layout(bc))
+    let bc = Layout::concat_pair(b, &c);
+    super::composition::composition_layout(a, &bc)
 }
 
 /// `extent(L, p)` (section 6): `size(L)` for a leaf profile; for a

@@ -173,6 +173,14 @@ fn f2_value(d: &Scalar) -> i64 {
 /// }
 /// ```
 pub fn right_inverse(a: &Layout) -> Result<Layout> {
+    if let Some(r) = super::fast::right_inverse(a) {
+        return Ok(r);
+    }
+    right_inverse_general(a)
+}
+
+/// [`right_inverse`] without the integer fast path.
+pub(crate) fn right_inverse_general(a: &Layout) -> Result<Layout> {
     reject_f2_in_coord(a, "right_inverse")?;
     let (profile, axes) = codomain_axes(a)?;
     let modes = folded_modes(a)?;
@@ -345,6 +353,14 @@ fn right_inverse_f2(a: &Layout, chain: &[(usize, Mode)]) -> Result<Layout> {
 /// }
 /// ```
 pub fn left_inverse(a: &Layout) -> Result<Layout> {
+    if let Some(r) = super::fast::left_inverse(a) {
+        return Ok(r);
+    }
+    left_inverse_general(a)
+}
+
+/// [`left_inverse`] without the integer fast path.
+pub(crate) fn left_inverse_general(a: &Layout) -> Result<Layout> {
     reject_f2_in_coord(a, "left_inverse")?;
     let (profile, axes) = codomain_axes(a)?;
     let f2 = axes.is_none() && has_f2_strides(a);

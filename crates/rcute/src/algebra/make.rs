@@ -73,6 +73,14 @@ fn compact_in_order(
 /// assert_eq!(make_layout_like(&l).unwrap().to_string(), "(2, 3, 4, 5):(0, 4, 1, 0)");
 /// ```
 pub fn make_layout_like(a: &Layout) -> Result<Layout> {
+    if let Some(r) = super::fast::make_layout_like(a) {
+        return Ok(r);
+    }
+    make_layout_like_general(a)
+}
+
+/// [`make_layout_like`] without the integer fast path.
+pub(crate) fn make_layout_like_general(a: &Layout) -> Result<Layout> {
     let d = a.stride().leaves();
     let s = a.shape().leaves();
     let order = sorted_indices(d.len(), |i, j| d[i].try_cmp(&d[j]))
@@ -101,6 +109,17 @@ pub fn make_layout_like(a: &Layout) -> Result<Layout> {
 ///            "(2, 3, 4, 2):(1, 4, 12, 2)");
 /// ```
 pub fn make_ordered_layout(shape: HRef<'_, i64>, order: HRef<'_, i64>) -> Result<Layout> {
+    if let Some(r) = super::fast::make_ordered_layout(shape, order) {
+        return Ok(r);
+    }
+    make_ordered_layout_general(shape, order)
+}
+
+/// [`make_ordered_layout`] without the fast path.
+pub(crate) fn make_ordered_layout_general(
+    shape: HRef<'_, i64>,
+    order: HRef<'_, i64>,
+) -> Result<Layout> {
     if !shape.congruent(order) {
         return Err(Error::congruence(format!(
             "make_ordered_layout: shape {shape} and order {order} are not congruent"

@@ -5,10 +5,12 @@
 //! replaced by a distinct repetition of A (A* the minimal complement of A,
 //! whose trailing extension mode composition extends as far as B needs).
 
+use std::borrow::Cow;
+
 use smallvec::SmallVec;
 
 use crate::error::{Error, Result};
-use crate::htuple::MAX_DEPTH;
+use crate::htuple::{Builder, MAX_DEPTH};
 use crate::layout::Layout;
 use crate::stride::Scalar;
 use crate::tiler::Tiler;
@@ -58,8 +60,8 @@ fn product_at(a: &Layout, b: &Tiler, depth: usize) -> Result<Layout> {
 
 fn product_core(a: &Layout, b: &Layout) -> Result<Layout> {
     let c = super::complement(a, None)?;
-    let cb = super::composition(&c, &Tiler::Layout(b.clone()))?;
-    Layout::concat([a.clone(), cb])
+    let cb = super::composition::composition_layout(&c, b)?;
+    Ok(Layout::concat_pair(a, &cb))
 }
 
 /// `zip2_by(L, G)` (`algebra.md` section 9): regroups the by-mode pairs of
@@ -157,34 +159,57 @@ pub fn flat_product(a: &Layout, b: &Tiler) -> Result<Layout> {
 
 /// `pad(L, r)`: appends `1:0` modes up to rank `r` (a leaf shape is wrapped
 /// first); a layout of rank `r` is returned as it is.
-fn pad(l: &Layout, r: usize) -> Result<Layout> {
+fn pad(l: &Layout, r: usize) -> Result<Cow<'_, Layout>> {
     if l.rank() >= r {
-        return Ok(l.clone());
+        return Ok(Cow::Borrowed(l));
     }
     let mut modes: SmallVec<[Layout; 4]> = l.modes().collect();
     while modes.len() < r {
         modes.push(Layout::leaf(1, Scalar::Int(0)));
     }
-    Layout::concat(modes)
+    Layout::concat(modes).map(Cow::Owned)
 }
 
 /// Pairs the modes of the two halves (the shorter padded with `1:0`):
 /// `(M0_i, M1_i)` for blocked, `(M1_i, M0_i)` for raked.
 fn pair_halves(r0: &Layout, r1: &Layout, raked: bool) -> Result<Layout> {
-    // inline mode lists: no heap allocation for up to 4 modes
-    let mut m0: SmallVec<[Layout; 4]> = r0.modes().collect();
-    let mut m1: SmallVec<[Layout; 4]> = r1.modes().collect();
-    let n = m0.len().max(m1.len());
-    m0.resize(n, Layout::leaf(1, Scalar::Int(0)));
-    m1.resize(n, Layout::leaf(1, Scalar::Int(0)));
-    let pairs = m0.into_iter().zip(m1).map(|(x, y)| {
-        if raked {
-            Layout::concat([y, x])
-        } else {
-            Layout::concat([x, y])
-        }
-    });
-    Layout::concat(pairs.collect::<Result<SmallVec<[Layout; 4]>>>()?)
+    // ((m0_0, m1_0), (m0_1, m1_1), ...), the shorter side padded with 1:0;
+    // built from views of the modes (no per-mode copies)
+    let one = Layout::leaf(1, Scalar::Int(0));
+    let n = r0.rank().max(r1.rank());
+    if n == 0 {
+        return Err(Error::value("make_layout: empty concatenation"));
+    }
+    let mut s0 = r0.shape().as_ref().modes();
+    let mut d0 = r0.stride().as_ref().modes();
+    let mut s1 = r1.shape().as_ref().modes();
+    let mut d1 = r1.stride().as_ref().modes();
+    let mut bs = Builder::new();
+    let mut bd = Builder::new();
+    bs.open();
+    bd.open();
+    for _ in 0..n {
+        let x = (
+            s0.next().unwrap_or(one.shape().as_ref()),
+            d0.next().unwrap_or(one.stride().as_ref()),
+        );
+        let y = (
+            s1.next().unwrap_or(one.shape().as_ref()),
+            d1.next().unwrap_or(one.stride().as_ref()),
+        );
+        let (first, second) = if raked { (y, x) } else { (x, y) };
+        bs.open();
+        bd.open();
+        bs.push(first.0);
+        bd.push(first.1);
+        bs.push(second.0);
+        bd.push(second.1);
+        bs.close();
+        bd.close();
+    }
+    bs.close();
+    bd.close();
+    Ok(Layout::from_parts(bs.finish(), bd.finish()))
 }
 
 fn blocked_raked(a: &Layout, b: &Tiler, raked: bool) -> Result<Layout> {
@@ -217,13 +242,14 @@ fn blocked_raked(a: &Layout, b: &Tiler, raked: bool) -> Result<Layout> {
             }
             return pair_halves(&r.mode(0)?, &r.mode(1)?, raked);
         }
-        Tiler::Int(n) => int_tiler(*n, op)?,
-        Tiler::Layout(l) => l.clone(),
+        Tiler::Int(n) => Cow::Owned(int_tiler(*n, op)?),
+        Tiler::Layout(l) => Cow::Borrowed(l),
     };
     let r = a.rank().max(b.rank());
     let ap = pad(a, r)?;
     let bp = pad(&b, r)?;
-    let prod = logical_product(&ap, &Tiler::Layout(bp))?;
+    // logical_product(ap, bp) with a layout tiler is its core
+    let prod = product_core(&ap, &bp)?;
     let (r0, r1) = two_modes(&prod, op)?;
     pair_halves(&r0, &r1, raked)
 }

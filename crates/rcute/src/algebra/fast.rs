@@ -1,0 +1,998 @@
+//! Integer fast paths of the algebra core.
+//!
+//! Layouts whose strides are all integers are the common case. The
+//! functions here run the same algorithms as the general code on flat
+//! `i64` lists, without intermediate `Layout`s or `Scalar`s, and build the
+//! result once. Each returns `None` whenever the general code could take
+//! another branch or report an error (an overflow, a divisibility failure,
+//! a rejected check, an unusual encoding); the caller then runs the
+//! general code, which gives the same result or the exact error. A `Some`
+//! result is always the one the general code computes.
+
+use smallvec::SmallVec;
+
+use crate::htuple::{HRef, HTuple, Leaves, Nodes, LEAF, MAX_DEPTH, WIDE};
+use crate::{Layout, Scalar};
+
+/// Inline list of integers.
+pub(crate) type Ints = SmallVec<[i64; 8]>;
+/// Inline list of `(shape, stride)` integer modes.
+pub(crate) type Modes = SmallVec<[(i64, i64); 8]>;
+
+/// `int::floor_divmod` without the error value: `None` for a zero divisor
+/// or an overflowing quotient.
+#[inline]
+pub(crate) fn fdm(a: i64, b: i64) -> Option<(i64, i64)> {
+    if b == 0 {
+        return None;
+    }
+    let q = a.checked_div(b)?;
+    let r = a.wrapping_rem(b);
+    if r != 0 && ((r < 0) != (b < 0)) {
+        Some((q - 1, r + b))
+    } else {
+        Some((q, r))
+    }
+}
+
+/// The integer strides of `l`, if every stride is an integer.
+#[inline]
+pub(crate) fn int_strides(l: &Layout) -> Option<Ints> {
+    let mut out = Ints::new();
+    for d in l.stride().leaves() {
+        match d {
+            Scalar::Int(v) => out.push(*v),
+            _ => return None,
+        }
+    }
+    Some(out)
+}
+
+/// `fold` of `coalesce.rs` on integer modes (size-1 modes followed by
+/// another vanish, `s:d` merges into `sa:da` when `d == sa*da`).
+#[inline]
+pub(crate) fn fold(modes: impl IntoIterator<Item = (i64, i64)>) -> Option<Modes> {
+    let mut out = Modes::new();
+    fold_into(modes, &mut out)?;
+    Some(out)
+}
+
+/// [`fold`] into `out` (cleared first), so that the caller's buffer is
+/// reused instead of a list being returned by value.
+#[inline]
+pub(crate) fn fold_into(
+    modes: impl IntoIterator<Item = (i64, i64)>,
+    out: &mut Modes,
+) -> Option<()> {
+    out.clear();
+    for (s, d) in modes {
+        while out.last().is_some_and(|(sa, _)| *sa == 1) {
+            out.pop();
+        }
+        if let Some((sa, da)) = out.last_mut() {
+            if da.checked_mul(*sa) == Some(d) {
+                *sa = sa.checked_mul(s)?;
+                continue;
+            }
+        }
+        out.push((s, d));
+    }
+    Some(())
+}
+
+/// `L(i)` of the flat integer layout `modes` (`Layout::eval_index`).
+#[inline]
+fn eval_index(sh: &[i64], st: &[i64], i: i64) -> Option<i64> {
+    let n = sh.len();
+    let mut q = i;
+    let mut acc: i64 = 0;
+    for k in 0..n {
+        let digit = if k + 1 == n {
+            q
+        } else {
+            let (qq, r) = fdm(q, sh[k])?;
+            q = qq;
+            r
+        };
+        acc = acc.checked_add(digit.checked_mul(st[k])?)?;
+    }
+    Some(acc)
+}
+
+/// The base case of composition (`composition.rs` `base_case`) on integer
+/// lists.
+fn base_case(
+    a_sh: &[i64],
+    a_st: &[i64],
+    s: i64,
+    d: i64,
+    sh: &mut Ints,
+    st: &mut Ints,
+) -> Option<()> {
+    sh.clear();
+    st.clear();
+    sh.extend_from_slice(a_sh);
+    st.extend_from_slice(a_st);
+    if sh.is_empty() {
+        sh.push(1);
+        st.push(0);
+    }
+    let k = sh.len();
+    let mut rest = d.checked_mul(s)?;
+    sh[k - 1] = rest;
+    for i in 0..k - 1 {
+        let (q, r) = fdm(rest, sh[i])?;
+        rest = q;
+        sh[k - 1] = q;
+        if q == 0 {
+            sh[i] = r;
+            sh.truncate(i + 1);
+            st.truncate(i + 1);
+            break;
+        }
+        if r != 0 {
+            return None;
+        }
+    }
+    let m = sh.len();
+    let mut d = d;
+    let mut done = false;
+    for i in 0..m - 1 {
+        let (q, r) = fdm(sh[i], d)?;
+        if r == 0 {
+            sh[i] = q;
+            st[i] = st[i].checked_mul(d)?;
+            done = true;
+            break;
+        }
+        let (q2, r2) = fdm(d, sh[i])?;
+        d = q2;
+        sh[i] = 1;
+        if r2 != 0 {
+            return None;
+        }
+    }
+    if !done {
+        sh[m - 1] = fdm(sh[m - 1], d)?.0;
+        st[m - 1] = st[m - 1].checked_mul(d)?;
+    }
+    Some(())
+}
+
+/// Appends the leaf-or-flat-tuple encoding of `modes` ("set unwrap(S) :
+/// unwrap(D)"; `1:0` for no mode). `None` when the rank needs the wide
+/// encoding.
+#[inline]
+fn push_flat(
+    modes: &[(i64, i64)],
+    nodes: &mut Nodes,
+    sh: &mut Leaves<i64>,
+    st: &mut Leaves<Scalar>,
+) -> Option<()> {
+    match modes.len() {
+        0 => {
+            nodes.push(LEAF);
+            sh.push(1);
+            st.push(Scalar::Int(0));
+        }
+        1 => {
+            nodes.push(LEAF);
+            sh.push(modes[0].0);
+            st.push(Scalar::Int(modes[0].1));
+        }
+        n => {
+            if n >= WIDE as usize {
+                return None;
+            }
+            nodes.push(n as u8);
+            for &(s, d) in modes {
+                nodes.push(LEAF);
+                sh.push(s);
+                st.push(Scalar::Int(d));
+            }
+        }
+    }
+    Some(())
+}
+
+/// The digit box of one leaf `t:e` (`composition.rs` `digit_box`, `e > 0`,
+/// `t > 1`) on the digit extents `s`, its largest digit values added into
+/// `sums` (one per digit below the top). `false` when the images do not
+/// form a box or a value leaves 64 bits.
+fn add_digit_box(s: &[i64], e: i64, t: i64, sums: &mut [i64]) -> Option<()> {
+    let top = s.len().checked_sub(1)?;
+    let mut p: i64 = 1;
+    let mut a = 0usize;
+    while a < top {
+        // a product beyond 64 bits exceeds `e`, so it does not divide it
+        let Some(next) = p.checked_mul(s[a]) else {
+            break;
+        };
+        if e % next != 0 {
+            break;
+        }
+        p = next;
+        a += 1;
+    }
+    let f = e / p;
+    if a == top {
+        return Some(());
+    }
+    let sa = s[a];
+    let ft = f.checked_mul(t)?;
+    if ft <= sa {
+        sums[a] = sums[a].checked_add(f.checked_mul(t - 1)?)?;
+        return Some(());
+    }
+    if sa % f != 0 || ft % sa != 0 {
+        return None;
+    }
+    sums[a] = sums[a].checked_add(sa - f)?;
+    let mut q = ft / sa;
+    for (i, &si) in s.iter().enumerate().take(top).skip(a + 1) {
+        if q <= si {
+            if q > 1 {
+                sums[i] = sums[i].checked_add(q - 1)?;
+            }
+            return Some(());
+        }
+        if q % si != 0 {
+            return None;
+        }
+        sums[i] = sums[i].checked_add(si - 1)?;
+        q /= si;
+    }
+    Some(())
+}
+
+/// The digit box check of composition (`composition.rs` `verify`) for one
+/// integer axis: passes when every leaf `t:e` (`t > 1`, `e != 0`) has a
+/// non-negative stride and a digit box, and no digit's largest values sum
+/// to its extent. `false` means "let the general check decide".
+fn verify(a_shape: &[i64], recs: &[(i64, i64)]) -> bool {
+    if recs.iter().any(|&(_, e)| e < 0) {
+        return false;
+    }
+    let mut n = a_shape.len();
+    if n >= 2 && a_shape[n - 1] == 1 {
+        n -= 1;
+    }
+    let s = &a_shape[..n];
+    if s.len() < 2 || recs.is_empty() {
+        return true;
+    }
+    let top = s.len() - 1;
+    let mut sums: Ints = SmallVec::from_elem(0, top);
+    for &(t, e) in recs {
+        if add_digit_box(s, e, t, &mut sums).is_none() {
+            return false;
+        }
+    }
+    (0..top).all(|i| sums[i] < s[i])
+}
+
+/// Composition `A ∘ B` (the checked layout core, before the final
+/// positivity check) for integer strides in both.
+pub(crate) fn composition(a: &Layout, b: &Layout) -> Option<Layout> {
+    let a_st = int_strides(a)?;
+    let b_st = int_strides(b)?;
+    let bn = b.shape().as_ref().node_bytes();
+    if bn.iter().any(|&x| x == WIDE || x == 0) {
+        return None;
+    }
+    if bn.len() > MAX_DEPTH && b.shape().as_ref().depth() > MAX_DEPTH - 1 {
+        return None;
+    }
+    // coalesce_z(A), as a flat list (`1:0` for no mode)
+    let mut f = Modes::new();
+    fold_into(a.shape().leaves().iter().copied().zip(a_st), &mut f)?;
+    if f.is_empty() {
+        f.push((1, 0));
+    }
+    let ac_sh: Ints = f.iter().map(|x| x.0).collect();
+    let ac_st: Ints = f.iter().map(|x| x.1).collect();
+    let bs = b.shape().leaves();
+    let mut nodes = Nodes::new();
+    let mut sh: Leaves<i64> = Leaves::new();
+    let mut st: Leaves<Scalar> = Leaves::new();
+    let mut recs: SmallVec<[(i64, i64); 8]> = SmallVec::new();
+    let (mut rs, mut rd) = (Ints::new(), Ints::new());
+    let mut k = 0;
+    for &x in bn {
+        if x != LEAF {
+            nodes.push(x);
+            continue;
+        }
+        let (t, e) = (*bs.get(k)?, *b_st.get(k)?);
+        k += 1;
+        if e == 0 {
+            nodes.push(LEAF);
+            sh.push(t);
+            st.push(Scalar::Int(0));
+        } else if t == 1 {
+            nodes.push(LEAF);
+            sh.push(1);
+            st.push(Scalar::Int(eval_index(&ac_sh, &ac_st, e)?));
+        } else {
+            base_case(&ac_sh, &ac_st, t, e, &mut rs, &mut rd)?;
+            fold_into(rs.iter().copied().zip(rd.iter().copied()), &mut f)?;
+            if f.len() >= 2 && f.last().is_some_and(|(s, _)| *s == 1) {
+                f.pop();
+            }
+            push_flat(&f, &mut nodes, &mut sh, &mut st)?;
+            if t > 1 {
+                recs.push((t, e));
+            }
+        }
+    }
+    if !verify(&ac_sh, &recs) {
+        return None;
+    }
+    Some(Layout::from_parts(
+        HTuple::from_raw(nodes.clone(), sh),
+        HTuple::from_raw(nodes, st),
+    ))
+}
+
+/// `ceil(a / b)` as `int::ceil_div`, `None` where it errors.
+#[inline]
+fn cdiv(a: i64, b: i64) -> Option<i64> {
+    let (q, r) = fdm(a, b)?;
+    if r != 0 {
+        q.checked_add(1)
+    } else {
+        Some(q)
+    }
+}
+
+/// Stable sort of `(stride, shape)` pairs by stride (the order of the
+/// fallible merge sort of `complement.rs` on integer strides: any stable
+/// sort gives the same order).
+#[inline]
+pub(crate) fn sort_by_stride(v: &mut [(i64, i64)]) {
+    if v.len() > 32 {
+        v.sort_by_key(|x| x.0);
+        return;
+    }
+    for i in 1..v.len() {
+        let mut j = i;
+        while j > 0 && v[j].0 < v[j - 1].0 {
+            v.swap(j, j - 1);
+            j -= 1;
+        }
+    }
+}
+
+/// The layout "set unwrap(S) : unwrap(D)" of integer modes (`1:0` for none).
+#[inline]
+pub(crate) fn unwrapped(modes: &[(i64, i64)]) -> Option<Layout> {
+    let mut nodes = Nodes::new();
+    let mut sh: Leaves<i64> = Leaves::new();
+    let mut st: Leaves<Scalar> = Leaves::new();
+    push_flat(modes, &mut nodes, &mut sh, &mut st)?;
+    Some(Layout::from_parts(
+        HTuple::from_raw(nodes.clone(), sh),
+        HTuple::from_raw(nodes, st),
+    ))
+}
+
+/// One axis of the complement (`complement.rs`): the minimal complement
+/// of the axis's `(stride, shape)` pairs (in sorted order), coalesce_z'd,
+/// or, with the extension `x` (its leaves), grown to cover it and
+/// coalesced.
+fn axis_complement(
+    pairs: impl IntoIterator<Item = (i64, i64)>,
+    x: Option<&[i64]>,
+) -> Option<Modes> {
+    let mut sl = Ints::new();
+    let mut dl = Ints::new();
+    dl.push(1);
+    for (m, s) in pairs {
+        if m == 0 || s == 1 {
+            continue;
+        }
+        let last = *dl.last()?;
+        if m < last {
+            return None;
+        }
+        sl.push(fdm(m, last)?.0);
+        dl.push(m.checked_mul(s)?);
+    }
+    sl.push(1);
+    // the minimal complement, coalesce_z'd
+    let minimal = fold(sl.iter().copied().zip(dl.iter().copied()))?;
+    if minimal.is_empty() {
+        return None;
+    }
+    let Some(x) = x else {
+        return Some(minimal);
+    };
+    // extend_axis: grow the last mode to cover x
+    let last = minimal.last()?.1;
+    let mut ext = last;
+    let mut r = Ints::new();
+    for &xk in x {
+        r.push(cdiv(xk, ext)?);
+        ext = cdiv(ext, xk)?;
+    }
+    let keep = minimal.len() - 1;
+    if r.is_empty() || keep + r.len() > crate::htuple::MAX_LEAVES {
+        return None;
+    }
+    if minimal[..keep].iter().any(|m| m.0 <= 0) || r.iter().any(|&v| v <= 0) {
+        return None;
+    }
+    let mut modes: Modes = minimal[..keep].iter().copied().collect();
+    let mut acc = last;
+    for (j, &rj) in r.iter().enumerate() {
+        modes.push((rj, acc));
+        if j + 1 < r.len() {
+            acc = acc.checked_mul(rj)?;
+        }
+    }
+    let mut f = fold(modes)?;
+    if f.len() >= 2 && f.last().is_some_and(|m| m.0 == 1) {
+        f.pop();
+    }
+    Some(f)
+}
+
+/// The extension of `complement(A, extend)`, `None` for "no extension"
+/// (a `0` leaf or `()`).
+#[inline]
+fn extension<'a>(extend: Option<HRef<'a, i64>>) -> Option<HRef<'a, i64>> {
+    extend.filter(|x| match x.as_leaf() {
+        Some(&v) => v != 0,
+        None => x.rank() != 0,
+    })
+}
+
+/// `complement(A, extend)` (`complement.rs`) for integer strides.
+pub(crate) fn complement(a: &Layout, extend: Option<HRef<'_, i64>>) -> Option<Layout> {
+    let st = int_strides(a)?;
+    // coprofile(A): the sum of the strides must not overflow
+    st.iter().try_fold(0i64, |acc, &d| acc.checked_add(d))?;
+    let mut pairs: Modes = st
+        .iter()
+        .copied()
+        .zip(a.shape().leaves().iter().copied())
+        .collect();
+    sort_by_stride(&mut pairs);
+    let x = extension(extend);
+    let f = axis_complement(pairs, x.map(|x| x.leaves()))?;
+    unwrapped(&f)
+}
+
+/// `complement(A, extend)` for strides that are zero integers or positive
+/// basis values `v@i` (coordinate values of integers with one nonzero
+/// child), at least one of them: the codomain profile is the flat tuple
+/// of `n` axes (`n` the longest coordinate value), each axis complemented
+/// as an integer layout and its strides put back on the axis.
+pub(crate) fn complement_axes(a: &Layout, extend: Option<HRef<'_, i64>>) -> Option<Layout> {
+    // (axis, value) per stride; (-1, 0) for a zero integer
+    let mut keys: SmallVec<[(i64, i64, i64); 8]> = SmallVec::new();
+    let mut sums: SmallVec<[i64; 4]> = SmallVec::new();
+    for (d, &s) in a.stride().leaves().iter().zip(a.shape().leaves()) {
+        match d {
+            Scalar::Int(0) => keys.push((-1, 0, s)),
+            Scalar::Coord(c) => {
+                let mut term = None;
+                for (i, x) in c.children().iter().enumerate() {
+                    let Scalar::Int(v) = x else {
+                        return None;
+                    };
+                    if i == sums.len() {
+                        sums.push(0);
+                    }
+                    sums[i] = sums[i].checked_add(*v)?;
+                    if *v != 0 {
+                        if term.is_some() || *v < 0 {
+                            return None;
+                        }
+                        term = Some((i as i64, *v));
+                    }
+                }
+                let (i, v) = term?;
+                keys.push((i, v, s));
+            }
+            _ => return None,
+        }
+    }
+    let n = sums.len();
+    if n == 0 || keys.len() > 32 {
+        return None;
+    }
+    // stable sort in the colexicographic order of the strides: by axis,
+    // then by value (zero first)
+    for i in 1..keys.len() {
+        let mut j = i;
+        while j > 0 && (keys[j].0, keys[j].1) < (keys[j - 1].0, keys[j - 1].1) {
+            keys.swap(j, j - 1);
+            j -= 1;
+        }
+    }
+    let x = extension(extend);
+    if let Some(x) = x {
+        // extend must have at least the profile's modes; an axis beyond
+        // the codomain must be a positive leaf here
+        if x.is_leaf() || x.rank() < n {
+            return None;
+        }
+        for xi in x.modes().skip(n) {
+            if !matches!(xi.as_leaf(), Some(&e) if e > 0) {
+                return None;
+            }
+        }
+    }
+    let mut bs = crate::htuple::Builder::new();
+    let mut bd = crate::htuple::Builder::new();
+    bs.open();
+    bd.open();
+    let total = x.map_or(n, |x| x.rank());
+    let mut xm = x.map(|x| x.modes());
+    for i in 0..total {
+        let xi = match xm.as_mut() {
+            Some(it) => Some(it.next()?),
+            None => None,
+        };
+        let path = [i];
+        if i >= n {
+            // an axis beyond the codomain: X_i : E(i)
+            let e = *xi?.as_leaf()?;
+            bs.leaf(e);
+            bd.leaf(Scalar::basis(1, &path));
+            continue;
+        }
+        let on_axis = keys.iter().filter(|k| k.0 == i as i64).map(|k| (k.1, k.2));
+        let f = axis_complement(on_axis, xi.map(|x| x.leaves()))?;
+        if f.len() == 1 {
+            bs.leaf(f[0].0);
+            bd.leaf(Scalar::basis(f[0].1, &path));
+        } else {
+            if f.len() >= WIDE as usize {
+                return None;
+            }
+            bs.open();
+            bd.open();
+            for &(s, d) in &f {
+                bs.leaf(s);
+                bd.leaf(Scalar::basis(d, &path));
+            }
+            bs.close();
+            bd.close();
+        }
+    }
+    bs.close();
+    bd.close();
+    Some(Layout::from_parts(bs.finish(), bd.finish()))
+}
+
+/// The integer modes of `fold(A)` with their prefix products
+/// (`inverse.rs` `folded_modes`): `(s, d, pp)`.
+fn folded_pp(a: &Layout, st: &[i64]) -> Option<SmallVec<[(i64, i64, i64); 8]>> {
+    let f = fold(a.shape().leaves().iter().copied().zip(st.iter().copied()))?;
+    let mut out = SmallVec::with_capacity(f.len());
+    let mut pp: i64 = 1;
+    let n = f.len();
+    for (k, (s, d)) in f.into_iter().enumerate() {
+        out.push((s, d, pp));
+        if k + 1 < n {
+            pp = pp.checked_mul(s)?;
+        }
+    }
+    Some(out)
+}
+
+/// `coprofile(A)` is the leaf `0` for integer strides whose sum fits.
+#[inline]
+fn int_codomain(st: &[i64]) -> Option<()> {
+    st.iter().try_fold(0i64, |acc, &d| acc.checked_add(d))?;
+    Some(())
+}
+
+/// `right_inverse(A)` (`inverse.rs`) for integer strides.
+pub(crate) fn right_inverse(a: &Layout) -> Option<Layout> {
+    let st = int_strides(a)?;
+    int_codomain(&st)?;
+    let mut chain = folded_pp(a, &st)?;
+    // stable sort by stride
+    if chain.len() > 32 {
+        return None;
+    }
+    for i in 1..chain.len() {
+        let mut j = i;
+        while j > 0 && chain[j].1 < chain[j - 1].1 {
+            chain.swap(j, j - 1);
+            j -= 1;
+        }
+    }
+    let mut cur: i64 = 1;
+    let mut out = Modes::new();
+    for &(s, d, pp) in &chain {
+        if d == 0 || s == 1 || d != cur {
+            continue;
+        }
+        out.push((s, pp));
+        cur = cur.checked_mul(s)?;
+    }
+    // coalesce(set unwrap(S) : unwrap(D)); `1:0` for no mode folds to itself
+    if out.is_empty() {
+        out.push((1, 0));
+    }
+    let mut f = fold(out)?;
+    if f.len() >= 2 && f.last().is_some_and(|m| m.0 == 1) {
+        f.pop();
+    }
+    unwrapped(&f)
+}
+
+/// `left_inverse(A)` (`inverse.rs`) for integer strides.
+pub(crate) fn left_inverse(a: &Layout) -> Option<Layout> {
+    let st = int_strides(a)?;
+    int_codomain(&st)?;
+    let mut sorted = folded_pp(a, &st)?;
+    // stable sort by (stride, shape, prefix product)
+    if sorted.len() > 32 {
+        return None;
+    }
+    for i in 1..sorted.len() {
+        let mut j = i;
+        while j > 0
+            && (sorted[j].1, sorted[j].0, sorted[j].2)
+                < (sorted[j - 1].1, sorted[j - 1].0, sorted[j - 1].2)
+        {
+            sorted.swap(j, j - 1);
+            j -= 1;
+        }
+    }
+    let mut sp = Ints::new();
+    let mut dp = Ints::new();
+    sp.push(1);
+    dp.push(0);
+    let mut cur: i64 = 1;
+    for &(s, d, pp) in &sorted {
+        if d == 0 || s == 1 {
+            continue;
+        }
+        let last = *sp.last()?;
+        let (gap, r) = fdm(d, cur)?;
+        if r != 0 || gap < last {
+            return None;
+        }
+        if let Some(l) = sp.last_mut() {
+            *l = gap;
+        }
+        cur = cur.checked_mul(gap)?;
+        sp.push(s);
+        dp.push(pp);
+    }
+    // coalesce_z(set unwrap(S) : unwrap(D))
+    let f = fold(sp.into_iter().zip(dp))?;
+    if f.is_empty() {
+        return None;
+    }
+    unwrapped(&f)
+}
+
+/// `coalesce(A)` (`trailing` false) or `coalesce_z(A)` (`trailing` true)
+/// for integer strides (`coalesce.rs`).
+pub(crate) fn coalesce(a: &Layout, trailing: bool) -> Option<Layout> {
+    let mut f = Modes::new();
+    let st = a.stride().leaves();
+    let mut ok = true;
+    fold_into(
+        a.shape()
+            .leaves()
+            .iter()
+            .copied()
+            .zip(st.iter().map(|d| match d {
+                Scalar::Int(v) => *v,
+                _ => {
+                    ok = false;
+                    0
+                }
+            })),
+        &mut f,
+    )?;
+    if !ok {
+        return None;
+    }
+    if !trailing && f.len() >= 2 && f.last().is_some_and(|m| m.0 == 1) {
+        f.pop();
+    }
+    unwrapped(&f)
+}
+
+/// The indices `0..n` stably sorted by `key` (insertion sort; `None`
+/// beyond 32 elements, where the general code's merge sort runs).
+#[inline]
+fn sorted_indices(n: usize, key: impl Fn(usize) -> i64) -> Option<SmallVec<[usize; 8]>> {
+    if n > 32 {
+        return None;
+    }
+    let mut idx: SmallVec<[usize; 8]> = (0..n).collect();
+    for i in 1..n {
+        let mut j = i;
+        while j > 0 && key(idx[j]) < key(idx[j - 1]) {
+            idx.swap(j, j - 1);
+            j -= 1;
+        }
+    }
+    Some(idx)
+}
+
+/// `compact_in_order` of `make.rs`: compact strides along `order`, `0`
+/// for pinned leaves; the stride tuple with the profile of `profile`.
+#[inline]
+fn compact_strides(
+    extents: &[i64],
+    order: &[usize],
+    pinned: impl Fn(usize) -> bool,
+    profile: HRef<'_, i64>,
+) -> Option<HTuple<Scalar>> {
+    let mut out: Leaves<Scalar> = SmallVec::from_elem(Scalar::Int(0), extents.len());
+    let mut current: i64 = 1;
+    let mut pending: Option<i64> = None;
+    for &i in order {
+        if pinned(i) {
+            continue;
+        }
+        if let Some(p) = pending.take() {
+            current = current.checked_mul(p)?;
+        }
+        *out.get_mut(i)? = Scalar::Int(current);
+        pending = Some(*extents.get(i)?);
+    }
+    Some(HTuple::from_raw(
+        Nodes::from_slice(profile.node_bytes()),
+        out,
+    ))
+}
+
+/// `make_layout_like(A)` (`make.rs`) for integer strides.
+pub(crate) fn make_layout_like(a: &Layout) -> Option<Layout> {
+    let st = int_strides(a)?;
+    let order = sorted_indices(st.len(), |i| st[i])?;
+    let stride = compact_strides(
+        a.shape().leaves(),
+        &order,
+        |i| st[i] == 0,
+        a.shape().as_ref(),
+    )?;
+    Some(Layout::from_parts(a.shape().clone(), stride))
+}
+
+/// `make_ordered_layout(shape, order)` (`make.rs`).
+pub(crate) fn make_ordered_layout(shape: HRef<'_, i64>, order: HRef<'_, i64>) -> Option<Layout> {
+    if !shape.congruent(order) || shape.num_leaves() > crate::htuple::MAX_LEAVES {
+        return None;
+    }
+    if shape.node_bytes().len() > MAX_DEPTH && shape.depth() > MAX_DEPTH {
+        return None;
+    }
+    if shape.leaves().iter().any(|&e| e <= 0) {
+        return None;
+    }
+    let o = order.leaves();
+    let idx = sorted_indices(o.len(), |i| o[i])?;
+    let stride = compact_strides(shape.leaves(), &idx, |_| false, shape)?;
+    Some(Layout::from_parts(shape.to_owned(), stride))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::htuple::Builder;
+
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self, m: u64) -> u64 {
+            self.0 = self
+                .0
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (self.0 >> 33) % m
+        }
+    }
+
+    /// A random integer layout: up to 3 modes, each a leaf or a pair.
+    fn layout(r: &mut Rng, max_s: u64, strides: &[i64]) -> Layout {
+        let mut bs = Builder::new();
+        let mut bd = Builder::new();
+        let n = r.next(4);
+        if n == 0 {
+            bs.leaf(1 + r.next(max_s) as i64);
+            bd.leaf(Scalar::Int(strides[r.next(strides.len() as u64) as usize]));
+        } else {
+            bs.open();
+            bd.open();
+            for _ in 0..n {
+                let pair = r.next(3) == 0;
+                if pair {
+                    bs.open();
+                    bd.open();
+                }
+                for _ in 0..(1 + pair as u32) {
+                    bs.leaf(1 + r.next(max_s) as i64);
+                    bd.leaf(Scalar::Int(strides[r.next(strides.len() as u64) as usize]));
+                }
+                if pair {
+                    bs.close();
+                    bd.close();
+                }
+            }
+            bs.close();
+            bd.close();
+        }
+        Layout::new(bs.finish(), bd.finish()).unwrap()
+    }
+
+    const STRIDES: &[i64] = &[0, 1, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, -1, -2, 5, 7];
+
+    /// The fast composition agrees with the general code wherever it answers.
+    #[test]
+    fn composition_matches_general() {
+        let mut r = Rng(11);
+        let (mut fast, mut ok) = (0, 0);
+        for _ in 0..200_000 {
+            let a = layout(&mut r, 8, STRIDES);
+            let b = layout(&mut r, 6, STRIDES);
+            let g = super::super::composition::layout_core_general(&a, &b, true);
+            if g.is_ok() {
+                ok += 1;
+            }
+            if let Some(f) = composition(&a, &b) {
+                fast += 1;
+                assert_eq!(g.as_ref().ok(), Some(&f), "composition({a}, {b})");
+            }
+        }
+        assert!(fast > ok / 2, "{fast} of {ok}");
+    }
+
+    /// The fast complement agrees with the general code wherever it answers.
+    #[test]
+    fn complement_matches_general() {
+        let mut r = Rng(5);
+        let (mut fast, mut ok) = (0, 0);
+        for k in 0..200_000 {
+            let a = layout(&mut r, 6, STRIDES);
+            let x: Option<HTuple<i64>> = match k % 4 {
+                0 => None,
+                1 => Some(HTuple::leaf(r.next(200) as i64)),
+                2 => Some(HTuple::flat([1 + r.next(30) as i64, 1 + r.next(30) as i64])),
+                _ => Some(HTuple::leaf(1 + r.next(5000) as i64)),
+            };
+            let x = x.as_ref().map(|x| x.as_ref());
+            let g = super::super::complement::complement_general(&a, x);
+            if g.is_ok() {
+                ok += 1;
+            }
+            if let Some(f) = complement(&a, x) {
+                fast += 1;
+                assert_eq!(g.as_ref().ok(), Some(&f), "complement({a}, {x:?})");
+            }
+        }
+        assert!(fast > ok / 2, "{fast} of {ok}");
+    }
+
+    /// The fast inverses agree with the general code wherever they answer.
+    #[test]
+    fn inverses_match_general() {
+        let mut r = Rng(3);
+        let (mut fast, mut ok) = (0, 0);
+        for _ in 0..200_000 {
+            let a = layout(&mut r, 6, STRIDES);
+            let g = super::super::inverse::right_inverse_general(&a);
+            ok += g.is_ok() as u32;
+            if let Some(f) = right_inverse(&a) {
+                fast += 1;
+                assert_eq!(g.as_ref().ok(), Some(&f), "right_inverse({a})");
+            }
+            let g = super::super::inverse::left_inverse_general(&a);
+            ok += g.is_ok() as u32;
+            if let Some(f) = left_inverse(&a) {
+                fast += 1;
+                assert_eq!(g.as_ref().ok(), Some(&f), "left_inverse({a})");
+            }
+        }
+        assert!(fast > ok / 2, "{fast} of {ok}");
+    }
+
+    /// The fast coalesce agrees with the general code wherever it answers.
+    #[test]
+    fn coalesce_matches_general() {
+        let mut r = Rng(9);
+        let mut fast = 0;
+        for _ in 0..100_000 {
+            let a = layout(&mut r, 6, STRIDES);
+            for z in [false, true] {
+                let g = super::super::coalesce::coalesce_general(&a, z);
+                if let Some(f) = coalesce(&a, z) {
+                    fast += 1;
+                    assert_eq!(g.as_ref().ok(), Some(&f), "coalesce({a}) z={z}");
+                }
+            }
+        }
+        assert!(fast > 150_000, "{fast}");
+    }
+
+    /// A random layout with zero and basis strides `v@i` (`i < 3`).
+    fn basis_layout(r: &mut Rng) -> Layout {
+        let n = 1 + r.next(4) as usize;
+        let mut sh = Vec::new();
+        let mut st = Vec::new();
+        for _ in 0..n {
+            sh.push(1 + r.next(6) as i64);
+            st.push(match r.next(6) {
+                0 => Scalar::Int(0),
+                k => Scalar::basis([1, 2, 3, 4, 8][(k - 1) as usize], &[r.next(3) as usize]),
+            });
+        }
+        Layout::new(HTuple::flat(sh), HTuple::flat(st)).unwrap()
+    }
+
+    /// The fast complement of basis strides agrees with the general code.
+    #[test]
+    fn complement_axes_matches_general() {
+        let mut r = Rng(17);
+        let (mut fast, mut ok) = (0, 0);
+        for k in 0..100_000 {
+            let a = basis_layout(&mut r);
+            let x: Option<HTuple<i64>> = match k % 4 {
+                0 => None,
+                1 => Some(HTuple::flat([1 + r.next(30) as i64, 1 + r.next(30) as i64])),
+                2 => Some(HTuple::flat([
+                    1 + r.next(30) as i64,
+                    1 + r.next(30) as i64,
+                    1 + r.next(9) as i64,
+                ])),
+                _ => Some(HTuple::flat([
+                    1 + r.next(90) as i64,
+                    1 + r.next(90) as i64,
+                    1 + r.next(9) as i64,
+                    5,
+                ])),
+            };
+            let x = x.as_ref().map(|x| x.as_ref());
+            let g = super::super::complement::complement_general(&a, x);
+            if g.is_ok() {
+                ok += 1;
+            }
+            if let Some(f) = complement_axes(&a, x) {
+                fast += 1;
+                let g = g.as_ref().ok();
+                assert_eq!(g, Some(&f), "complement({a}, {x:?})");
+                assert_eq!(g.map(|g| g.to_string()), Some(f.to_string()));
+            }
+        }
+        assert!(fast > ok / 2, "{fast} of {ok}");
+    }
+
+    /// The fast make_layout_like and make_ordered_layout agree with the
+    /// general code.
+    #[test]
+    fn make_matches_general() {
+        let mut r = Rng(23);
+        let mut fast = 0;
+        for _ in 0..100_000 {
+            let a = layout(&mut r, 6, STRIDES);
+            let g = super::super::make::make_layout_like_general(&a);
+            if let Some(f) = make_layout_like(&a) {
+                fast += 1;
+                assert_eq!(g.as_ref().ok(), Some(&f), "make_layout_like({a})");
+            }
+            let o = a.stride().map(|d| d.as_int().unwrap_or(0) % 5);
+            let g = super::super::make::make_ordered_layout_general(a.shape().as_ref(), o.as_ref());
+            if let Some(f) = make_ordered_layout(a.shape().as_ref(), o.as_ref()) {
+                fast += 1;
+                assert_eq!(
+                    g.as_ref().ok(),
+                    Some(&f),
+                    "make_ordered_layout({}, {o})",
+                    a.shape()
+                );
+            }
+        }
+        assert!(fast > 150_000, "{fast}");
+    }
+}
