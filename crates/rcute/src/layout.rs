@@ -205,10 +205,12 @@ impl Layout {
         if n == 0 {
             return Ok(Scalar::Int(0));
         }
-        // integer fast path
+        // integer fast path: the offset is summed exactly (in 128 bits), so
+        // it is an overflow error only when L(i) itself does not fit in 64
+        // bits, whatever the order of the terms
         if d.iter().all(|x| matches!(x, Scalar::Int(_))) {
             let mut q = i;
-            let mut acc: i64 = 0;
+            let mut acc: Option<i128> = Some(0);
             for k in 0..n {
                 let digit = if k + 1 == n {
                     q
@@ -218,10 +220,10 @@ impl Layout {
                     r
                 };
                 if let Scalar::Int(dk) = d[k] {
-                    acc = int::add(acc, int::mul(digit, dk)?)?;
+                    acc = acc.and_then(|a| a.checked_add(digit as i128 * dk as i128));
                 }
             }
-            return Ok(Scalar::Int(acc));
+            return exact_offset(acc, || format!("{self}({i})"));
         }
         let mut q = i;
         let mut acc = Scalar::Int(0);
@@ -255,6 +257,16 @@ impl Layout {
             }
         }
         let nat = shape::idx2crd(c, self.shape.as_ref())?;
+        if self.has_integer_strides() && nat.leaves().iter().all(|x| matches!(x, Scalar::Int(_))) {
+            // summed exactly, as in eval_index
+            let mut acc: Option<i128> = Some(0);
+            for (x, d) in nat.leaves().iter().zip(self.stride.leaves()) {
+                if let (Scalar::Int(x), Scalar::Int(d)) = (x, d) {
+                    acc = acc.and_then(|a| a.checked_add(*x as i128 * *d as i128));
+                }
+            }
+            return exact_offset(acc, || format!("{self}({})", shape::DisplayCoord(c)));
+        }
         let mut acc = Scalar::Int(0);
         for (x, d) in nat.leaves().iter().zip(self.stride.leaves()) {
             acc = acc.add(&x.mul(d)?)?;
@@ -394,6 +406,22 @@ impl Layout {
 /// the walk of `idx2crd` accumulating the inner product with the strides
 /// directly (same leaf order, so the same overflow points). `None` where
 /// the general code could branch differently or fail.
+/// The integer offset of an exact 128-bit sum (`None`: the sum itself left
+/// 128 bits); an `overflow` error naming `what` when it does not fit in 64
+/// bits.
+fn exact_offset(acc: Option<i128>, what: impl FnOnce() -> String) -> Result<Scalar> {
+    match acc {
+        Some(v) => match i64::try_from(v) {
+            Ok(v) => Ok(Scalar::Int(v)),
+            Err(_) => Err(Error::overflow(format!(
+                "{} = {v} overflows 64 bits",
+                what()
+            ))),
+        },
+        None => Err(Error::overflow(format!("{} overflows 64 bits", what()))),
+    }
+}
+
 fn eval_int(
     c: HRef<'_, Option<Scalar>>,
     s: HRef<'_, i64>,

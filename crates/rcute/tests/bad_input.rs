@@ -928,3 +928,45 @@ fn regression_logical_divide_by_keyword() {
     let e = notation::eval_str("logical_divide(8:1, 4:2, A=8:1)").unwrap_err();
     assert_eq!(e.kind, ErrorKind::Type, "{e}");
 }
+
+/// Extended run (`tensor_slice`, seed 0x707e7d028b5bbbe9): the offset of
+/// `((1,2),1,4):((1,4),1,1)` at `((0,1), 2^63-1, -2^63)` is 3, but summing
+/// its terms left to right in 64 bits overflowed at `4 + (2^63-1)`, so the
+/// full coordinate failed while the slice at `(None, 2^63-1, -2^63)` read
+/// the element. Offsets are now summed exactly: an overflow error only when
+/// the offset itself does not fit in 64 bits.
+#[test]
+fn regression_offsets_are_exact_sums() {
+    let max = i64::MAX;
+    let min = i64::MIN;
+    let l = Layout::new(
+        HTuple::tuple([HTuple::flat([1i64, 2]), HTuple::leaf(1), HTuple::leaf(4)]),
+        HTuple::tuple([
+            ints(&[1, 4]),
+            HTuple::leaf(Scalar::Int(1)),
+            HTuple::leaf(Scalar::Int(1)),
+        ]),
+    )
+    .unwrap();
+    let c: Coord = HTuple::tuple([
+        HTuple::flat([Some(Scalar::Int(0)), Some(Scalar::Int(1))]),
+        HTuple::leaf(Some(Scalar::Int(max))),
+        HTuple::leaf(Some(Scalar::Int(min))),
+    ]);
+    assert_eq!(l.eval(c.as_ref()).unwrap(), Scalar::Int(3));
+    // by index: (2,2,2):(2^63-1, 1, -2^63) at 7 is (2^63-1) + 1 - 2^63 = 0
+    let l = lay(&[2, 2, 2], &[max, 1, min]);
+    assert_eq!(l.eval_index(7).unwrap(), Scalar::Int(0));
+    assert_eq!(l.eval(coord(&[1, 1, 1]).as_ref()).unwrap(), Scalar::Int(0));
+    // an offset that does not fit is still an overflow error
+    let l = lay(&[2, 2], &[max, 1]);
+    assert_eq!(l.eval_index(3).unwrap_err().kind, ErrorKind::Overflow);
+    assert_eq!(
+        l.eval(coord(&[1, 1]).as_ref()).unwrap_err().kind,
+        ErrorKind::Overflow
+    );
+    assert_eq!(
+        notation::eval_str("((2,2,2):(9223372036854775807,1,-9223372036854775808))(7)").unwrap(),
+        "0"
+    );
+}

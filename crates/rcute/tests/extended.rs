@@ -8,8 +8,8 @@
 //!
 //! `RCUTE_EXTENDED_CASES=N` changes the number of cases per operation and
 //! `RCUTE_EXTENDED_SEED=S` the base seed. A failure names the operation and
-//! the seed of the failing case; `RCUTE_EXTENDED_REPLAY=OP:SEED` reruns that
-//! one case. The default (not ignored) test runs 300 cases per operation so
+//! the seed of the failing case; `RCUTE_EXTENDED_REPLAY=OP:SEED` with
+//! `-- --ignored replay` reruns that one case (algebra and tensor groups). The default (not ignored) test runs 300 cases per operation so
 //! that the oracle itself stays exercised in every test run.
 
 mod oracle;
@@ -64,13 +64,18 @@ fn replay() {
     let Ok(spec) = std::env::var("RCUTE_EXTENDED_REPLAY") else {
         return;
     };
-    let (op, seed) = spec.split_once(':').expect("RCUTE_EXTENDED_REPLAY=OP:SEED");
-    let op = OPS
-        .iter()
-        .position(|&n| n == op)
-        .expect("an operation name");
+    let (name, seed) = spec.split_once(':').expect("RCUTE_EXTENDED_REPLAY=OP:SEED");
     let seed = u64::from_str_radix(seed.trim_start_matches("0x"), 16).expect("a hex seed");
-    println!("{:?}", run_op(op, &mut Rng(seed)));
+    // the algebra groups, then the tensor groups
+    let r = if let Some(op) = OPS.iter().position(|&n| n == name) {
+        run_op(op, &mut Rng(seed))
+    } else if let Some(op) = oracle::tensor::TENSOR_OPS.iter().position(|&n| n == name) {
+        oracle::tensor::run_tensor_op(op, &mut Rng(seed))
+    } else {
+        panic!("{name} is not an operation group");
+    };
+    println!("{r:?}");
+    assert!(r.is_ok(), "{name} (seed {seed:#x}): {r:?}");
 }
 
 macro_rules! extended {
