@@ -59,6 +59,14 @@ fn product_at(a: &Layout, b: &Tiler, depth: usize) -> Result<Layout> {
 }
 
 fn product_core(a: &Layout, b: &Layout) -> Result<Layout> {
+    if let Some(r) = super::fast::logical_product(a, b) {
+        return Ok(r);
+    }
+    product_core_general(a, b)
+}
+
+/// [`product_core`] without the integer fast path.
+pub(crate) fn product_core_general(a: &Layout, b: &Layout) -> Result<Layout> {
     let c = super::complement(a, None)?;
     let cb = super::composition::composition_layout(&c, b)?;
     Ok(Layout::concat_pair(a, &cb))
