@@ -389,15 +389,19 @@ fn core(
         // modes coalesce_z'd, the others kept
         Some(Some(n)) if !a_flat && a_done >= n => (Cow::Borrowed(a), a_done),
         Some(Some(n)) if a.rank() >= n => {
-            let a_c = Layout::try_concat(a.modes().enumerate().map(|(i, m)| {
-                if i < n {
-                    coalesce_z(&m)
-                } else {
-                    Ok(m)
-                }
-            }))?;
-            let done = if a_c.has_integer_strides() { n } else { 0 };
-            (Cow::Owned(a_c), done)
+            if let Some(a_c) = super::fast::coalesce_z_first_modes(a, n) {
+                (Cow::Owned(a_c), n)
+            } else {
+                let a_c = Layout::try_concat(a.modes().enumerate().map(|(i, m)| {
+                    if i < n {
+                        coalesce_z(&m)
+                    } else {
+                        Ok(m)
+                    }
+                }))?;
+                let done = if a_c.has_integer_strides() { n } else { 0 };
+                (Cow::Owned(a_c), done)
+            }
         }
         _ => {
             let prof = coprofile_tiler(bs, bd)?;

@@ -88,6 +88,14 @@ pub(crate) fn by_mode(
 }
 
 fn divide_core(a: &Layout, b: &Layout) -> Result<Layout> {
+    if let Some(r) = super::fast::logical_divide(a, b) {
+        return Ok(r);
+    }
+    divide_core_general(a, b)
+}
+
+/// [`divide_core`] without the integer fast path.
+pub(crate) fn divide_core_general(a: &Layout, b: &Layout) -> Result<Layout> {
     let profile = super::coprofile(b)?;
     let ext = extent(a, profile.as_ref(), 0)?;
     let c = super::complement(b, Some(ext.as_ref()))?;

@@ -276,22 +276,35 @@ fn verify(a_shape: &[i64], recs: &[(i64, i64)]) -> bool {
 pub(crate) fn composition(a: &Layout, b: &Layout) -> Option<Layout> {
     let a_st = int_strides(a)?;
     let b_st = int_strides(b)?;
-    let bn = b.shape().as_ref().node_bytes();
-    if bn.iter().any(|&x| x == WIDE || x == 0) {
+    let bref = b.shape().as_ref();
+    let bn = bref.node_bytes();
+    if bn.len() > MAX_DEPTH && bref.depth() > MAX_DEPTH - 1 {
         return None;
     }
-    if bn.len() > MAX_DEPTH && b.shape().as_ref().depth() > MAX_DEPTH - 1 {
+    composition_raw(a.shape().leaves(), &a_st, bn, b.shape().leaves(), &b_st)
+}
+
+/// [`composition`] on raw lists: A's shape and stride leaves (A's profile
+/// does not matter, it is coalesce_z'd first), B's node bytes and leaves
+/// (B nested at most [`MAX_DEPTH`] levels).
+fn composition_raw(
+    a_shape: &[i64],
+    a_st: &[i64],
+    bn: &[u8],
+    bs: &[i64],
+    b_st: &[i64],
+) -> Option<Layout> {
+    if bn.iter().any(|&x| x == WIDE || x == 0) {
         return None;
     }
     // coalesce_z(A), as a flat list (`1:0` for no mode)
     let mut f = Modes::new();
-    fold_into(a.shape().leaves().iter().copied().zip(a_st), &mut f)?;
+    fold_into(a_shape.iter().copied().zip(a_st.iter().copied()), &mut f)?;
     if f.is_empty() {
         f.push((1, 0));
     }
     let ac_sh: Ints = f.iter().map(|x| x.0).collect();
     let ac_st: Ints = f.iter().map(|x| x.1).collect();
-    let bs = b.shape().leaves();
     let mut nodes = Nodes::new();
     let mut sh: Leaves<i64> = Leaves::new();
     let mut st: Leaves<Scalar> = Leaves::new();
@@ -779,6 +792,147 @@ pub(crate) fn make_ordered_layout(shape: HRef<'_, i64>, order: HRef<'_, i64>) ->
     Some(Layout::from_parts(shape.to_owned(), stride))
 }
 
+/// `coalesce_z_by_mode(A, (0, ..., 0))` with `n` zeros (`A` of rank at
+/// least `n`) for integer strides: the tuple of A's modes with the first
+/// `n` coalesce_z'd, built once from views of the modes. A leaf-shaped A
+/// is its own single mode (a 1-tuple results), as in the by-mode driver.
+pub(crate) fn coalesce_z_first_modes(a: &Layout, n: usize) -> Option<Layout> {
+    let s = a.shape().as_ref();
+    let d = a.stride().as_ref();
+    let rank = a.rank();
+    if rank < n || rank >= WIDE as usize {
+        return None;
+    }
+    let mut nodes = Nodes::new();
+    let mut sh: Leaves<i64> = Leaves::new();
+    let mut st: Leaves<Scalar> = Leaves::new();
+    nodes.push(rank as u8);
+    let mut f = Modes::new();
+    for (i, (ms, md)) in s.modes().zip(d.modes()).enumerate() {
+        if i < n {
+            let mut ok = true;
+            fold_into(
+                ms.leaves()
+                    .iter()
+                    .copied()
+                    .zip(md.leaves().iter().map(|x| match x {
+                        Scalar::Int(v) => *v,
+                        _ => {
+                            ok = false;
+                            0
+                        }
+                    })),
+                &mut f,
+            )?;
+            if !ok {
+                return None;
+            }
+            push_flat(&f, &mut nodes, &mut sh, &mut st)?;
+        } else {
+            nodes.extend_from_slice(ms.node_bytes());
+            sh.extend_from_slice(ms.leaves());
+            st.extend(md.leaves().iter().cloned());
+        }
+    }
+    Some(Layout::from_parts(
+        HTuple::from_raw(nodes.clone(), sh),
+        HTuple::from_raw(nodes, st),
+    ))
+}
+
+/// The `(stride, shape)` pairs of an integer layout sorted by stride, as
+/// the complement's chain.
+#[inline]
+fn sorted_pairs(l: &Layout, st: &[i64]) -> Modes {
+    let mut pairs: Modes = st
+        .iter()
+        .copied()
+        .zip(l.shape().leaves().iter().copied())
+        .collect();
+    sort_by_stride(&mut pairs);
+    pairs
+}
+
+/// Appends the leaf-or-flat encoding of `modes` to the raw lists of a
+/// layout under construction (integer strides).
+#[inline]
+fn push_flat_ints(
+    modes: &[(i64, i64)],
+    nodes: &mut Nodes,
+    sh: &mut Ints,
+    st: &mut Ints,
+) -> Option<()> {
+    match modes.len() {
+        0 => return None,
+        1 => nodes.push(LEAF),
+        n if n >= WIDE as usize => return None,
+        n => {
+            nodes.push(n as u8);
+            nodes.extend(std::iter::repeat_n(LEAF, n));
+        }
+    }
+    for &(s, d) in modes {
+        sh.push(s);
+        st.push(d);
+    }
+    Some(())
+}
+
+/// `logical_divide(A, B)` for a layout B (`divide.rs` `divide_core`:
+/// `A ∘ (B, complement(B, size(A)))`), integer strides in both, without
+/// the intermediate layouts.
+pub(crate) fn logical_divide(a: &Layout, b: &Layout) -> Option<Layout> {
+    let a_st = int_strides(a)?;
+    let b_st = int_strides(b)?;
+    // coprofile(B) is the integer leaf 0: the extension is size(A)
+    int_codomain(&b_st)?;
+    let n = a
+        .shape()
+        .leaves()
+        .iter()
+        .try_fold(1i64, |acc, &e| acc.checked_mul(e))?;
+    if n == 0 {
+        return None;
+    }
+    let c = axis_complement(sorted_pairs(b, &b_st), Some(&[n]))?;
+    // B' = (B, C)
+    let bn = b.shape().as_ref().node_bytes();
+    if bn.len() > 32 {
+        return None;
+    }
+    let mut nodes = Nodes::new();
+    nodes.push(2);
+    nodes.extend_from_slice(bn);
+    let mut bs = Ints::from_slice(b.shape().leaves());
+    let mut bst = b_st;
+    push_flat_ints(&c, &mut nodes, &mut bs, &mut bst)?;
+    let r = composition_raw(a.shape().leaves(), &a_st, &nodes, &bs, &bst)?;
+    if r.shape().leaves().iter().any(|&e| e <= 0) {
+        return None;
+    }
+    Some(r)
+}
+
+/// `complement(A) ∘ B`, the second mode of `logical_product(A, B)` for a
+/// layout B (`product.rs` `product_core`), integer strides in both.
+pub(crate) fn complement_compose(a: &Layout, b: &Layout) -> Option<Layout> {
+    let a_st = int_strides(a)?;
+    let b_st = int_strides(b)?;
+    int_codomain(&a_st)?;
+    let c = axis_complement(sorted_pairs(a, &a_st), None)?;
+    let c_sh: Ints = c.iter().map(|m| m.0).collect();
+    let c_st: Ints = c.iter().map(|m| m.1).collect();
+    let bref = b.shape().as_ref();
+    if bref.node_bytes().len() > MAX_DEPTH && bref.depth() > MAX_DEPTH - 1 {
+        return None;
+    }
+    let cb = composition_raw(&c_sh, &c_st, bref.node_bytes(), b.shape().leaves(), &b_st)?;
+    if cb.shape().leaves().iter().any(|&e| e <= 0) {
+        return None;
+    }
+    Some(cb)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -994,5 +1148,48 @@ mod tests {
             }
         }
         assert!(fast > 150_000, "{fast}");
+    }
+
+    /// The fast divide and product agree with the general code.
+    #[test]
+    fn divide_product_match_general() {
+        let mut r = Rng(31);
+        let (mut fast, mut ok) = (0, 0);
+        for _ in 0..100_000 {
+            let a = layout(&mut r, 8, STRIDES);
+            let b = layout(&mut r, 4, STRIDES);
+            let g = super::super::divide::divide_core_general(&a, &b);
+            ok += g.is_ok() as u32;
+            if let Some(f) = logical_divide(&a, &b) {
+                fast += 1;
+                assert_eq!(g.as_ref().ok(), Some(&f), "logical_divide({a}, {b})");
+            }
+            let g = super::super::product::product_core_general(&a, &b);
+            ok += g.is_ok() as u32;
+            if let Some(f) = complement_compose(&a, &b) {
+                let f = Layout::concat_pair(&a, &f);
+                fast += 1;
+                assert_eq!(g.as_ref().ok(), Some(&f), "logical_product({a}, {b})");
+            }
+        }
+        assert!(fast > ok / 2, "{fast} of {ok}");
+    }
+
+    /// The in-place by-mode coalesce_z agrees with the by-mode driver.
+    #[test]
+    fn coalesce_z_first_modes_matches_by_mode() {
+        let mut r = Rng(29);
+        let mut fast = 0;
+        for _ in 0..100_000 {
+            let a = layout(&mut r, 6, STRIDES);
+            let n = 1 + r.next(3) as usize;
+            let p = crate::Tiler::Tuple(vec![crate::Tiler::Int(0); n]);
+            let g = super::super::coalesce::coalesce_z_by_mode(&a, &p);
+            if let Some(f) = coalesce_z_first_modes(&a, n) {
+                fast += 1;
+                assert_eq!(g.as_ref().ok(), Some(&f), "coalesce_z({a}, {n} modes)");
+            }
+        }
+        assert!(fast > 50_000, "{fast}");
     }
 }

@@ -59,6 +59,21 @@ fn product_at(a: &Layout, b: &Tiler, depth: usize) -> Result<Layout> {
 }
 
 fn product_core(a: &Layout, b: &Layout) -> Result<Layout> {
+    Ok(Layout::concat_pair(a, &product_tail(a, b)?))
+}
+
+/// The second mode of [`product_core`], `complement(A) ∘ B`.
+fn product_tail(a: &Layout, b: &Layout) -> Result<Layout> {
+    if let Some(r) = super::fast::complement_compose(a, b) {
+        return Ok(r);
+    }
+    let c = super::complement(a, None)?;
+    super::composition::composition_layout(&c, b)
+}
+
+/// [`product_core`] without the integer fast path.
+#[cfg(test)]
+pub(crate) fn product_core_general(a: &Layout, b: &Layout) -> Result<Layout> {
     let c = super::complement(a, None)?;
     let cb = super::composition::composition_layout(&c, b)?;
     Ok(Layout::concat_pair(a, &cb))
@@ -248,10 +263,10 @@ fn blocked_raked(a: &Layout, b: &Tiler, raked: bool) -> Result<Layout> {
     let r = a.rank().max(b.rank());
     let ap = pad(a, r)?;
     let bp = pad(&b, r)?;
-    // logical_product(ap, bp) with a layout tiler is its core
-    let prod = product_core(&ap, &bp)?;
-    let (r0, r1) = two_modes(&prod, op)?;
-    pair_halves(&r0, &r1, raked)
+    // logical_product(ap, bp) with a layout tiler is its core, the pair
+    // (ap, complement(ap) ∘ bp): its two modes without building it
+    let tail = product_tail(&ap, &bp)?;
+    pair_halves(&ap, &tail, raked)
 }
 
 /// `blocked_product(A, B)` (`algebra.md` section 10; C++ CuTe
