@@ -293,25 +293,7 @@ impl Layout {
     /// assert_eq!(Layout::concat([a]).unwrap().to_string(), "(3,):(1,)");
     /// ```
     pub fn concat(modes: impl IntoIterator<Item = Layout>) -> Result<Layout> {
-        let mut bs = Builder::new();
-        let mut bd = Builder::new();
-        bs.open();
-        bd.open();
-        let mut n = 0;
-        for m in modes {
-            bs.push_owned(m.shape);
-            bd.push_owned(m.stride);
-            n += 1;
-        }
-        if n == 0 {
-            return Err(Error::value("make_layout: empty concatenation"));
-        }
-        bs.close();
-        bd.close();
-        Ok(Layout {
-            shape: bs.finish(),
-            stride: bd.finish(),
-        })
+        Self::try_concat(modes.into_iter().map(Ok))
     }
 
     /// [`concat`](Self::concat) of fallible modes: the first error is

@@ -57,11 +57,7 @@ impl Session {
     /// assert!(s.set("size", Value::Int(1)).is_err());
     /// ```
     pub fn set(&mut self, name: &str, v: Value) -> Result<()> {
-        if ops::is_operation(name) || is_reserved(name) {
-            return Err(Error::value(format!(
-                "cannot assign to '{name}': it names an operation or a constant"
-            )));
-        }
+        check_assignable(name)?;
         self.vars.insert(name.to_string(), v);
         Ok(())
     }
@@ -91,11 +87,8 @@ impl Session {
         match stmt {
             Statement::Expr(e) => self.eval(e),
             Statement::Assign(name, e) => {
-                if ops::is_operation(name) || is_reserved(name) {
-                    return Err(Error::value(format!(
-                        "cannot assign to '{name}': it names an operation or a constant"
-                    )));
-                }
+                // refused before the value is computed
+                check_assignable(name)?;
                 let v = self.eval(e)?;
                 self.set(name, v.clone())?;
                 Ok(v)
@@ -375,8 +368,9 @@ fn is_operation_name(e: &Expr) -> bool {
 
 /// The coordinate of call arguments that are integer literals or tuples of
 /// them (one argument is itself, several form a tuple), built directly;
-/// `None` for anything else (`_`, names, arithmetic, too large literals).
-fn literal_coordinate(args: &[Expr]) -> Option<crate::shape::Coord> {
+/// `None` for no arguments and for anything else (`_`, names, arithmetic,
+/// too large literals).
+pub(super) fn literal_coordinate(args: &[Expr]) -> Option<crate::shape::Coord> {
     fn rec(e: &Expr, b: &mut Builder<Option<Scalar>>, depth: usize) -> Option<()> {
         if depth > MAX_DEPTH {
             return None;
@@ -396,6 +390,7 @@ fn literal_coordinate(args: &[Expr]) -> Option<crate::shape::Coord> {
     }
     let mut b = Builder::new();
     match args {
+        [] => return None,
         [one] => rec(one, &mut b, 0)?,
         many => {
             b.open();
@@ -421,8 +416,20 @@ fn spend_operand(total: &mut usize, v: &Value, col: usize) -> Result<()> {
     Ok(())
 }
 
-fn is_reserved(name: &str) -> bool {
+/// True for the constants `None`, `_`, `True`, `False`.
+pub(super) fn is_reserved(name: &str) -> bool {
     matches!(name, "None" | "_" | "True" | "False")
+}
+
+/// A `value` error when `name` cannot be bound: it names an operation or a
+/// constant.
+pub(super) fn check_assignable(name: &str) -> Result<()> {
+    if ops::is_operation(name) || is_reserved(name) {
+        return Err(Error::value(format!(
+            "cannot assign to '{name}': it names an operation or a constant"
+        )));
+    }
+    Ok(())
 }
 
 /// The layout literal `S:D` (`layout.md` 2.2).

@@ -35,16 +35,15 @@
 //! assert_eq!(s.run(&p).unwrap().to_string(), "((2, 2), 3):((24, 2), 8)");
 //! ```
 
-use super::eval::Session;
+use super::eval::{check_assignable, is_reserved, literal_coordinate, Session};
 use super::fast::{self, ArgView, Converted, Direct};
 use super::ops;
 use super::parser::{BinOp, Expr, ExprKind, Statement};
 use super::value::{check_size, value_parts, Value, MAX_VALUE_PARTS};
 use crate::error::{Error, Result};
-use crate::htuple::{Builder, MAX_DEPTH};
+use crate::htuple::MAX_DEPTH;
 use crate::layout::Layout;
 use crate::shape::Coord;
-use crate::stride::Scalar;
 
 /// A statement prepared for repeated evaluation (see the module
 /// documentation). Built by [`Prepared::new`] (never fails: what cannot be
@@ -136,7 +135,7 @@ fn is_literal(e: &Expr, depth: usize) -> bool {
     }
     match &e.kind {
         ExprKind::Int(_) | ExprKind::F2(_) => true,
-        ExprKind::Name(n) => matches!(n.as_str(), "None" | "_" | "True" | "False"),
+        ExprKind::Name(n) => is_reserved(n),
         ExprKind::Neg(x) => matches!(x.kind, ExprKind::Int(_)),
         // `v@i` builds i + 1 children: only small indices (mode indices)
         // are prepared, so preparing costs no more than the statement's
@@ -210,41 +209,6 @@ fn prepare_at(e: &Expr, depth: usize) -> Node {
     Node::Expr(e.clone())
 }
 
-/// The coordinate of call arguments that are integer literals or tuples of
-/// them (one argument is itself, several form a tuple); `None` otherwise.
-fn literal_coordinate(args: &[Expr]) -> Option<Coord> {
-    fn rec(e: &Expr, b: &mut Builder<Option<Scalar>>, depth: usize) -> Option<()> {
-        if depth > MAX_DEPTH {
-            return None;
-        }
-        match &e.kind {
-            ExprKind::Int(v) => b.leaf(Some(Scalar::Int(i64::try_from(*v).ok()?))),
-            ExprKind::Tuple(items) => {
-                b.open();
-                for x in items {
-                    rec(x, b, depth + 1)?;
-                }
-                b.close();
-            }
-            _ => return None,
-        }
-        Some(())
-    }
-    let mut b = Builder::new();
-    match args {
-        [] => return None,
-        [one] => rec(one, &mut b, 0)?,
-        many => {
-            b.open();
-            for x in many {
-                rec(x, &mut b, 1)?;
-            }
-            b.close();
-        }
-    }
-    Some(b.finish())
-}
-
 impl Session {
     /// Evaluates a prepared statement: for an assignment, binds the value
     /// and returns it. Same value or error as [`Session::exec`] on the
@@ -262,13 +226,8 @@ impl Session {
         match &p.assign {
             None => self.eval_prepared(p),
             Some(name) => {
-                if ops::is_operation(name)
-                    || matches!(name.as_str(), "None" | "_" | "True" | "False")
-                {
-                    return Err(Error::value(format!(
-                        "cannot assign to '{name}': it names an operation or a constant"
-                    )));
-                }
+                // refused before the value is computed, as in `exec`
+                check_assignable(name)?;
                 let v = self.eval_prepared(p)?;
                 self.set(name, v.clone())?;
                 Ok(v)
@@ -365,7 +324,7 @@ impl Session {
             Node::Expr(Expr {
                 kind: ExprKind::Name(name),
                 ..
-            }) if !matches!(name.as_str(), "None" | "_" | "True" | "False") => {
+            }) if !is_reserved(name) => {
                 let value = self.get(name)?;
                 let parts = value_parts(value).ok()?;
                 Some((
