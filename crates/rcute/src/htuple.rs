@@ -168,6 +168,22 @@ impl<T> HTuple<T> {
         HTuple { nodes, leaves }
     }
 
+    /// No nodes and no leaves: not a valid value until the caller fills
+    /// it through [`HTuple::raw_mut`] (the algebra builds results in place).
+    #[inline(always)]
+    pub(crate) fn blank() -> Self {
+        HTuple {
+            nodes: Nodes::new(),
+            leaves: Leaves::new(),
+        }
+    }
+
+    /// The node bytes and the leaves, for building a value in place.
+    #[inline(always)]
+    pub(crate) fn raw_mut(&mut self) -> (&mut Nodes, &mut Leaves<T>) {
+        (&mut self.nodes, &mut self.leaves)
+    }
+
     /// A view of the whole value.
     #[inline]
     pub fn as_ref(&self) -> HRef<'_, T> {

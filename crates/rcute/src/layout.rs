@@ -56,6 +56,32 @@ impl Layout {
         Layout { shape, stride }
     }
 
+    /// An unfilled layout (no nodes, no leaves) for the algebra to build a
+    /// result in place through [`Layout::raw_mut`], instead of moving
+    /// separately built parts into it.
+    #[inline(always)]
+    pub(crate) fn blank() -> Layout {
+        Layout {
+            shape: HTuple::blank(),
+            stride: HTuple::blank(),
+        }
+    }
+
+    /// The shape's nodes and leaves and the stride's nodes and leaves, for
+    /// building in place; the caller leaves them congruent.
+    #[inline(always)]
+    pub(crate) fn raw_mut(
+        &mut self,
+    ) -> (
+        (&mut crate::htuple::Nodes, &mut crate::htuple::Leaves<i64>),
+        (
+            &mut crate::htuple::Nodes,
+            &mut crate::htuple::Leaves<Scalar>,
+        ),
+    ) {
+        (self.shape.raw_mut(), self.stride.raw_mut())
+    }
+
     /// `Layout(S, D)` with an HTuple `D` weakly congruent to `S`: each scalar
     /// leaf of `D` seeds a prefix product over the sub-shape it stands for
     /// (`layout.md` 2.1). `D = 1` gives the column-major layout.

@@ -106,6 +106,7 @@ pub(crate) fn from_folded(out: Folded) -> Layout {
 /// let a = Layout::new(s, d).unwrap();
 /// assert_eq!(coalesce(&a).unwrap().to_string(), "12:1");
 /// ```
+#[inline]
 pub fn coalesce(a: &Layout) -> Result<Layout> {
     if let Some(r) = super::fast::coalesce(a, false) {
         return Ok(r);
@@ -137,6 +138,7 @@ pub(crate) fn coalesce_general(a: &Layout, z: bool) -> Result<Layout> {
 /// let a = Layout::new(HTuple::flat([4i64, 1]), HTuple::flat([Scalar::Int(1), Scalar::Int(0)])).unwrap();
 /// assert_eq!(coalesce_z(&a).unwrap().to_string(), "(4, 1):(1, 0)");
 /// ```
+#[inline]
 pub fn coalesce_z(a: &Layout) -> Result<Layout> {
     if let Some(r) = super::fast::coalesce(a, true) {
         return Ok(r);

@@ -50,6 +50,7 @@ use crate::stride::{Path, Scalar};
 /// let bad = Layout::new(HTuple::flat([2, 2]), HTuple::flat([Scalar::Int(1), Scalar::Int(1)])).unwrap();
 /// assert_eq!(complement(&bad, None).unwrap_err().kind, rcute::ErrorKind::Injectivity);
 /// ```
+#[inline]
 pub fn complement(a: &Layout, extend: Option<HRef<'_, i64>>) -> Result<Layout> {
     if let Some(r) =
         super::fast::complement(a, extend).or_else(|| super::fast::complement_axes(a, extend))

@@ -70,6 +70,7 @@ pub const EVAL_LIMIT: i64 = 1 << 16;
 /// let b = Layout::new(HTuple::flat([3i64, 2]), HTuple::flat([2, 3].map(Scalar::Int))).unwrap();
 /// assert!(composition(&a, &Tiler::Layout(b)).is_err());
 /// ```
+#[inline]
 pub fn composition(a: &Layout, b: &Tiler) -> Result<Layout> {
     if let Tiler::Layout(l) = b {
         return composition_layout(a, l);
@@ -87,6 +88,7 @@ pub fn composition(a: &Layout, b: &Tiler) -> Result<Layout> {
 }
 
 /// [`composition`] with a layout B, without wrapping B in a tiler.
+#[inline]
 pub(crate) fn composition_layout(a: &Layout, b: &Layout) -> Result<Layout> {
     let r = layout_core(a, b, true)?;
     if let Some(&e) = r.shape().leaves().iter().find(|&&e| e <= 0) {
@@ -211,6 +213,7 @@ impl Ctx<'_> {
 }
 
 /// The layout-by-layout core plus the check.
+#[inline]
 fn layout_core(a: &Layout, b: &Layout, checked: bool) -> Result<Layout> {
     if let Some(d) = b.stride().leaves().iter().find(|d| has_f2(d)) {
         return Err(Error::type_(format!(

@@ -273,6 +273,7 @@ fn verify(a_shape: &[i64], recs: &[(i64, i64)]) -> bool {
 
 /// Composition `A ∘ B` (the checked layout core, before the final
 /// positivity check) for integer strides in both.
+#[inline]
 pub(crate) fn composition(a: &Layout, b: &Layout) -> Option<Layout> {
     let a_st = int_strides(a)?;
     let b_st = int_strides(b)?;
@@ -305,9 +306,10 @@ fn composition_raw(
     }
     let ac_sh: Ints = f.iter().map(|x| x.0).collect();
     let ac_st: Ints = f.iter().map(|x| x.1).collect();
-    let mut nodes = Nodes::new();
-    let mut sh: Leaves<i64> = Leaves::new();
-    let mut st: Leaves<Scalar> = Leaves::new();
+    // the result is built in place (moving separately built parts into a
+    // layout copies them)
+    let mut out = Layout::blank();
+    let ((nodes, sh), (dn, st)) = out.raw_mut();
     let mut recs: SmallVec<[(i64, i64); 8]> = SmallVec::new();
     let (mut rs, mut rd) = (Ints::new(), Ints::new());
     let mut k = 0;
@@ -332,7 +334,7 @@ fn composition_raw(
             if f.len() >= 2 && f.last().is_some_and(|(s, _)| *s == 1) {
                 f.pop();
             }
-            push_flat(&f, &mut nodes, &mut sh, &mut st)?;
+            push_flat(&f, nodes, sh, st)?;
             if t > 1 {
                 recs.push((t, e));
             }
@@ -341,10 +343,8 @@ fn composition_raw(
     if !verify(&ac_sh, &recs) {
         return None;
     }
-    Some(Layout::from_parts(
-        HTuple::from_raw(nodes.clone(), sh),
-        HTuple::from_raw(nodes, st),
-    ))
+    dn.extend_from_slice(nodes);
+    Some(out)
 }
 
 /// `ceil(a / b)` as `int::ceil_div`, `None` where it errors.
@@ -377,16 +377,13 @@ pub(crate) fn sort_by_stride(v: &mut [(i64, i64)]) {
 }
 
 /// The layout "set unwrap(S) : unwrap(D)" of integer modes (`1:0` for none).
-#[inline]
+#[inline(always)]
 pub(crate) fn unwrapped(modes: &[(i64, i64)]) -> Option<Layout> {
-    let mut nodes = Nodes::new();
-    let mut sh: Leaves<i64> = Leaves::new();
-    let mut st: Leaves<Scalar> = Leaves::new();
-    push_flat(modes, &mut nodes, &mut sh, &mut st)?;
-    Some(Layout::from_parts(
-        HTuple::from_raw(nodes.clone(), sh),
-        HTuple::from_raw(nodes, st),
-    ))
+    let mut out = Layout::blank();
+    let ((nodes, sh), (dn, st)) = out.raw_mut();
+    push_flat(modes, nodes, sh, st)?;
+    dn.extend_from_slice(nodes);
+    Some(out)
 }
 
 /// One axis of the complement (`complement.rs`): the minimal complement
@@ -461,6 +458,7 @@ fn extension<'a>(extend: Option<HRef<'a, i64>>) -> Option<HRef<'a, i64>> {
 }
 
 /// `complement(A, extend)` (`complement.rs`) for integer strides.
+#[inline]
 pub(crate) fn complement(a: &Layout, extend: Option<HRef<'_, i64>>) -> Option<Layout> {
     let st = int_strides(a)?;
     // coprofile(A): the sum of the strides must not overflow
@@ -604,6 +602,7 @@ fn int_codomain(st: &[i64]) -> Option<()> {
 }
 
 /// `right_inverse(A)` (`inverse.rs`) for integer strides.
+#[inline]
 pub(crate) fn right_inverse(a: &Layout) -> Option<Layout> {
     let st = int_strides(a)?;
     int_codomain(&st)?;
@@ -640,6 +639,7 @@ pub(crate) fn right_inverse(a: &Layout) -> Option<Layout> {
 }
 
 /// `left_inverse(A)` (`inverse.rs`) for integer strides.
+#[inline]
 pub(crate) fn left_inverse(a: &Layout) -> Option<Layout> {
     let st = int_strides(a)?;
     int_codomain(&st)?;
@@ -689,6 +689,7 @@ pub(crate) fn left_inverse(a: &Layout) -> Option<Layout> {
 
 /// `coalesce(A)` (`trailing` false) or `coalesce_z(A)` (`trailing` true)
 /// for integer strides (`coalesce.rs`).
+#[inline(always)]
 pub(crate) fn coalesce(a: &Layout, trailing: bool) -> Option<Layout> {
     let mut f = Modes::new();
     let st = a.stride().leaves();
@@ -763,6 +764,7 @@ fn compact_strides(
 }
 
 /// `make_layout_like(A)` (`make.rs`) for integer strides.
+#[inline]
 pub(crate) fn make_layout_like(a: &Layout) -> Option<Layout> {
     let st = int_strides(a)?;
     let order = sorted_indices(st.len(), |i| st[i])?;
@@ -776,6 +778,7 @@ pub(crate) fn make_layout_like(a: &Layout) -> Option<Layout> {
 }
 
 /// `make_ordered_layout(shape, order)` (`make.rs`).
+#[inline]
 pub(crate) fn make_ordered_layout(shape: HRef<'_, i64>, order: HRef<'_, i64>) -> Option<Layout> {
     if !shape.congruent(order) || shape.num_leaves() > crate::htuple::MAX_LEAVES {
         return None;

@@ -172,6 +172,7 @@ fn f2_value(d: &Scalar) -> i64 {
 ///     assert_eq!(a.eval_index(i).unwrap(), Scalar::Int(k));
 /// }
 /// ```
+#[inline]
 pub fn right_inverse(a: &Layout) -> Result<Layout> {
     if let Some(r) = super::fast::right_inverse(a) {
         return Ok(r);
@@ -352,6 +353,7 @@ fn right_inverse_f2(a: &Layout, chain: &[(usize, Mode)]) -> Result<Layout> {
 ///     assert_eq!(r.eval_index(o).unwrap(), Scalar::Int(k));
 /// }
 /// ```
+#[inline]
 pub fn left_inverse(a: &Layout) -> Result<Layout> {
     if let Some(r) = super::fast::left_inverse(a) {
         return Ok(r);

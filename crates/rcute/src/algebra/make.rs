@@ -72,6 +72,7 @@ fn compact_in_order(
 ///     HTuple::flat([0, 42, 4, 0].map(Scalar::Int))).unwrap();
 /// assert_eq!(make_layout_like(&l).unwrap().to_string(), "(2, 3, 4, 5):(0, 4, 1, 0)");
 /// ```
+#[inline]
 pub fn make_layout_like(a: &Layout) -> Result<Layout> {
     if let Some(r) = super::fast::make_layout_like(a) {
         return Ok(r);
@@ -108,6 +109,7 @@ pub(crate) fn make_layout_like_general(a: &Layout) -> Result<Layout> {
 /// assert_eq!(make_ordered_layout(s.as_ref(), o.as_ref()).unwrap().to_string(),
 ///            "(2, 3, 4, 2):(1, 4, 12, 2)");
 /// ```
+#[inline]
 pub fn make_ordered_layout(shape: HRef<'_, i64>, order: HRef<'_, i64>) -> Result<Layout> {
     if let Some(r) = super::fast::make_ordered_layout(shape, order) {
         return Ok(r);

@@ -123,8 +123,25 @@ impl<'a> ArgView<'a> {
     }
 }
 
-type Unary = fn(&Layout) -> Result<Layout>;
-type Binary = fn(&Layout, &Tiler) -> Result<Layout>;
+/// A unary layout operation, its result wrapped into a value inside (so
+/// that the library function can be inlined and its layout moved once).
+type Unary = fn(&Layout) -> Result<Value>;
+/// A layout operation with a tiler, likewise.
+type Binary = fn(&Layout, &Tiler) -> Result<Value>;
+
+/// The [`Unary`] of a library function `fn(&Layout) -> Result<Layout>`.
+macro_rules! unary {
+    ($f:path) => {
+        |a: &Layout| $f(a).map(Value::Layout)
+    };
+}
+
+/// The [`Binary`] of a library function `fn(&Layout, &Tiler) -> Result<Layout>`.
+macro_rules! binary {
+    ($f:path) => {
+        |a: &Layout, b: &Tiler| $f(a, b).map(Value::Layout)
+    };
+}
 
 /// An operation with a direct path, resolved once from its name
 /// ([`Direct::of`]).
@@ -157,25 +174,31 @@ impl Direct {
             return None;
         }
         Some(match op {
-            "coalesce" => Direct::Profile(algebra::coalesce, algebra::coalesce_by_mode),
-            "coalesce_z" => Direct::Profile(algebra::coalesce_z, algebra::coalesce_z_by_mode),
-            "filter" => Direct::Profile(algebra::filter, algebra::filter_by_mode),
-            "filter_zeros" => Direct::Unary(algebra::filter_zeros),
-            "right_inverse" => Direct::Unary(algebra::right_inverse),
-            "left_inverse" => Direct::Unary(algebra::left_inverse),
-            "nullspace" => Direct::Unary(algebra::nullspace),
-            "make_layout_like" => Direct::Unary(algebra::make_layout_like),
-            "composition" => Direct::Tiler(algebra::composition),
-            "logical_divide" => Direct::Tiler(algebra::logical_divide),
-            "zipped_divide" => Direct::Tiler(algebra::zipped_divide),
-            "tiled_divide" => Direct::Tiler(algebra::tiled_divide),
-            "flat_divide" => Direct::Tiler(algebra::flat_divide),
-            "logical_product" => Direct::Tiler(algebra::logical_product),
-            "zipped_product" => Direct::Tiler(algebra::zipped_product),
-            "tiled_product" => Direct::Tiler(algebra::tiled_product),
-            "flat_product" => Direct::Tiler(algebra::flat_product),
-            "blocked_product" => Direct::Tiler(algebra::blocked_product),
-            "raked_product" => Direct::Tiler(algebra::raked_product),
+            "coalesce" => Direct::Profile(
+                unary!(algebra::coalesce),
+                binary!(algebra::coalesce_by_mode),
+            ),
+            "coalesce_z" => Direct::Profile(
+                unary!(algebra::coalesce_z),
+                binary!(algebra::coalesce_z_by_mode),
+            ),
+            "filter" => Direct::Profile(unary!(algebra::filter), binary!(algebra::filter_by_mode)),
+            "filter_zeros" => Direct::Unary(unary!(algebra::filter_zeros)),
+            "right_inverse" => Direct::Unary(unary!(algebra::right_inverse)),
+            "left_inverse" => Direct::Unary(unary!(algebra::left_inverse)),
+            "nullspace" => Direct::Unary(unary!(algebra::nullspace)),
+            "make_layout_like" => Direct::Unary(unary!(algebra::make_layout_like)),
+            "composition" => Direct::Tiler(binary!(algebra::composition)),
+            "logical_divide" => Direct::Tiler(binary!(algebra::logical_divide)),
+            "zipped_divide" => Direct::Tiler(binary!(algebra::zipped_divide)),
+            "tiled_divide" => Direct::Tiler(binary!(algebra::tiled_divide)),
+            "flat_divide" => Direct::Tiler(binary!(algebra::flat_divide)),
+            "logical_product" => Direct::Tiler(binary!(algebra::logical_product)),
+            "zipped_product" => Direct::Tiler(binary!(algebra::zipped_product)),
+            "tiled_product" => Direct::Tiler(binary!(algebra::tiled_product)),
+            "flat_product" => Direct::Tiler(binary!(algebra::flat_product)),
+            "blocked_product" => Direct::Tiler(binary!(algebra::blocked_product)),
+            "raked_product" => Direct::Tiler(binary!(algebra::raked_product)),
             "complement" => Direct::Complement,
             "layout_add" => Direct::LayoutAdd,
             "max_common_layout" => Direct::MaxCommonLayout,
@@ -221,11 +244,11 @@ impl Direct {
             return None;
         }
         match (self, args) {
-            (Direct::Profile(f, _) | Direct::Unary(f), [a]) => lay(f(a.layout()?)),
+            (Direct::Profile(f, _) | Direct::Unary(f), [a]) => Some(f(a.layout()?)),
             (Direct::Profile(_, f) | Direct::Tiler(f), [a, b]) => {
                 let l = a.layout()?;
                 let t = b.tiler()?;
-                lay(f(l, &t))
+                Some(f(l, &t))
             }
             (Direct::LayoutAdd, [a, b]) => lay(algebra::layout_add(a.layout()?, b.layout()?)),
             (Direct::MaxCommonLayout, [a, b]) => {

@@ -269,9 +269,12 @@ impl Session {
             } => {
                 if let (Some(d), true) = (direct, fast::enabled()) {
                     if let Some(r) = self.direct_call(*d, args, kwargs) {
-                        let v = r?;
-                        check_size(&v)?;
-                        return Ok(v);
+                        // checked in place: moving the value out of the
+                        // result and back costs two copies of it
+                        if let Ok(v) = &r {
+                            check_size(v)?;
+                        }
+                        return r;
                     }
                 }
                 let mut argv = ops::PosArgs::new();
