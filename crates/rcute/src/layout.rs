@@ -10,6 +10,12 @@ use crate::int;
 use crate::shape::{self, Shape};
 use crate::stride::{self, Scalar};
 
+/// The node bytes and leaves of a shape or stride under construction.
+pub(crate) type RawParts<'a, T> = (
+    &'a mut crate::htuple::Nodes,
+    &'a mut crate::htuple::Leaves<T>,
+);
+
 /// A stride: an HTuple of stride scalars.
 pub type Stride = HTuple<Scalar>;
 
@@ -70,15 +76,7 @@ impl Layout {
     /// The shape's nodes and leaves and the stride's nodes and leaves, for
     /// building in place; the caller leaves them congruent.
     #[inline(always)]
-    pub(crate) fn raw_mut(
-        &mut self,
-    ) -> (
-        (&mut crate::htuple::Nodes, &mut crate::htuple::Leaves<i64>),
-        (
-            &mut crate::htuple::Nodes,
-            &mut crate::htuple::Leaves<Scalar>,
-        ),
-    ) {
+    pub(crate) fn raw_mut(&mut self) -> (RawParts<'_, i64>, RawParts<'_, Scalar>) {
         (self.shape.raw_mut(), self.stride.raw_mut())
     }
 
