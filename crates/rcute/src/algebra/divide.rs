@@ -174,6 +174,14 @@ pub fn logical_divide_none(b: &Tiler) -> Result<Layout> {
 /// assert!(zipped_divide(&a, &Tiler::Tuple(vec![Tiler::Int(4), Tiler::None])).is_err());
 /// ```
 pub fn zipped_divide(a: &Layout, b: &Tiler) -> Result<Layout> {
+    if let Some(r) = super::fast::zipped_divide(a, b) {
+        return Ok(r);
+    }
+    zipped_divide_general(a, b)
+}
+
+/// [`zipped_divide`] without the mode-by-mode integer fast path.
+pub(crate) fn zipped_divide_general(a: &Layout, b: &Tiler) -> Result<Layout> {
     let t = tiler_to_layout(b)?;
     logical_divide(a, &Tiler::Layout(t))
 }

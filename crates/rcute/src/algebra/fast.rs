@@ -916,6 +916,61 @@ pub(crate) fn logical_divide(a: &Layout, b: &Layout) -> Option<Layout> {
     Some(r)
 }
 
+/// `zipped_divide(A, B)` (`divide.rs`) for a tuple tiler `B` whose items
+/// are positive integers `n` (the tile `n:1`) or layouts, with integer
+/// strides in A and B: mode by mode, `(T_i, R_i) = logical_divide(A_i, B_i)`,
+/// and the result `((T_0, ..., T_k), (R_0, ..., R_k, A_(k+1), ...))`, which
+/// is what dividing by `tiler_to_layout(B)` (basis strides `1@i`) gives,
+/// without the coordinate strides (each of which is an `Arc`).
+pub(crate) fn zipped_divide(a: &Layout, b: &crate::Tiler) -> Option<Layout> {
+    use crate::Tiler;
+    let Tiler::Tuple(ts) = b else {
+        return None;
+    };
+    if a.is_leaf() || ts.len() < 2 || ts.len() > a.rank() || ts.len() > 8 {
+        return None;
+    }
+    int_strides(a)?;
+    let mut parts: SmallVec<[Layout; 4]> = SmallVec::new();
+    for (i, t) in ts.iter().enumerate() {
+        let ai = a.mode(i as i64).ok()?;
+        let d = match t {
+            Tiler::Int(n) if *n > 0 => logical_divide(&ai, &Layout::leaf(*n, Scalar::Int(1)))?,
+            Tiler::Layout(l) => logical_divide(&ai, l)?,
+            _ => return None,
+        };
+        if d.is_leaf() || d.rank() != 2 {
+            return None;
+        }
+        parts.push(d);
+    }
+    // ((T_0, ..., T_k), (R_0, ..., R_k, A_(k+1), ...)) from views of the
+    // parts, without copies of their modes
+    let mut bs = crate::htuple::Builder::new();
+    let mut bd = crate::htuple::Builder::new();
+    bs.open();
+    bd.open();
+    for m in 0..2 {
+        bs.open();
+        bd.open();
+        for d in &parts {
+            bs.push(d.shape().as_ref().mode(m)?);
+            bd.push(d.stride().as_ref().mode(m)?);
+        }
+        if m == 1 {
+            for i in ts.len()..a.rank() {
+                bs.push(a.shape().as_ref().mode(i)?);
+                bd.push(a.stride().as_ref().mode(i)?);
+            }
+        }
+        bs.close();
+        bd.close();
+    }
+    bs.close();
+    bd.close();
+    Some(Layout::from_parts(bs.finish(), bd.finish()))
+}
+
 /// `complement(A) ∘ B`, the second mode of `logical_product(A, B)` for a
 /// layout B (`product.rs` `product_core`), integer strides in both.
 pub(crate) fn complement_compose(a: &Layout, b: &Layout) -> Option<Layout> {
@@ -985,6 +1040,38 @@ mod tests {
     }
 
     const STRIDES: &[i64] = &[0, 1, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, -1, -2, 5, 7];
+
+    /// The mode-by-mode zipped_divide agrees with dividing by
+    /// `tiler_to_layout(B)` wherever it answers.
+    #[test]
+    fn zipped_divide_matches_general() {
+        use crate::Tiler;
+        let mut r = Rng(23);
+        let (mut fast, mut ok) = (0, 0);
+        for _ in 0..100_000 {
+            let a = layout(&mut r, 12, STRIDES);
+            if a.is_leaf() || a.rank() < 2 {
+                continue;
+            }
+            let k = 2 + r.next(a.rank() as u64 - 1) as usize;
+            let ts: Vec<Tiler> = (0..k)
+                .map(|_| match r.next(3) {
+                    0 => Tiler::Layout(layout(&mut r, 6, STRIDES)),
+                    _ => Tiler::Int(r.next(9) as i64 - 1),
+                })
+                .collect();
+            let b = Tiler::Tuple(ts);
+            let g = super::super::divide::zipped_divide_general(&a, &b);
+            if g.is_ok() {
+                ok += 1;
+            }
+            if let Some(f) = zipped_divide(&a, &b) {
+                fast += 1;
+                assert_eq!(g.as_ref().ok(), Some(&f), "zipped_divide({a}, {b})");
+            }
+        }
+        assert!(fast > 10_000 && fast > ok / 2, "{fast} of {ok}");
+    }
 
     /// The fast composition agrees with the general code wherever it answers.
     #[test]
