@@ -200,6 +200,11 @@ pub(crate) fn by_mode(
 /// assert_eq!(coalesce_by_mode(&a, &p).unwrap().to_string(), "(2, 6):(1, 2)");
 /// ```
 pub fn coalesce_by_mode(a: &Layout, profile: &Tiler) -> Result<Layout> {
+    if let Tiler::Tuple(ps) = profile {
+        if let Some(r) = super::fast::coalesce_modes(a, ps, false) {
+            return Ok(r);
+        }
+    }
     by_mode(a, profile, &coalesce, "coalesce", 0)
 }
 
@@ -216,5 +221,10 @@ pub fn coalesce_by_mode(a: &Layout, profile: &Tiler) -> Result<Layout> {
 /// assert_eq!(coalesce_z_by_mode(&a, &p).unwrap().to_string(), "(3, (12, 1)):(1, (3, 5))");
 /// ```
 pub fn coalesce_z_by_mode(a: &Layout, profile: &Tiler) -> Result<Layout> {
+    if let Tiler::Tuple(ps) = profile {
+        if let Some(r) = super::fast::coalesce_modes(a, ps, true) {
+            return Ok(r);
+        }
+    }
     by_mode(a, profile, &coalesce_z, "coalesce_z", 0)
 }

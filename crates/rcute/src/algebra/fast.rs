@@ -717,6 +717,60 @@ pub(crate) fn coalesce(a: &Layout, trailing: bool) -> Option<Layout> {
     unwrapped(&f)
 }
 
+/// `coalesce(A, profile)` / `coalesce_z(A, profile)` (`coalesce.rs`
+/// `by_mode`) for a flat tuple profile (integer or layout items coalesce
+/// their mode, `None` and the modes past the profile's end are kept) and
+/// integer strides in the modes it coalesces: each mode is folded from
+/// A's leaves in place and written straight into the result.
+pub(crate) fn coalesce_modes(a: &Layout, ps: &[crate::Tiler], trailing: bool) -> Option<Layout> {
+    use crate::Tiler;
+    let rank = a.rank();
+    if a.is_leaf() || rank == 0 || ps.len() > rank || rank >= WIDE as usize {
+        return None;
+    }
+    let (sref, dref) = (a.shape().as_ref(), a.stride().as_ref());
+    let mut out = Layout::blank();
+    let ((nodes, sh), (dn, st)) = out.raw_mut();
+    nodes.push(rank as u8);
+    let mut f = Modes::new();
+    for i in 0..rank {
+        let (ms, md) = (sref.mode(i)?, dref.mode(i)?);
+        match ps.get(i) {
+            Some(Tiler::Int(_) | Tiler::Layout(_)) => {
+                let mut ok = true;
+                fold_into(
+                    ms.leaves()
+                        .iter()
+                        .copied()
+                        .zip(md.leaves().iter().map(|d| match d {
+                            Scalar::Int(v) => *v,
+                            _ => {
+                                ok = false;
+                                0
+                            }
+                        })),
+                    &mut f,
+                )?;
+                if !ok {
+                    return None;
+                }
+                if !trailing && f.len() >= 2 && f.last().is_some_and(|m| m.0 == 1) {
+                    f.pop();
+                }
+                push_flat(&f, nodes, sh, st)?;
+            }
+            None | Some(Tiler::None) => {
+                nodes.extend_from_slice(ms.node_bytes());
+                sh.extend_from_slice(ms.leaves());
+                st.extend(md.leaves().iter().cloned());
+            }
+            Some(Tiler::Tuple(_)) => return None,
+        }
+    }
+    dn.extend_from_slice(nodes);
+    Some(out)
+}
+
 /// The indices `0..n` stably sorted by `key` (insertion sort; `None`
 /// beyond 32 elements, where the general code's merge sort runs).
 #[inline]
@@ -1068,6 +1122,58 @@ mod tests {
             if let Some(f) = zipped_divide(&a, &b) {
                 fast += 1;
                 assert_eq!(g.as_ref().ok(), Some(&f), "zipped_divide({a}, {b})");
+            }
+        }
+        assert!(fast > 10_000 && fast > ok / 2, "{fast} of {ok}");
+    }
+
+    /// The flat-profile coalesce agrees with the general by-mode code
+    /// wherever it answers.
+    #[test]
+    fn coalesce_modes_matches_general() {
+        use crate::Tiler;
+        let mut r = Rng(29);
+        let (mut fast, mut ok) = (0, 0);
+        for _ in 0..100_000 {
+            let a = layout(&mut r, 8, STRIDES);
+            let k = r.next(4) as usize;
+            let ps: Vec<Tiler> = (0..k)
+                .map(|_| match r.next(4) {
+                    0 => Tiler::None,
+                    1 => Tiler::Layout(Layout::leaf(2, Scalar::Int(1))),
+                    _ => Tiler::Int(1),
+                })
+                .collect();
+            let p = Tiler::Tuple(ps);
+            let trailing = r.next(2) == 0;
+            let g = if trailing {
+                super::super::coalesce::by_mode(
+                    &a,
+                    &p,
+                    &super::super::coalesce::coalesce_z,
+                    "coalesce_z",
+                    0,
+                )
+            } else {
+                super::super::coalesce::by_mode(
+                    &a,
+                    &p,
+                    &super::super::coalesce::coalesce,
+                    "coalesce",
+                    0,
+                )
+            };
+            if g.is_ok() {
+                ok += 1;
+            }
+            let Tiler::Tuple(ps) = &p else { unreachable!() };
+            if let Some(f) = coalesce_modes(&a, ps, trailing) {
+                fast += 1;
+                assert_eq!(
+                    g.as_ref().ok(),
+                    Some(&f),
+                    "coalesce({a}, {p}), trailing {trailing}"
+                );
             }
         }
         assert!(fast > 10_000 && fast > ok / 2, "{fast} of {ok}");
