@@ -144,9 +144,13 @@ pub fn greatest_common_domain(a: HRef<'_, i64>, b: HRef<'_, i64>) -> Result<Layo
             j += 1;
             continue;
         }
-        let l = int::lcm(pa, pb)?;
-        let ra = int::floor_div(l, pa)?;
-        let rb = int::floor_div(l, pb)?;
+        // (equal positions are the common case: lcm(p, p) = p, ratios 1)
+        let (l, ra, rb) = if pa == pb {
+            (pa, 1, 1)
+        } else {
+            let l = int::lcm(pa, pb)?;
+            (l, int::floor_div(l, pa)?, int::floor_div(l, pb)?)
+        };
         if int::floor_mod(av[i], ra)? == 0 && int::floor_mod(bv[j], rb)? == 0 {
             let g = int::gcd(int::floor_div(av[i], ra)?, int::floor_div(bv[j], rb)?);
             if g != 1 {
