@@ -771,6 +771,52 @@ pub(crate) fn coalesce_modes(a: &Layout, ps: &[crate::Tiler], trailing: bool) ->
     Some(out)
 }
 
+/// The modes of `coalesce(A)` (`1:0` for none) for integer strides.
+fn coalesced(a: &Layout) -> Option<Modes> {
+    let st = int_strides(a)?;
+    let mut f = fold(a.shape().leaves().iter().copied().zip(st))?;
+    if f.len() >= 2 && f.last().is_some_and(|m| m.0 == 1) {
+        f.pop();
+    }
+    if f.is_empty() {
+        f.push((1, 0));
+    }
+    Some(f)
+}
+
+/// `layout_add(A, B)` (`layout_add.rs`) for integer strides: A and B
+/// coalesced, their greatest common domain, each of its factors given the
+/// sum of the two layouts at its start index, coalesced.
+pub(crate) fn layout_add(a: &Layout, b: &Layout) -> Option<Layout> {
+    let fa = coalesced(a)?;
+    let fb = coalesced(b)?;
+    let size = |f: &Modes| f.iter().try_fold(1i64, |acc, m| acc.checked_mul(m.0));
+    let n = size(&fa)?;
+    if size(&fb)? != n {
+        return None;
+    }
+    let split = |f: &Modes| -> (Ints, Ints) { f.iter().copied().unzip() };
+    let ((ash, ast), (bsh, bst)) = (split(&fa), split(&fb));
+    let (gs, starts) = super::layout_add::gcd_core(&ash, &bsh).ok()?;
+    if gs.iter().try_fold(1i64, |acc, &e| acc.checked_mul(e))? != n {
+        return None;
+    }
+    let mut modes = Modes::new();
+    for (&s, &at) in gs.iter().zip(&starts) {
+        let d = eval_index(&ash, &ast, at)?.checked_add(eval_index(&bsh, &bst, at)?)?;
+        modes.push((s, d));
+    }
+    if modes.is_empty() {
+        // the common domain (1,):(0,): both layouts at index 0
+        modes.push((1, 0));
+    }
+    let mut f = fold(modes)?;
+    if f.len() >= 2 && f.last().is_some_and(|m| m.0 == 1) {
+        f.pop();
+    }
+    unwrapped(&f)
+}
+
 /// The indices `0..n` stably sorted by `key` (insertion sort; `None`
 /// beyond 32 elements, where the general code's merge sort runs).
 #[inline]
@@ -1174,6 +1220,35 @@ mod tests {
                     Some(&f),
                     "coalesce({a}, {p}), trailing {trailing}"
                 );
+            }
+        }
+        assert!(fast > 10_000 && fast > ok / 2, "{fast} of {ok}");
+    }
+
+    /// The fast layout_add agrees with the general code wherever it answers.
+    #[test]
+    fn layout_add_matches_general() {
+        let mut r = Rng(31);
+        let (mut fast, mut ok) = (0, 0);
+        for _ in 0..100_000 {
+            let a = layout(&mut r, 8, STRIDES);
+            // B often of A's shape, so that the sizes agree
+            let b = if r.next(2) == 0 {
+                let mut st = a.stride().clone();
+                for d in st.leaves_mut() {
+                    *d = Scalar::Int(STRIDES[r.next(STRIDES.len() as u64) as usize] * 3);
+                }
+                Layout::from_parts(a.shape().clone(), st)
+            } else {
+                layout(&mut r, 8, STRIDES)
+            };
+            let g = super::super::layout_add::layout_add_general(&a, &b);
+            if g.is_ok() {
+                ok += 1;
+            }
+            if let Some(f) = layout_add(&a, &b) {
+                fast += 1;
+                assert_eq!(g.as_ref().ok(), Some(&f), "layout_add({a}, {b})");
             }
         }
         assert!(fast > 10_000 && fast > ok / 2, "{fast} of {ok}");

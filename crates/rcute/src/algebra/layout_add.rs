@@ -33,6 +33,14 @@ use super::coalesce::coalesce;
 /// }
 /// ```
 pub fn layout_add(a: &Layout, b: &Layout) -> Result<Layout> {
+    if let Some(r) = super::fast::layout_add(a, b) {
+        return Ok(r);
+    }
+    layout_add_general(a, b)
+}
+
+/// [`layout_add`] without the integer fast path.
+pub(crate) fn layout_add_general(a: &Layout, b: &Layout) -> Result<Layout> {
     let (na, nb) = (a.size()?, b.size()?);
     if na != nb {
         return Err(Error::value(format!(
@@ -128,11 +136,28 @@ pub fn greatest_common_domain(a: HRef<'_, i64>, b: HRef<'_, i64>) -> Result<Layo
             )));
         }
     }
+    let (mut shape, starts) = gcd_core(a.leaves(), b.leaves())?;
+    let mut stride: SmallVec<[Scalar; 8]> = starts.into_iter().map(Scalar::Int).collect();
+    if shape.is_empty() {
+        shape.push(1);
+        stride.push(Scalar::Int(0));
+    }
+    Ok(Layout::from_parts(
+        HTuple::flat(shape),
+        HTuple::flat(stride),
+    ))
+}
+
+/// The loop of [`greatest_common_domain`] on the leaves of two positive
+/// shapes: the common factors and the index at which each starts (empty
+/// lists for no common factor). Errors: `overflow`.
+#[inline]
+pub(crate) fn gcd_core(a: &[i64], b: &[i64]) -> Result<(SmallVec<[i64; 8]>, SmallVec<[i64; 8]>)> {
     // inline working lists: no heap allocation for up to 8 leaves
-    let mut av: SmallVec<[i64; 8]> = SmallVec::from_slice(a.leaves());
-    let mut bv: SmallVec<[i64; 8]> = SmallVec::from_slice(b.leaves());
+    let mut av: SmallVec<[i64; 8]> = SmallVec::from_slice(a);
+    let mut bv: SmallVec<[i64; 8]> = SmallVec::from_slice(b);
     let mut shape: SmallVec<[i64; 8]> = SmallVec::new();
-    let mut stride: SmallVec<[Scalar; 8]> = SmallVec::new();
+    let mut stride: SmallVec<[i64; 8]> = SmallVec::new();
     let (mut pa, mut pb): (i64, i64) = (1, 1);
     let (mut i, mut j) = (0usize, 0usize);
     while i < av.len() && j < bv.len() {
@@ -155,7 +180,7 @@ pub fn greatest_common_domain(a: HRef<'_, i64>, b: HRef<'_, i64>) -> Result<Layo
             let g = int::gcd(int::floor_div(av[i], ra)?, int::floor_div(bv[j], rb)?);
             if g != 1 {
                 shape.push(g);
-                stride.push(Scalar::Int(l));
+                stride.push(l);
                 av[i] = int::floor_div(av[i], int::mul(ra, g)?)?;
                 bv[j] = int::floor_div(bv[j], int::mul(rb, g)?)?;
                 pa = int::mul(l, g)?;
@@ -176,12 +201,5 @@ pub fn greatest_common_domain(a: HRef<'_, i64>, b: HRef<'_, i64>) -> Result<Layo
             j += 1;
         }
     }
-    if shape.is_empty() {
-        shape.push(1);
-        stride.push(Scalar::Int(0));
-    }
-    Ok(Layout::from_parts(
-        HTuple::flat(shape),
-        HTuple::flat(stride),
-    ))
+    Ok((shape, stride))
 }
