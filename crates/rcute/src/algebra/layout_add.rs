@@ -148,11 +148,14 @@ pub fn greatest_common_domain(a: HRef<'_, i64>, b: HRef<'_, i64>) -> Result<Layo
     ))
 }
 
+/// Inline list of common factors or of their start indices.
+pub(crate) type Factors = SmallVec<[i64; 8]>;
+
 /// The loop of [`greatest_common_domain`] on the leaves of two positive
 /// shapes: the common factors and the index at which each starts (empty
 /// lists for no common factor). Errors: `overflow`.
 #[inline]
-pub(crate) fn gcd_core(a: &[i64], b: &[i64]) -> Result<(SmallVec<[i64; 8]>, SmallVec<[i64; 8]>)> {
+pub(crate) fn gcd_core(a: &[i64], b: &[i64]) -> Result<(Factors, Factors)> {
     // inline working lists: no heap allocation for up to 8 leaves
     let mut av: SmallVec<[i64; 8]> = SmallVec::from_slice(a);
     let mut bv: SmallVec<[i64; 8]> = SmallVec::from_slice(b);
