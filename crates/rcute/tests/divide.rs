@@ -314,3 +314,31 @@ proptest! {
         let _ = logical_divide_none(&b);
     }
 }
+
+/// The mode-by-mode fast path of zipped_divide gives what dividing by the
+/// basis-strided tiler gives, also for the modes past the tiler: an empty
+/// mode there is an error (found in review), a nested one is kept.
+#[test]
+fn zipped_divide_modes_past_the_tiler() {
+    let z = |a: &str, b: &str| show(zipped_divide(&lay(a), &til(b)));
+    assert_eq!(z("(4,4,()):(1,4,())", "(2,2)"), "error (value)");
+    assert_eq!(
+        z("(4,4,((((3,),),),)):(1,4,((((1,),),),))", "(2,2)"),
+        "((2, 2), (2, 2, ((((3,),),),))):((1, 4), (2, 8, ((((1,),),),)))"
+    );
+    assert_eq!(
+        z("(4,4,3):(1,4,16)", "(2,2)"),
+        "((2, 2), (2, 2, 3)):((1, 4), (2, 8, 16))"
+    );
+    // the same as dividing by tiler_to_layout(B)
+    for (a, b) in [
+        ("(4,4,3):(1,4,16)", "(2,2)"),
+        ("((4,2),6):((1,4),8)", "(4:2,3)"),
+    ] {
+        let t = tiler_to_layout(&til(b)).unwrap();
+        assert_eq!(
+            show(zipped_divide(&lay(a), &til(b))),
+            show(logical_divide(&lay(a), &Tiler::Layout(t)))
+        );
+    }
+}

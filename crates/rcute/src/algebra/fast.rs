@@ -790,6 +790,10 @@ fn coalesced(a: &Layout) -> Option<Modes> {
 pub(crate) fn layout_add(a: &Layout, b: &Layout) -> Option<Layout> {
     let fa = coalesced(a)?;
     let fb = coalesced(b)?;
+    // gcd_core takes positive shapes (layouts built by `from_parts` need not be)
+    if fa.iter().chain(&fb).any(|m| m.0 <= 0) {
+        return None;
+    }
     let size = |f: &Modes| f.iter().try_fold(1i64, |acc, m| acc.checked_mul(m.0));
     let n = size(&fa)?;
     if size(&fb)? != n {
@@ -1028,6 +1032,13 @@ pub(crate) fn zipped_divide(a: &Layout, b: &crate::Tiler) -> Option<Layout> {
         return None;
     };
     if a.is_leaf() || ts.len() < 2 || ts.len() > a.rank() || ts.len() > 8 {
+        return None;
+    }
+    // no empty tuple anywhere in A (the general code's complement and
+    // composition reject `()` modes past the tiler) and a shallow A (a rest
+    // mode ends up one level deeper): bounded by the node count
+    let an = a.shape().as_ref().node_bytes();
+    if an.len() > 32 || an.contains(&0) {
         return None;
     }
     int_strides(a)?;
