@@ -80,6 +80,38 @@ pub(crate) fn fold_into(
     Some(())
 }
 
+/// The modes of `coalesce` (`trailing` false: a trailing size-1 mode
+/// after another is dropped) or of `coalesce_z` (`trailing` true) of the
+/// flat integer modes `modes`, into `out` (empty for no mode).
+#[inline]
+fn coalesce_flat(
+    modes: impl IntoIterator<Item = (i64, i64)>,
+    trailing: bool,
+    out: &mut Modes,
+) -> Option<()> {
+    fold_into(modes, out)?;
+    if !trailing && out.len() >= 2 && out.last().is_some_and(|m| m.0 == 1) {
+        out.pop();
+    }
+    Some(())
+}
+
+/// [`coalesce_flat`] of the leaves of a layout or of one of its modes;
+/// `None` unless every stride is an integer.
+#[inline]
+fn coalesce_leaves(sh: &[i64], st: &[Scalar], trailing: bool, out: &mut Modes) -> Option<()> {
+    let mut ok = true;
+    let ints = st.iter().map(|d| match d {
+        Scalar::Int(v) => *v,
+        _ => {
+            ok = false;
+            0
+        }
+    });
+    coalesce_flat(sh.iter().copied().zip(ints), trailing, out)?;
+    ok.then_some(())
+}
+
 /// `L(i)` of the flat integer layout `modes` (`Layout::eval_index`).
 #[inline]
 fn eval_index(sh: &[i64], st: &[i64], i: i64) -> Option<i64> {
@@ -330,10 +362,7 @@ fn composition_raw(
             st.push(Scalar::Int(eval_index(&ac_sh, &ac_st, e)?));
         } else {
             base_case(&ac_sh, &ac_st, t, e, &mut rs, &mut rd)?;
-            fold_into(rs.iter().copied().zip(rd.iter().copied()), &mut f)?;
-            if f.len() >= 2 && f.last().is_some_and(|(s, _)| *s == 1) {
-                f.pop();
-            }
+            coalesce_flat(rs.iter().copied().zip(rd.iter().copied()), false, &mut f)?;
             push_flat(&f, nodes, sh, st)?;
             if t > 1 {
                 recs.push((t, e));
@@ -440,10 +469,8 @@ fn axis_complement(
             acc = acc.checked_mul(rj)?;
         }
     }
-    let mut f = fold(modes)?;
-    if f.len() >= 2 && f.last().is_some_and(|m| m.0 == 1) {
-        f.pop();
-    }
+    let mut f = Modes::new();
+    coalesce_flat(modes, false, &mut f)?;
     Some(f)
 }
 
@@ -631,10 +658,8 @@ pub(crate) fn right_inverse(a: &Layout) -> Option<Layout> {
     if out.is_empty() {
         out.push((1, 0));
     }
-    let mut f = fold(out)?;
-    if f.len() >= 2 && f.last().is_some_and(|m| m.0 == 1) {
-        f.pop();
-    }
+    let mut f = Modes::new();
+    coalesce_flat(out, false, &mut f)?;
     unwrapped(&f)
 }
 
@@ -692,28 +717,7 @@ pub(crate) fn left_inverse(a: &Layout) -> Option<Layout> {
 #[inline(always)]
 pub(crate) fn coalesce(a: &Layout, trailing: bool) -> Option<Layout> {
     let mut f = Modes::new();
-    let st = a.stride().leaves();
-    let mut ok = true;
-    fold_into(
-        a.shape()
-            .leaves()
-            .iter()
-            .copied()
-            .zip(st.iter().map(|d| match d {
-                Scalar::Int(v) => *v,
-                _ => {
-                    ok = false;
-                    0
-                }
-            })),
-        &mut f,
-    )?;
-    if !ok {
-        return None;
-    }
-    if !trailing && f.len() >= 2 && f.last().is_some_and(|m| m.0 == 1) {
-        f.pop();
-    }
+    coalesce_leaves(a.shape().leaves(), a.stride().leaves(), trailing, &mut f)?;
     unwrapped(&f)
 }
 
@@ -725,46 +729,43 @@ pub(crate) fn coalesce(a: &Layout, trailing: bool) -> Option<Layout> {
 pub(crate) fn coalesce_modes(a: &Layout, ps: &[crate::Tiler], trailing: bool) -> Option<Layout> {
     use crate::Tiler;
     let rank = a.rank();
-    if a.is_leaf() || rank == 0 || ps.len() > rank || rank >= WIDE as usize {
+    if a.is_leaf() || rank == 0 || ps.len() > rank {
         return None;
     }
-    let (sref, dref) = (a.shape().as_ref(), a.stride().as_ref());
+    coalesce_some_modes(a, trailing, |i| match ps.get(i) {
+        Some(Tiler::Int(_) | Tiler::Layout(_)) => Some(true),
+        None | Some(Tiler::None) => Some(false),
+        Some(Tiler::Tuple(_)) => None,
+    })
+}
+
+/// The tuple of A's modes (a leaf-shaped A is its own single mode), mode
+/// `i` coalesced (`coalesce_z`'d when `trailing`) when `which(i)` is
+/// `Some(true)`, kept when `Some(false)`; `None` when `which` says `None`,
+/// a coalesced mode has a non-integer stride, or the rank needs the wide
+/// encoding. Built from views of the modes, straight into the result.
+fn coalesce_some_modes(
+    a: &Layout,
+    trailing: bool,
+    which: impl Fn(usize) -> Option<bool>,
+) -> Option<Layout> {
+    let rank = a.rank();
+    if rank >= WIDE as usize {
+        return None;
+    }
+    let (s, d) = (a.shape().as_ref(), a.stride().as_ref());
     let mut out = Layout::blank();
     let ((nodes, sh), (dn, st)) = out.raw_mut();
     nodes.push(rank as u8);
     let mut f = Modes::new();
-    for i in 0..rank {
-        let (ms, md) = (sref.mode(i)?, dref.mode(i)?);
-        match ps.get(i) {
-            Some(Tiler::Int(_) | Tiler::Layout(_)) => {
-                let mut ok = true;
-                fold_into(
-                    ms.leaves()
-                        .iter()
-                        .copied()
-                        .zip(md.leaves().iter().map(|d| match d {
-                            Scalar::Int(v) => *v,
-                            _ => {
-                                ok = false;
-                                0
-                            }
-                        })),
-                    &mut f,
-                )?;
-                if !ok {
-                    return None;
-                }
-                if !trailing && f.len() >= 2 && f.last().is_some_and(|m| m.0 == 1) {
-                    f.pop();
-                }
-                push_flat(&f, nodes, sh, st)?;
-            }
-            None | Some(Tiler::None) => {
-                nodes.extend_from_slice(ms.node_bytes());
-                sh.extend_from_slice(ms.leaves());
-                st.extend(md.leaves().iter().cloned());
-            }
-            Some(Tiler::Tuple(_)) => return None,
+    for (i, (ms, md)) in s.modes().zip(d.modes()).enumerate() {
+        if which(i)? {
+            coalesce_leaves(ms.leaves(), md.leaves(), trailing, &mut f)?;
+            push_flat(&f, nodes, sh, st)?;
+        } else {
+            nodes.extend_from_slice(ms.node_bytes());
+            sh.extend_from_slice(ms.leaves());
+            st.extend(md.leaves().iter().cloned());
         }
     }
     dn.extend_from_slice(nodes);
@@ -773,11 +774,8 @@ pub(crate) fn coalesce_modes(a: &Layout, ps: &[crate::Tiler], trailing: bool) ->
 
 /// The modes of `coalesce(A)` (`1:0` for none) for integer strides.
 fn coalesced(a: &Layout) -> Option<Modes> {
-    let st = int_strides(a)?;
-    let mut f = fold(a.shape().leaves().iter().copied().zip(st))?;
-    if f.len() >= 2 && f.last().is_some_and(|m| m.0 == 1) {
-        f.pop();
-    }
+    let mut f = Modes::new();
+    coalesce_leaves(a.shape().leaves(), a.stride().leaves(), false, &mut f)?;
     if f.is_empty() {
         f.push((1, 0));
     }
@@ -814,10 +812,8 @@ pub(crate) fn layout_add(a: &Layout, b: &Layout) -> Option<Layout> {
         // the common domain (1,):(0,): both layouts at index 0
         modes.push((1, 0));
     }
-    let mut f = fold(modes)?;
-    if f.len() >= 2 && f.last().is_some_and(|m| m.0 == 1) {
-        f.pop();
-    }
+    let mut f = Modes::new();
+    coalesce_flat(modes, false, &mut f)?;
     unwrapped(&f)
 }
 
@@ -904,47 +900,10 @@ pub(crate) fn make_ordered_layout(shape: HRef<'_, i64>, order: HRef<'_, i64>) ->
 /// `n` coalesce_z'd, built once from views of the modes. A leaf-shaped A
 /// is its own single mode (a 1-tuple results), as in the by-mode driver.
 pub(crate) fn coalesce_z_first_modes(a: &Layout, n: usize) -> Option<Layout> {
-    let s = a.shape().as_ref();
-    let d = a.stride().as_ref();
-    let rank = a.rank();
-    if rank < n || rank >= WIDE as usize {
+    if a.rank() < n {
         return None;
     }
-    let mut nodes = Nodes::new();
-    let mut sh: Leaves<i64> = Leaves::new();
-    let mut st: Leaves<Scalar> = Leaves::new();
-    nodes.push(rank as u8);
-    let mut f = Modes::new();
-    for (i, (ms, md)) in s.modes().zip(d.modes()).enumerate() {
-        if i < n {
-            let mut ok = true;
-            fold_into(
-                ms.leaves()
-                    .iter()
-                    .copied()
-                    .zip(md.leaves().iter().map(|x| match x {
-                        Scalar::Int(v) => *v,
-                        _ => {
-                            ok = false;
-                            0
-                        }
-                    })),
-                &mut f,
-            )?;
-            if !ok {
-                return None;
-            }
-            push_flat(&f, &mut nodes, &mut sh, &mut st)?;
-        } else {
-            nodes.extend_from_slice(ms.node_bytes());
-            sh.extend_from_slice(ms.leaves());
-            st.extend(md.leaves().iter().cloned());
-        }
-    }
-    Some(Layout::from_parts(
-        HTuple::from_raw(nodes.clone(), sh),
-        HTuple::from_raw(nodes, st),
-    ))
+    coalesce_some_modes(a, true, |i| Some(i < n))
 }
 
 /// The `(stride, shape)` pairs of an integer layout sorted by stride, as
