@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use rcute::notation::parser::parse_statement;
 use rcute::notation::prepare::Prepared;
-use rcute::notation::Session;
+use rcute::notation::{Session, Value};
 
 /// The global allocator of the `rcute` binary: the system allocator, with
 /// a per-thread count of the allocations (and reallocations) made through
@@ -231,7 +231,14 @@ pub fn run(args: &BenchArgs) -> i32 {
             Ok(v) => {
                 let t = {
                     let s = &session;
-                    time_it(min_time, || s.eval_prepared(&prepared))
+                    // each evaluation writes its value into one slot (built in
+                    // place, not moved out; `Session::eval_prepared_into`)
+                    let mut slot = Value::None;
+                    time_it(min_time, || {
+                        let r = s.eval_prepared_into(&prepared, &mut slot);
+                        black_box(&slot);
+                        r
+                    })
                 };
                 if let Some(n) = name {
                     if let Err(err) = session.set(&n, v) {

@@ -161,13 +161,6 @@ impl<T> HTuple<T> {
         }
     }
 
-    /// The value with these pre-order node bytes and leaves; the caller
-    /// guarantees a well-formed encoding with as many leaf nodes as leaves.
-    #[inline]
-    pub(crate) fn from_raw(nodes: Nodes, leaves: Leaves<T>) -> Self {
-        HTuple { nodes, leaves }
-    }
-
     /// No nodes and no leaves: not a valid value until the caller fills
     /// it through [`HTuple::raw_mut`] (the algebra builds results in place).
     #[inline(always)]

@@ -73,6 +73,18 @@ impl Layout {
         }
     }
 
+    /// Empties the layout (no nodes, no leaves), keeping its storage, so
+    /// that the algebra can build a result in place into a layout that
+    /// held an earlier one (the `*_into` functions).
+    #[inline(always)]
+    pub(crate) fn reset(&mut self) {
+        let ((n, s), (dn, d)) = self.raw_mut();
+        n.clear();
+        s.clear();
+        dn.clear();
+        d.clear();
+    }
+
     /// The shape's nodes and leaves and the stride's nodes and leaves, for
     /// building in place; the caller leaves them congruent.
     #[inline(always)]

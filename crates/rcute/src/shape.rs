@@ -85,6 +85,27 @@ fn idx2crd_rec(
     }
 }
 
+/// The leaves of `idx2crd(i, S)` for an integer `i` and a tuple shape `S`
+/// (each leaf but the last the remainder of a floor division by its
+/// extent, the last the remaining quotient), as `idx2crd` computes them;
+/// `None` where `idx2crd` reports an error (a zero extent, an overflow).
+#[inline]
+pub(crate) fn idx2crd_int_leaves(i: i64, s: HRef<'_, i64>) -> Option<smallvec::SmallVec<[i64; 8]>> {
+    let leaves = s.leaves();
+    let mut out = smallvec::SmallVec::new();
+    let mut q = i;
+    for (k, &e) in leaves.iter().enumerate() {
+        if k + 1 == leaves.len() {
+            out.push(q);
+        } else {
+            let (qq, r) = crate::algebra::fast::fdm(q, e)?;
+            out.push(r);
+            q = qq;
+        }
+    }
+    Some(out)
+}
+
 fn idx2crd_scalar(
     c: Option<&Scalar>,
     s: HRef<'_, i64>,

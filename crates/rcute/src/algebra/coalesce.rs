@@ -108,10 +108,22 @@ pub(crate) fn from_folded(out: Folded) -> Layout {
 /// ```
 #[inline]
 pub fn coalesce(a: &Layout) -> Result<Layout> {
-    if let Some(r) = super::fast::coalesce(a, false) {
-        return Ok(r);
+    let mut out = Layout::blank();
+    if super::fast::coalesce_into(a, false, &mut out).is_some() {
+        return Ok(out);
     }
     coalesce_general(a, false)
+}
+
+/// [`coalesce`] written into `out`, reusing its storage (the notation's
+/// prepared calls evaluate into a caller's slot). On an error `out` holds
+/// an unspecified layout.
+#[inline]
+pub(crate) fn coalesce_into(a: &Layout, out: &mut Layout) -> Result<()> {
+    if super::fast::coalesce_into(a, false, out).is_none() {
+        *out = coalesce_general(a, false)?;
+    }
+    Ok(())
 }
 
 /// [`coalesce`] (`z` false) or [`coalesce_z`] (`z` true) without the
@@ -140,10 +152,22 @@ pub(crate) fn coalesce_general(a: &Layout, z: bool) -> Result<Layout> {
 /// ```
 #[inline]
 pub fn coalesce_z(a: &Layout) -> Result<Layout> {
-    if let Some(r) = super::fast::coalesce(a, true) {
-        return Ok(r);
+    let mut out = Layout::blank();
+    if super::fast::coalesce_into(a, true, &mut out).is_some() {
+        return Ok(out);
     }
     coalesce_general(a, true)
+}
+
+/// [`coalesce_z`] written into `out`, reusing its storage (the notation's
+/// prepared calls evaluate into a caller's slot). On an error `out` holds
+/// an unspecified layout.
+#[inline]
+pub(crate) fn coalesce_z_into(a: &Layout, out: &mut Layout) -> Result<()> {
+    if super::fast::coalesce_into(a, true, out).is_none() {
+        *out = coalesce_general(a, true)?;
+    }
+    Ok(())
 }
 
 /// The by-mode driver shared by coalesce, coalesce_z and filter
@@ -200,12 +224,22 @@ pub(crate) fn by_mode(
 /// assert_eq!(coalesce_by_mode(&a, &p).unwrap().to_string(), "(2, 6):(1, 2)");
 /// ```
 pub fn coalesce_by_mode(a: &Layout, profile: &Tiler) -> Result<Layout> {
+    let mut out = Layout::blank();
+    coalesce_by_mode_into(a, profile, &mut out)?;
+    Ok(out)
+}
+
+/// [`coalesce_by_mode`] written into `out`, reusing its storage (the notation's
+/// prepared calls evaluate into a caller's slot). On an error `out` holds
+/// an unspecified layout.
+pub(crate) fn coalesce_by_mode_into(a: &Layout, profile: &Tiler, out: &mut Layout) -> Result<()> {
     if let Tiler::Tuple(ps) = profile {
-        if let Some(r) = super::fast::coalesce_modes(a, ps, false) {
-            return Ok(r);
+        if super::fast::coalesce_modes_into(a, ps, false, out).is_some() {
+            return Ok(());
         }
     }
-    by_mode(a, profile, &coalesce, "coalesce", 0)
+    *out = by_mode(a, profile, &coalesce, "coalesce", 0)?;
+    Ok(())
 }
 
 /// `coalesce_z(A, profile)` (`algebra.md` section 2): [`coalesce_by_mode`]
@@ -221,10 +255,24 @@ pub fn coalesce_by_mode(a: &Layout, profile: &Tiler) -> Result<Layout> {
 /// assert_eq!(coalesce_z_by_mode(&a, &p).unwrap().to_string(), "(3, (12, 1)):(1, (3, 5))");
 /// ```
 pub fn coalesce_z_by_mode(a: &Layout, profile: &Tiler) -> Result<Layout> {
+    let mut out = Layout::blank();
+    coalesce_z_by_mode_into(a, profile, &mut out)?;
+    Ok(out)
+}
+
+/// [`coalesce_z_by_mode`] written into `out`, reusing its storage (the notation's
+/// prepared calls evaluate into a caller's slot). On an error `out` holds
+/// an unspecified layout.
+pub(crate) fn coalesce_z_by_mode_into(
+    a: &Layout,
+    profile: &Tiler,
+    out: &mut Layout,
+) -> Result<()> {
     if let Tiler::Tuple(ps) = profile {
-        if let Some(r) = super::fast::coalesce_modes(a, ps, true) {
-            return Ok(r);
+        if super::fast::coalesce_modes_into(a, ps, true, out).is_some() {
+            return Ok(());
         }
     }
-    by_mode(a, profile, &coalesce_z, "coalesce_z", 0)
+    *out = by_mode(a, profile, &coalesce_z, "coalesce_z", 0)?;
+    Ok(())
 }

@@ -52,12 +52,26 @@ use crate::stride::{Path, Scalar};
 /// ```
 #[inline]
 pub fn complement(a: &Layout, extend: Option<HRef<'_, i64>>) -> Result<Layout> {
-    if let Some(r) =
-        super::fast::complement(a, extend).or_else(|| super::fast::complement_axes(a, extend))
-    {
-        return Ok(r);
+    let mut out = Layout::blank();
+    if super::fast::complement_into(a, extend, &mut out).is_some() {
+        return Ok(out);
     }
     complement_general(a, extend)
+}
+
+/// [`complement`] written into `out`, reusing its storage (the notation's
+/// prepared calls evaluate into a caller's slot). On an error `out` holds
+/// an unspecified layout.
+#[inline]
+pub(crate) fn complement_into(
+    a: &Layout,
+    extend: Option<HRef<'_, i64>>,
+    out: &mut Layout,
+) -> Result<()> {
+    if super::fast::complement_into(a, extend, out).is_none() {
+        *out = complement_general(a, extend)?;
+    }
+    Ok(())
 }
 
 /// [`complement`] without the integer fast path.

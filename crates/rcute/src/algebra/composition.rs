@@ -87,6 +87,24 @@ pub fn composition(a: &Layout, b: &Tiler) -> Result<Layout> {
     Ok(r)
 }
 
+/// [`composition`] written into `out`, reusing its storage (the notation's
+/// prepared calls evaluate into a caller's slot). On an error `out` holds
+/// an unspecified layout.
+#[inline]
+pub(crate) fn composition_into(a: &Layout, b: &Tiler, out: &mut Layout) -> Result<()> {
+    // the fast path rejects what layout_core's checks reject (F2 strides in
+    // B, a B without modes); the positivity check is composition's
+    if let Tiler::Layout(l) = b {
+        if super::fast::composition_into(a, l, out).is_some()
+            && out.shape().leaves().iter().all(|&e| e > 0)
+        {
+            return Ok(());
+        }
+    }
+    *out = composition(a, b)?;
+    Ok(())
+}
+
 /// [`composition`] with a layout B, without wrapping B in a tiler.
 #[inline]
 pub(crate) fn composition_layout(a: &Layout, b: &Layout) -> Result<Layout> {

@@ -43,6 +43,23 @@ pub fn logical_divide(a: &Layout, b: &Tiler) -> Result<Layout> {
     divide_at(a, b, 0)
 }
 
+/// [`logical_divide`] written into `out`, reusing its storage (the notation's
+/// prepared calls evaluate into a caller's slot). On an error `out` holds
+/// an unspecified layout.
+pub(crate) fn logical_divide_into(a: &Layout, b: &Tiler, out: &mut Layout) -> Result<()> {
+    let done = match b {
+        Tiler::Layout(l) => super::fast::logical_divide_into(a, l, out).is_some(),
+        Tiler::Int(n) if *n > 0 => {
+            super::fast::logical_divide_into(a, &Layout::leaf(*n, Scalar::Int(1)), out).is_some()
+        }
+        _ => false,
+    };
+    if !done {
+        *out = logical_divide(a, b)?;
+    }
+    Ok(())
+}
+
 fn divide_at(a: &Layout, b: &Tiler, depth: usize) -> Result<Layout> {
     if depth > MAX_DEPTH {
         return Err(Error::value("logical_divide: tiler nested too deeply"));

@@ -11,7 +11,7 @@
 
 use smallvec::SmallVec;
 
-use crate::htuple::{HRef, HTuple, Leaves, Nodes, LEAF, MAX_DEPTH, WIDE};
+use crate::htuple::{HRef, Leaves, Nodes, LEAF, MAX_DEPTH, WIDE};
 use crate::{Layout, Scalar};
 
 /// Inline list of integers.
@@ -307,6 +307,15 @@ fn verify(a_shape: &[i64], recs: &[(i64, i64)]) -> bool {
 /// positivity check) for integer strides in both.
 #[inline]
 pub(crate) fn composition(a: &Layout, b: &Layout) -> Option<Layout> {
+    let mut out = Layout::blank();
+    composition_into(a, b, &mut out)?;
+    Some(out)
+}
+
+/// [`composition`] written into `out` (its earlier value is discarded;
+/// on `None` it holds an unspecified layout).
+#[inline]
+pub(crate) fn composition_into(a: &Layout, b: &Layout, out: &mut Layout) -> Option<()> {
     let a_st = int_strides(a)?;
     let b_st = int_strides(b)?;
     let bref = b.shape().as_ref();
@@ -314,7 +323,7 @@ pub(crate) fn composition(a: &Layout, b: &Layout) -> Option<Layout> {
     if bn.len() > MAX_DEPTH && bref.depth() > MAX_DEPTH - 1 {
         return None;
     }
-    composition_raw(a.shape().leaves(), &a_st, bn, b.shape().leaves(), &b_st)
+    composition_raw_into(a.shape().leaves(), &a_st, bn, b.shape().leaves(), &b_st, out)
 }
 
 /// [`composition`] on raw lists: A's shape and stride leaves (A's profile
@@ -327,6 +336,20 @@ fn composition_raw(
     bs: &[i64],
     b_st: &[i64],
 ) -> Option<Layout> {
+    let mut out = Layout::blank();
+    composition_raw_into(a_shape, a_st, bn, bs, b_st, &mut out)?;
+    Some(out)
+}
+
+/// [`composition_raw`] written into `out`.
+fn composition_raw_into(
+    a_shape: &[i64],
+    a_st: &[i64],
+    bn: &[u8],
+    bs: &[i64],
+    b_st: &[i64],
+    out: &mut Layout,
+) -> Option<()> {
     if bn.iter().any(|&x| x == WIDE || x == 0) {
         return None;
     }
@@ -340,7 +363,7 @@ fn composition_raw(
     let ac_st: Ints = f.iter().map(|x| x.1).collect();
     // the result is built in place (moving separately built parts into a
     // layout copies them)
-    let mut out = Layout::blank();
+    out.reset();
     let ((nodes, sh), (dn, st)) = out.raw_mut();
     let mut recs: SmallVec<[(i64, i64); 8]> = SmallVec::new();
     let (mut rs, mut rd) = (Ints::new(), Ints::new());
@@ -373,7 +396,7 @@ fn composition_raw(
         return None;
     }
     dn.extend_from_slice(nodes);
-    Some(out)
+    Some(())
 }
 
 /// `ceil(a / b)` as `int::ceil_div`, `None` where it errors.
@@ -405,14 +428,15 @@ pub(crate) fn sort_by_stride(v: &mut [(i64, i64)]) {
     }
 }
 
-/// The layout "set unwrap(S) : unwrap(D)" of integer modes (`1:0` for none).
+/// The layout "set unwrap(S) : unwrap(D)" of integer modes (`1:0` for none),
+/// written into `out` (its earlier value is discarded).
 #[inline(always)]
-pub(crate) fn unwrapped(modes: &[(i64, i64)]) -> Option<Layout> {
-    let mut out = Layout::blank();
+pub(crate) fn unwrapped_into(modes: &[(i64, i64)], out: &mut Layout) -> Option<()> {
+    out.reset();
     let ((nodes, sh), (dn, st)) = out.raw_mut();
     push_flat(modes, nodes, sh, st)?;
     dn.extend_from_slice(nodes);
-    Some(out)
+    Some(())
 }
 
 /// One axis of the complement (`complement.rs`): the minimal complement
@@ -485,8 +509,35 @@ fn extension<'a>(extend: Option<HRef<'a, i64>>) -> Option<HRef<'a, i64>> {
 }
 
 /// `complement(A, extend)` (`complement.rs`) for integer strides.
-#[inline]
+#[cfg(test)]
 pub(crate) fn complement(a: &Layout, extend: Option<HRef<'_, i64>>) -> Option<Layout> {
+    let mut out = Layout::blank();
+    complement_int_into(a, extend, &mut out)?;
+    Some(out)
+}
+
+/// The complement fast paths, [`complement`] or else
+/// [`complement_axes`], written into `out`.
+#[inline]
+pub(crate) fn complement_into(
+    a: &Layout,
+    extend: Option<HRef<'_, i64>>,
+    out: &mut Layout,
+) -> Option<()> {
+    if complement_int_into(a, extend, out).is_some() {
+        return Some(());
+    }
+    *out = complement_axes(a, extend)?;
+    Some(())
+}
+
+/// [`complement`] written into `out`.
+#[inline]
+fn complement_int_into(
+    a: &Layout,
+    extend: Option<HRef<'_, i64>>,
+    out: &mut Layout,
+) -> Option<()> {
     let st = int_strides(a)?;
     // coprofile(A): the sum of the strides must not overflow
     st.iter().try_fold(0i64, |acc, &d| acc.checked_add(d))?;
@@ -498,7 +549,7 @@ pub(crate) fn complement(a: &Layout, extend: Option<HRef<'_, i64>>) -> Option<La
     sort_by_stride(&mut pairs);
     let x = extension(extend);
     let f = axis_complement(pairs, x.map(|x| x.leaves()))?;
-    unwrapped(&f)
+    unwrapped_into(&f, out)
 }
 
 /// `complement(A, extend)` for strides that are zero integers or positive
@@ -629,8 +680,16 @@ fn int_codomain(st: &[i64]) -> Option<()> {
 }
 
 /// `right_inverse(A)` (`inverse.rs`) for integer strides.
-#[inline]
+#[cfg(test)]
 pub(crate) fn right_inverse(a: &Layout) -> Option<Layout> {
+    let mut out = Layout::blank();
+    right_inverse_into(a, &mut out)?;
+    Some(out)
+}
+
+/// [`right_inverse`] written into `out`.
+#[inline]
+pub(crate) fn right_inverse_into(a: &Layout, out: &mut Layout) -> Option<()> {
     let st = int_strides(a)?;
     int_codomain(&st)?;
     let mut chain = folded_pp(a, &st)?;
@@ -646,26 +705,34 @@ pub(crate) fn right_inverse(a: &Layout) -> Option<Layout> {
         }
     }
     let mut cur: i64 = 1;
-    let mut out = Modes::new();
+    let mut res = Modes::new();
     for &(s, d, pp) in &chain {
         if d == 0 || s == 1 || d != cur {
             continue;
         }
-        out.push((s, pp));
+        res.push((s, pp));
         cur = cur.checked_mul(s)?;
     }
     // coalesce(set unwrap(S) : unwrap(D)); `1:0` for no mode folds to itself
-    if out.is_empty() {
-        out.push((1, 0));
+    if res.is_empty() {
+        res.push((1, 0));
     }
     let mut f = Modes::new();
-    coalesce_flat(out, false, &mut f)?;
-    unwrapped(&f)
+    coalesce_flat(res, false, &mut f)?;
+    unwrapped_into(&f, out)
 }
 
 /// `left_inverse(A)` (`inverse.rs`) for integer strides.
-#[inline]
+#[cfg(test)]
 pub(crate) fn left_inverse(a: &Layout) -> Option<Layout> {
+    let mut out = Layout::blank();
+    left_inverse_into(a, &mut out)?;
+    Some(out)
+}
+
+/// [`left_inverse`] written into `out`.
+#[inline]
+pub(crate) fn left_inverse_into(a: &Layout, out: &mut Layout) -> Option<()> {
     let st = int_strides(a)?;
     int_codomain(&st)?;
     let mut sorted = folded_pp(a, &st)?;
@@ -709,16 +776,24 @@ pub(crate) fn left_inverse(a: &Layout) -> Option<Layout> {
     if f.is_empty() {
         return None;
     }
-    unwrapped(&f)
+    unwrapped_into(&f, out)
 }
 
 /// `coalesce(A)` (`trailing` false) or `coalesce_z(A)` (`trailing` true)
 /// for integer strides (`coalesce.rs`).
-#[inline(always)]
+#[cfg(test)]
 pub(crate) fn coalesce(a: &Layout, trailing: bool) -> Option<Layout> {
+    let mut out = Layout::blank();
+    coalesce_into(a, trailing, &mut out)?;
+    Some(out)
+}
+
+/// [`coalesce`] written into `out`.
+#[inline(always)]
+pub(crate) fn coalesce_into(a: &Layout, trailing: bool, out: &mut Layout) -> Option<()> {
     let mut f = Modes::new();
     coalesce_leaves(a.shape().leaves(), a.stride().leaves(), trailing, &mut f)?;
-    unwrapped(&f)
+    unwrapped_into(&f, out)
 }
 
 /// `coalesce(A, profile)` / `coalesce_z(A, profile)` (`coalesce.rs`
@@ -726,17 +801,35 @@ pub(crate) fn coalesce(a: &Layout, trailing: bool) -> Option<Layout> {
 /// their mode, `None` and the modes past the profile's end are kept) and
 /// integer strides in the modes it coalesces: each mode is folded from
 /// A's leaves in place and written straight into the result.
+#[cfg(test)]
 pub(crate) fn coalesce_modes(a: &Layout, ps: &[crate::Tiler], trailing: bool) -> Option<Layout> {
+    let mut out = Layout::blank();
+    coalesce_modes_into(a, ps, trailing, &mut out)?;
+    Some(out)
+}
+
+/// [`coalesce_modes`] written into `out`.
+pub(crate) fn coalesce_modes_into(
+    a: &Layout,
+    ps: &[crate::Tiler],
+    trailing: bool,
+    out: &mut Layout,
+) -> Option<()> {
     use crate::Tiler;
     let rank = a.rank();
     if a.is_leaf() || rank == 0 || ps.len() > rank {
         return None;
     }
-    coalesce_some_modes(a, trailing, |i| match ps.get(i) {
-        Some(Tiler::Int(_) | Tiler::Layout(_)) => Some(true),
-        None | Some(Tiler::None) => Some(false),
-        Some(Tiler::Tuple(_)) => None,
-    })
+    coalesce_some_modes(
+        a,
+        trailing,
+        |i| match ps.get(i) {
+            Some(Tiler::Int(_) | Tiler::Layout(_)) => Some(true),
+            None | Some(Tiler::None) => Some(false),
+            Some(Tiler::Tuple(_)) => None,
+        },
+        out,
+    )
 }
 
 /// The tuple of A's modes (a leaf-shaped A is its own single mode), mode
@@ -748,13 +841,14 @@ fn coalesce_some_modes(
     a: &Layout,
     trailing: bool,
     which: impl Fn(usize) -> Option<bool>,
-) -> Option<Layout> {
+    out: &mut Layout,
+) -> Option<()> {
     let rank = a.rank();
     if rank >= WIDE as usize {
         return None;
     }
     let (s, d) = (a.shape().as_ref(), a.stride().as_ref());
-    let mut out = Layout::blank();
+    out.reset();
     let ((nodes, sh), (dn, st)) = out.raw_mut();
     nodes.push(rank as u8);
     let mut f = Modes::new();
@@ -769,7 +863,7 @@ fn coalesce_some_modes(
         }
     }
     dn.extend_from_slice(nodes);
-    Some(out)
+    Some(())
 }
 
 /// The modes of `coalesce(A)` (`1:0` for none) for integer strides.
@@ -785,7 +879,15 @@ fn coalesced(a: &Layout) -> Option<Modes> {
 /// `layout_add(A, B)` (`layout_add.rs`) for integer strides: A and B
 /// coalesced, their greatest common domain, each of its factors given the
 /// sum of the two layouts at its start index, coalesced.
+#[cfg(test)]
 pub(crate) fn layout_add(a: &Layout, b: &Layout) -> Option<Layout> {
+    let mut out = Layout::blank();
+    layout_add_into(a, b, &mut out)?;
+    Some(out)
+}
+
+/// [`layout_add`] written into `out`.
+pub(crate) fn layout_add_into(a: &Layout, b: &Layout, out: &mut Layout) -> Option<()> {
     let fa = coalesced(a)?;
     let fb = coalesced(b)?;
     // gcd_core takes positive shapes (layouts built by `from_parts` need not be)
@@ -814,7 +916,7 @@ pub(crate) fn layout_add(a: &Layout, b: &Layout) -> Option<Layout> {
     }
     let mut f = Modes::new();
     coalesce_flat(modes, false, &mut f)?;
-    unwrapped(&f)
+    unwrapped_into(&f, out)
 }
 
 /// The indices `0..n` stably sorted by `key` (insertion sort; `None`
@@ -836,15 +938,15 @@ fn sorted_indices(n: usize, key: impl Fn(usize) -> i64) -> Option<SmallVec<[usiz
 }
 
 /// `compact_in_order` of `make.rs`: compact strides along `order`, `0`
-/// for pinned leaves; the stride tuple with the profile of `profile`.
+/// for pinned leaves, appended to the (empty) stride leaves `out`.
 #[inline]
 fn compact_strides(
     extents: &[i64],
     order: &[usize],
     pinned: impl Fn(usize) -> bool,
-    profile: HRef<'_, i64>,
-) -> Option<HTuple<Scalar>> {
-    let mut out: Leaves<Scalar> = SmallVec::from_elem(Scalar::Int(0), extents.len());
+    out: &mut Leaves<Scalar>,
+) -> Option<()> {
+    out.extend(std::iter::repeat_n(Scalar::Int(0), extents.len()));
     let mut current: i64 = 1;
     let mut pending: Option<i64> = None;
     for &i in order {
@@ -857,29 +959,53 @@ fn compact_strides(
         *out.get_mut(i)? = Scalar::Int(current);
         pending = Some(*extents.get(i)?);
     }
-    Some(HTuple::from_raw(
-        Nodes::from_slice(profile.node_bytes()),
-        out,
-    ))
+    Some(())
+}
+
+/// `out` set to the shape `shape` (its profile for the stride too), the
+/// stride leaves left empty for the caller to fill.
+#[inline]
+fn shape_into<'a>(shape: HRef<'_, i64>, out: &'a mut Layout) -> &'a mut Leaves<Scalar> {
+    out.reset();
+    let ((n, s), (dn, d)) = out.raw_mut();
+    n.extend_from_slice(shape.node_bytes());
+    s.extend_from_slice(shape.leaves());
+    dn.extend_from_slice(shape.node_bytes());
+    d
 }
 
 /// `make_layout_like(A)` (`make.rs`) for integer strides.
-#[inline]
+#[cfg(test)]
 pub(crate) fn make_layout_like(a: &Layout) -> Option<Layout> {
+    let mut out = Layout::blank();
+    make_layout_like_into(a, &mut out)?;
+    Some(out)
+}
+
+/// [`make_layout_like`] written into `out`.
+#[inline]
+pub(crate) fn make_layout_like_into(a: &Layout, out: &mut Layout) -> Option<()> {
     let st = int_strides(a)?;
     let order = sorted_indices(st.len(), |i| st[i])?;
-    let stride = compact_strides(
-        a.shape().leaves(),
-        &order,
-        |i| st[i] == 0,
-        a.shape().as_ref(),
-    )?;
-    Some(Layout::from_parts(a.shape().clone(), stride))
+    let d = shape_into(a.shape().as_ref(), out);
+    compact_strides(a.shape().leaves(), &order, |i| st[i] == 0, d)
 }
 
 /// `make_ordered_layout(shape, order)` (`make.rs`).
-#[inline]
+#[cfg(test)]
 pub(crate) fn make_ordered_layout(shape: HRef<'_, i64>, order: HRef<'_, i64>) -> Option<Layout> {
+    let mut out = Layout::blank();
+    make_ordered_layout_into(shape, order, &mut out)?;
+    Some(out)
+}
+
+/// [`make_ordered_layout`] written into `out`.
+#[inline]
+pub(crate) fn make_ordered_layout_into(
+    shape: HRef<'_, i64>,
+    order: HRef<'_, i64>,
+    out: &mut Layout,
+) -> Option<()> {
     if !shape.congruent(order) || shape.num_leaves() > crate::htuple::MAX_LEAVES {
         return None;
     }
@@ -891,8 +1017,8 @@ pub(crate) fn make_ordered_layout(shape: HRef<'_, i64>, order: HRef<'_, i64>) ->
     }
     let o = order.leaves();
     let idx = sorted_indices(o.len(), |i| o[i])?;
-    let stride = compact_strides(shape.leaves(), &idx, |_| false, shape)?;
-    Some(Layout::from_parts(shape.to_owned(), stride))
+    let d = shape_into(shape, out);
+    compact_strides(shape.leaves(), &idx, |_| false, d)
 }
 
 /// `coalesce_z_by_mode(A, (0, ..., 0))` with `n` zeros (`A` of rank at
@@ -903,7 +1029,9 @@ pub(crate) fn coalesce_z_first_modes(a: &Layout, n: usize) -> Option<Layout> {
     if a.rank() < n {
         return None;
     }
-    coalesce_some_modes(a, true, |i| Some(i < n))
+    let mut out = Layout::blank();
+    coalesce_some_modes(a, true, |i| Some(i < n), &mut out)?;
+    Some(out)
 }
 
 /// The `(stride, shape)` pairs of an integer layout sorted by stride, as
@@ -948,6 +1076,13 @@ fn push_flat_ints(
 /// `A ∘ (B, complement(B, size(A)))`), integer strides in both, without
 /// the intermediate layouts.
 pub(crate) fn logical_divide(a: &Layout, b: &Layout) -> Option<Layout> {
+    let mut out = Layout::blank();
+    logical_divide_into(a, b, &mut out)?;
+    Some(out)
+}
+
+/// [`logical_divide`] written into `out`.
+pub(crate) fn logical_divide_into(a: &Layout, b: &Layout, out: &mut Layout) -> Option<()> {
     let a_st = int_strides(a)?;
     let b_st = int_strides(b)?;
     // coprofile(B) is the integer leaf 0: the extension is size(A)
@@ -972,11 +1107,11 @@ pub(crate) fn logical_divide(a: &Layout, b: &Layout) -> Option<Layout> {
     let mut bs = Ints::from_slice(b.shape().leaves());
     let mut bst = b_st;
     push_flat_ints(&c, &mut nodes, &mut bs, &mut bst)?;
-    let r = composition_raw(a.shape().leaves(), &a_st, &nodes, &bs, &bst)?;
-    if r.shape().leaves().iter().any(|&e| e <= 0) {
+    composition_raw_into(a.shape().leaves(), &a_st, &nodes, &bs, &bst, out)?;
+    if out.shape().leaves().iter().any(|&e| e <= 0) {
         return None;
     }
-    Some(r)
+    Some(())
 }
 
 /// `zipped_divide(A, B)` (`divide.rs`) for a tuple tiler `B` whose items
@@ -1064,6 +1199,7 @@ pub(crate) fn complement_compose(a: &Layout, b: &Layout) -> Option<Layout> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::htuple::HTuple;
     use crate::htuple::Builder;
 
     struct Rng(u64);

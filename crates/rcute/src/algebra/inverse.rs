@@ -174,10 +174,22 @@ fn f2_value(d: &Scalar) -> i64 {
 /// ```
 #[inline]
 pub fn right_inverse(a: &Layout) -> Result<Layout> {
-    if let Some(r) = super::fast::right_inverse(a) {
-        return Ok(r);
+    let mut out = Layout::blank();
+    if super::fast::right_inverse_into(a, &mut out).is_some() {
+        return Ok(out);
     }
     right_inverse_general(a)
+}
+
+/// [`right_inverse`] written into `out`, reusing its storage (the notation's
+/// prepared calls evaluate into a caller's slot). On an error `out` holds
+/// an unspecified layout.
+#[inline]
+pub(crate) fn right_inverse_into(a: &Layout, out: &mut Layout) -> Result<()> {
+    if super::fast::right_inverse_into(a, out).is_none() {
+        *out = right_inverse_general(a)?;
+    }
+    Ok(())
 }
 
 /// [`right_inverse`] without the integer fast path.
@@ -355,10 +367,22 @@ fn right_inverse_f2(a: &Layout, chain: &[(usize, Mode)]) -> Result<Layout> {
 /// ```
 #[inline]
 pub fn left_inverse(a: &Layout) -> Result<Layout> {
-    if let Some(r) = super::fast::left_inverse(a) {
-        return Ok(r);
+    let mut out = Layout::blank();
+    if super::fast::left_inverse_into(a, &mut out).is_some() {
+        return Ok(out);
     }
     left_inverse_general(a)
+}
+
+/// [`left_inverse`] written into `out`, reusing its storage (the notation's
+/// prepared calls evaluate into a caller's slot). On an error `out` holds
+/// an unspecified layout.
+#[inline]
+pub(crate) fn left_inverse_into(a: &Layout, out: &mut Layout) -> Result<()> {
+    if super::fast::left_inverse_into(a, out).is_none() {
+        *out = left_inverse_general(a)?;
+    }
+    Ok(())
 }
 
 /// [`left_inverse`] without the integer fast path.

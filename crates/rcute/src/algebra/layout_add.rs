@@ -33,10 +33,21 @@ use super::coalesce::coalesce;
 /// }
 /// ```
 pub fn layout_add(a: &Layout, b: &Layout) -> Result<Layout> {
-    if let Some(r) = super::fast::layout_add(a, b) {
-        return Ok(r);
+    let mut out = Layout::blank();
+    if super::fast::layout_add_into(a, b, &mut out).is_some() {
+        return Ok(out);
     }
     layout_add_general(a, b)
+}
+
+/// [`layout_add`] written into `out`, reusing its storage (the notation's
+/// prepared calls evaluate into a caller's slot). On an error `out` holds
+/// an unspecified layout.
+pub(crate) fn layout_add_into(a: &Layout, b: &Layout, out: &mut Layout) -> Result<()> {
+    if super::fast::layout_add_into(a, b, out).is_none() {
+        *out = layout_add_general(a, b)?;
+    }
+    Ok(())
 }
 
 /// [`layout_add`] without the integer fast path.

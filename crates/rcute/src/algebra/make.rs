@@ -74,10 +74,22 @@ fn compact_in_order(
 /// ```
 #[inline]
 pub fn make_layout_like(a: &Layout) -> Result<Layout> {
-    if let Some(r) = super::fast::make_layout_like(a) {
-        return Ok(r);
+    let mut out = Layout::blank();
+    if super::fast::make_layout_like_into(a, &mut out).is_some() {
+        return Ok(out);
     }
     make_layout_like_general(a)
+}
+
+/// [`make_layout_like`] written into `out`, reusing its storage (the notation's
+/// prepared calls evaluate into a caller's slot). On an error `out` holds
+/// an unspecified layout.
+#[inline]
+pub(crate) fn make_layout_like_into(a: &Layout, out: &mut Layout) -> Result<()> {
+    if super::fast::make_layout_like_into(a, out).is_none() {
+        *out = make_layout_like_general(a)?;
+    }
+    Ok(())
 }
 
 /// [`make_layout_like`] without the integer fast path.
@@ -111,10 +123,26 @@ pub(crate) fn make_layout_like_general(a: &Layout) -> Result<Layout> {
 /// ```
 #[inline]
 pub fn make_ordered_layout(shape: HRef<'_, i64>, order: HRef<'_, i64>) -> Result<Layout> {
-    if let Some(r) = super::fast::make_ordered_layout(shape, order) {
-        return Ok(r);
+    let mut out = Layout::blank();
+    if super::fast::make_ordered_layout_into(shape, order, &mut out).is_some() {
+        return Ok(out);
     }
     make_ordered_layout_general(shape, order)
+}
+
+/// [`make_ordered_layout`] written into `out`, reusing its storage (the notation's
+/// prepared calls evaluate into a caller's slot). On an error `out` holds
+/// an unspecified layout.
+#[inline]
+pub(crate) fn make_ordered_layout_into(
+    shape: HRef<'_, i64>,
+    order: HRef<'_, i64>,
+    out: &mut Layout,
+) -> Result<()> {
+    if super::fast::make_ordered_layout_into(shape, order, out).is_none() {
+        *out = make_ordered_layout_general(shape, order)?;
+    }
+    Ok(())
 }
 
 /// [`make_ordered_layout`] without the fast path.

@@ -20,9 +20,10 @@ use std::cell::Cell;
 use super::value::Value;
 use crate::algebra;
 use crate::error::Result;
-use crate::htuple::HTuple;
+use crate::htuple::{HRef, HTuple, MAX_DEPTH};
 use crate::layout::Layout;
 use crate::shape::{self, Coord};
+use crate::stride::Scalar;
 use crate::tiler::Tiler;
 
 thread_local! {
@@ -123,24 +124,82 @@ impl<'a> ArgView<'a> {
     }
 }
 
-/// A unary layout operation, its result wrapped into a value inside (so
-/// that the library function can be inlined and its layout moved once).
-type Unary = fn(&Layout) -> Result<Value>;
+/// A unary layout operation writing its result into a layout slot (the
+/// library's `*_into` functions, which build the result in place).
+type Unary = fn(&Layout, &mut Layout) -> Result<()>;
 /// A layout operation with a tiler, likewise.
-type Binary = fn(&Layout, &Tiler) -> Result<Value>;
+type Binary = fn(&Layout, &Tiler, &mut Layout) -> Result<()>;
 
-/// The [`Unary`] of a library function `fn(&Layout) -> Result<Layout>`.
+/// The [`Unary`] of a library function `fn(&Layout) -> Result<Layout>`
+/// without an `*_into` form: its result is moved into the slot.
 macro_rules! unary {
     ($f:path) => {
-        |a: &Layout| $f(a).map(Value::Layout)
+        |a: &Layout, out: &mut Layout| {
+            *out = $f(a)?;
+            Ok(())
+        }
     };
 }
 
-/// The [`Binary`] of a library function `fn(&Layout, &Tiler) -> Result<Layout>`.
+/// The [`Binary`] of a library function `fn(&Layout, &Tiler) -> Result<Layout>`
+/// without an `*_into` form, likewise.
 macro_rules! binary {
     ($f:path) => {
-        |a: &Layout, b: &Tiler| $f(a, b).map(Value::Layout)
+        |a: &Layout, b: &Tiler, out: &mut Layout| {
+            *out = $f(a, b)?;
+            Ok(())
+        }
     };
+}
+
+/// Writes the integer tuple of profile `s` and leaves `leaves[*k..]` into
+/// `out`, reusing the vectors of a tuple `out` already holds (so that
+/// evaluating a statement again into the same slot does not allocate).
+/// `None` (with `out` partly written) for a profile nested deeper than
+/// [`MAX_DEPTH`] or too few leaves.
+fn fill_int_tuple(
+    out: &mut Value,
+    s: HRef<'_, i64>,
+    leaves: &[i64],
+    k: &mut usize,
+    depth: usize,
+) -> Option<()> {
+    if depth > MAX_DEPTH {
+        return None;
+    }
+    if s.is_leaf() {
+        *out = Value::Int(*leaves.get(*k)?);
+        *k += 1;
+        return Some(());
+    }
+    if !matches!(out, Value::Tuple(_)) {
+        *out = Value::Tuple(Vec::new());
+    }
+    let Value::Tuple(items) = out else {
+        return None;
+    };
+    let rank = s.rank();
+    items.truncate(rank);
+    while items.len() < rank {
+        items.push(Value::None);
+    }
+    for (m, item) in s.modes().zip(items.iter_mut()) {
+        fill_int_tuple(item, m, leaves, k, depth + 1)?;
+    }
+    Some(())
+}
+
+/// The layout held by the slot `out`, which is made a layout first if it
+/// holds another value (an earlier layout's storage is reused).
+#[inline(always)]
+fn layout_slot(out: &mut Value) -> Option<&mut Layout> {
+    if !matches!(out, Value::Layout(_)) {
+        *out = Value::Layout(Layout::blank());
+    }
+    match out {
+        Value::Layout(l) => Some(l),
+        _ => None,
+    }
 }
 
 /// An operation with a direct path, resolved once from its name
@@ -175,21 +234,21 @@ impl Direct {
         }
         Some(match op {
             "coalesce" => Direct::Profile(
-                unary!(algebra::coalesce),
-                binary!(algebra::coalesce_by_mode),
+                algebra::coalesce::coalesce_into,
+                algebra::coalesce::coalesce_by_mode_into,
             ),
             "coalesce_z" => Direct::Profile(
-                unary!(algebra::coalesce_z),
-                binary!(algebra::coalesce_z_by_mode),
+                algebra::coalesce::coalesce_z_into,
+                algebra::coalesce::coalesce_z_by_mode_into,
             ),
             "filter" => Direct::Profile(unary!(algebra::filter), binary!(algebra::filter_by_mode)),
             "filter_zeros" => Direct::Unary(unary!(algebra::filter_zeros)),
-            "right_inverse" => Direct::Unary(unary!(algebra::right_inverse)),
-            "left_inverse" => Direct::Unary(unary!(algebra::left_inverse)),
+            "right_inverse" => Direct::Unary(algebra::inverse::right_inverse_into),
+            "left_inverse" => Direct::Unary(algebra::inverse::left_inverse_into),
             "nullspace" => Direct::Unary(unary!(algebra::nullspace)),
-            "make_layout_like" => Direct::Unary(unary!(algebra::make_layout_like)),
-            "composition" => Direct::Tiler(binary!(algebra::composition)),
-            "logical_divide" => Direct::Tiler(binary!(algebra::logical_divide)),
+            "make_layout_like" => Direct::Unary(algebra::make::make_layout_like_into),
+            "composition" => Direct::Tiler(algebra::composition::composition_into),
+            "logical_divide" => Direct::Tiler(algebra::divide::logical_divide_into),
             "zipped_divide" => Direct::Tiler(binary!(algebra::zipped_divide)),
             "tiled_divide" => Direct::Tiler(binary!(algebra::tiled_divide)),
             "flat_divide" => Direct::Tiler(binary!(algebra::flat_divide)),
@@ -222,7 +281,34 @@ impl Direct {
         args: &[ArgView<'_>],
         kw: &[(&str, ArgView<'_>)],
     ) -> Option<Result<Value>> {
-        let lay = |r: Result<Layout>| Some(r.map(Value::Layout));
+        let mut out = Value::None;
+        Some(self.call_into(args, kw, &mut out)?.map(|()| out))
+    }
+
+    /// [`Direct::call`] writing the value into the slot `out` (a layout
+    /// result is built in place, in the slot's layout storage when it
+    /// holds a layout). When the call is not covered (`None`) `out` may
+    /// have been made a layout; on an error it is `None`.
+    pub(crate) fn call_into(
+        self,
+        args: &[ArgView<'_>],
+        kw: &[(&str, ArgView<'_>)],
+        out: &mut Value,
+    ) -> Option<Result<()>> {
+        let r = self.call_slot(args, kw, out);
+        if let Some(Err(_)) = r {
+            *out = Value::None;
+        }
+        r
+    }
+
+    fn call_slot(
+        self,
+        args: &[ArgView<'_>],
+        kw: &[(&str, ArgView<'_>)],
+        out: &mut Value,
+    ) -> Option<Result<()>> {
+        let set = |out: &mut Value, v: Result<Value>| Some(v.map(|v| *out = v));
         if let Direct::Complement = self {
             // complement(A), complement(A, extend), complement(A, extend=...)
             let (a, ext) = match (args, kw) {
@@ -233,10 +319,18 @@ impl Direct {
             };
             let l = a.layout()?;
             return match ext.map(|e| e.value) {
-                None | Some(Value::None) => lay(algebra::complement(l, None)),
+                None | Some(Value::None) => Some(algebra::complement::complement_into(
+                    l,
+                    None,
+                    layout_slot(out)?,
+                )),
                 Some(_) => {
                     let s = ext?.shape_of()?;
-                    lay(algebra::complement(l, Some(s.as_ref().as_ref())))
+                    Some(algebra::complement::complement_into(
+                        l,
+                        Some(s.as_ref().as_ref()),
+                        layout_slot(out)?,
+                    ))
                 }
             };
         }
@@ -244,55 +338,84 @@ impl Direct {
             return None;
         }
         match (self, args) {
-            (Direct::Profile(f, _) | Direct::Unary(f), [a]) => Some(f(a.layout()?)),
+            (Direct::Profile(f, _) | Direct::Unary(f), [a]) => {
+                let l = a.layout()?;
+                Some(f(l, layout_slot(out)?))
+            }
             (Direct::Profile(_, f) | Direct::Tiler(f), [a, b]) => {
                 let l = a.layout()?;
                 let t = b.tiler()?;
-                Some(f(l, &t))
+                Some(f(l, &t, layout_slot(out)?))
             }
-            (Direct::LayoutAdd, [a, b]) => lay(algebra::layout_add(a.layout()?, b.layout()?)),
-            (Direct::MaxCommonLayout, [a, b]) => {
-                lay(algebra::max_common_layout(a.layout()?, b.layout()?))
+            (Direct::LayoutAdd, [a, b]) => {
+                let (x, y) = (a.layout()?, b.layout()?);
+                Some(algebra::layout_add::layout_add_into(
+                    x,
+                    y,
+                    layout_slot(out)?,
+                ))
             }
-            (Direct::MaxCommonVector, [a, b]) => {
-                Some(algebra::max_common_vector(a.layout()?, b.layout()?).map(Value::Int))
-            }
+            (Direct::MaxCommonLayout, [a, b]) => set(
+                out,
+                algebra::max_common_layout(a.layout()?, b.layout()?).map(Value::Layout),
+            ),
+            (Direct::MaxCommonVector, [a, b]) => set(
+                out,
+                algebra::max_common_vector(a.layout()?, b.layout()?).map(Value::Int),
+            ),
             (Direct::GreatestCommonDomain, [a, b]) => {
                 let x = a.shape_of()?;
                 let y = b.shape_of()?;
-                lay(algebra::greatest_common_domain(
-                    x.as_ref().as_ref(),
-                    y.as_ref().as_ref(),
-                ))
+                set(
+                    out,
+                    algebra::greatest_common_domain(x.as_ref().as_ref(), y.as_ref().as_ref())
+                        .map(Value::Layout),
+                )
             }
             (Direct::Recast, [a, b]) => {
                 let l = a.layout()?;
                 let s = b.value.to_scale().ok()?;
-                lay(algebra::recast(l, &s))
+                set(out, algebra::recast(l, &s).map(Value::Layout))
             }
             (Direct::Upcast | Direct::Downcast, [a, b]) => {
                 let l = a.layout()?;
                 let Value::Int(n) = b.value else {
                     return None;
                 };
-                lay(if let Direct::Upcast = self {
+                let r = if let Direct::Upcast = self {
                     algebra::upcast(l, *n)
                 } else {
                     algebra::downcast(l, *n)
-                })
+                };
+                set(out, r.map(Value::Layout))
             }
             (Direct::MakeOrderedLayout, [a, b]) => {
                 let s = a.shape()?;
                 let o = b.shape()?;
-                lay(algebra::make_ordered_layout(
+                Some(algebra::make::make_ordered_layout_into(
                     s.as_ref().as_ref(),
                     o.as_ref().as_ref(),
+                    layout_slot(out)?,
                 ))
             }
             (Direct::Idx2crd, [a, b]) => {
                 let c = a.coord()?;
                 let s = b.shape_of()?;
-                Some(
+                if let Some(Some(Scalar::Int(i))) = c.as_ref().as_ref().as_leaf() {
+                    let s = s.as_ref().as_ref();
+                    if s.is_leaf() {
+                        *out = Value::Int(*i);
+                        return Some(Ok(()));
+                    }
+                    if let Some(leaves) = shape::idx2crd_int_leaves(*i, s) {
+                        let mut k = 0;
+                        if fill_int_tuple(out, s, &leaves, &mut k, 0).is_some() {
+                            return Some(Ok(()));
+                        }
+                    }
+                }
+                set(
+                    out,
                     shape::idx2crd(c.as_ref().as_ref(), s.as_ref().as_ref())
                         .map(|r| Value::from_stride(&r)),
                 )
@@ -300,7 +423,10 @@ impl Direct {
             (Direct::Crd2idx, [a, b]) => {
                 let c = a.coord()?;
                 let s = b.shape_of()?;
-                Some(shape::crd2idx(c.as_ref().as_ref(), s.as_ref().as_ref()).map(Value::Int))
+                set(
+                    out,
+                    shape::crd2idx(c.as_ref().as_ref(), s.as_ref().as_ref()).map(Value::Int),
+                )
             }
             _ => None,
         }

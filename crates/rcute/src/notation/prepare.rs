@@ -44,6 +44,7 @@ use crate::error::{Error, Result};
 use crate::htuple::MAX_DEPTH;
 use crate::layout::Layout;
 use crate::shape::Coord;
+use crate::stride::Scalar;
 
 /// A statement prepared for repeated evaluation (see the module
 /// documentation). Built by [`Prepared::new`] (never fails: what cannot be
@@ -252,6 +253,63 @@ impl Session {
         self.eval_node(&p.node)
     }
 
+    /// [`Session::eval_prepared`] writing the value into `out` instead of
+    /// returning it: a layout result is built in place, in `out`'s layout
+    /// storage when `out` already holds a layout (as it does when the same
+    /// statement is evaluated again into the same slot), so the result is
+    /// not moved. This is what `rcute bench` times. On an error `out` is
+    /// `Value::None`. Errors: those of [`Session::eval_prepared`].
+    ///
+    /// ```
+    /// use rcute::notation::{parser::parse_statement, prepare::Prepared, Session, Value};
+    /// let s = Session::new();
+    /// let p = Prepared::new(&parse_statement("coalesce((2,(1,6)):(1,(6,2)))").unwrap().unwrap());
+    /// let mut out = Value::None;
+    /// for _ in 0..3 {
+    ///     s.eval_prepared_into(&p, &mut out).unwrap();
+    ///     assert_eq!(out.to_string(), "12:1");
+    /// }
+    /// let bad = Prepared::new(&parse_statement("composition((4,6,8):(2,3,5), 6:3)").unwrap().unwrap());
+    /// assert!(s.eval_prepared_into(&bad, &mut out).is_err());
+    /// assert!(matches!(out, Value::None));
+    /// ```
+    pub fn eval_prepared_into(&self, p: &Prepared, out: &mut Value) -> Result<()> {
+        let r = self.eval_node_into(&p.node, out);
+        if r.is_err() {
+            *out = Value::None;
+        }
+        r
+    }
+
+    fn eval_node_into(&self, n: &Node, out: &mut Value) -> Result<()> {
+        if let Node::Call {
+            direct: Some(d),
+            args,
+            kwargs,
+            ..
+        } = n
+        {
+            if fast::enabled() {
+                if let Some(r) = self.direct_call_into(*d, args, kwargs, out) {
+                    r?;
+                    return check_size(out);
+                }
+            }
+        }
+        if let Node::LayoutAt { layout, coord } = n {
+            match layout.eval(coord.as_ref())? {
+                Scalar::Int(v) => *out = Value::Int(v),
+                s => {
+                    *out = Value::Scalar(s);
+                    check_size(out)?;
+                }
+            }
+            return Ok(());
+        }
+        *out = self.eval_node(n)?;
+        Ok(())
+    }
+
     fn eval_node(&self, n: &Node) -> Result<Value> {
         match n {
             Node::Const { value, .. } => Ok(value.clone()),
@@ -351,6 +409,19 @@ impl Session {
         args: &[Arg],
         kwargs: &[(String, Node)],
     ) -> Option<Result<Value>> {
+        let mut out = Value::None;
+        Some(self.direct_call_into(op, args, kwargs, &mut out)?.map(|()| out))
+    }
+
+    /// [`Session::direct_call`] writing into the slot `out`
+    /// ([`Direct::call_into`]).
+    fn direct_call_into(
+        &self,
+        op: Direct,
+        args: &[Arg],
+        kwargs: &[(String, Node)],
+        out: &mut Value,
+    ) -> Option<Result<()>> {
         let mut pos: smallvec::SmallVec<[ArgView<'_>; 4]> = smallvec::SmallVec::new();
         let mut parts: usize = 0;
         for a in args {
@@ -365,6 +436,6 @@ impl Session {
         for (k, x) in kwargs {
             kw.push((k.as_str(), self.view(x)?.0));
         }
-        op.call(&pos, &kw)
+        op.call_into(&pos, &kw, out)
     }
 }
