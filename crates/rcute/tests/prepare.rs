@@ -4,14 +4,15 @@
 //! through the general dispatch (direct calls off), on every conformance vector and on random
 //! calls of the operations with a direct path, with literals, variables,
 //! keyword arguments and bad arguments; and a prepared statement can be
-//! evaluated again and again.
+//! evaluated again and again, also into a reused slot
+//! (`Session::eval_prepared_into`).
 
 use std::path::{Path, PathBuf};
 
 use proptest::prelude::*;
 use rcute::notation::parser::{parse_statement, Statement};
 use rcute::notation::prepare::Prepared;
-use rcute::notation::{format_value, set_direct_calls, Session, Style};
+use rcute::notation::{format_value, set_direct_calls, Session, Style, Value};
 
 /// The outcome of a statement as the CLI would print it, in two styles
 /// (buffer addresses of memory tensors, which differ from run to run, are
@@ -47,6 +48,7 @@ fn differences(lines: &[String]) -> Vec<String> {
     let mut parsed = Session::new();
     let mut prepared = Session::new();
     let mut out = Vec::new();
+    let mut slot = Value::None;
     for line in lines {
         let stmt: Statement = match parse_statement(line) {
             Ok(Some(s)) => s,
@@ -63,9 +65,20 @@ fn differences(lines: &[String]) -> Vec<String> {
         let b = outcome(prepared.run(&p));
         // a second evaluation of the same prepared statement agrees too
         let c = outcome(prepared.eval_prepared(&p));
-        if a != b || a_again != c {
+        // and so do evaluations into a slot holding the previous line's
+        // value, then this line's (the storage reused by eval_prepared_into)
+        let mut into = String::new();
+        for _ in 0..2 {
+            let r = prepared.eval_prepared_into(&p, &mut slot);
+            if r.is_err() && !matches!(slot, Value::None) {
+                into.push_str("slot not None after an error; ");
+            }
+            into.push_str(&outcome(r.map(|()| slot.clone())));
+            into.push_str(" / ");
+        }
+        if a != b || a_again != c || into != format!("{c} / {c} / ") {
             out.push(format!(
-                "{line}\n  parsed:   {a}\n  prepared: {b}\n  again:    {a_again} / {c}"
+                "{line}\n  parsed:   {a}\n  prepared: {b}\n  again:    {a_again} / {c}\n  into:     {into}"
             ));
         }
     }
