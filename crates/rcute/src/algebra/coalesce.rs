@@ -263,11 +263,7 @@ pub fn coalesce_z_by_mode(a: &Layout, profile: &Tiler) -> Result<Layout> {
 /// [`coalesce_z_by_mode`] written into `out`, reusing its storage (the notation's
 /// prepared calls evaluate into a caller's slot). On an error `out` holds
 /// an unspecified layout.
-pub(crate) fn coalesce_z_by_mode_into(
-    a: &Layout,
-    profile: &Tiler,
-    out: &mut Layout,
-) -> Result<()> {
+pub(crate) fn coalesce_z_by_mode_into(a: &Layout, profile: &Tiler, out: &mut Layout) -> Result<()> {
     if let Tiler::Tuple(ps) = profile {
         if super::fast::coalesce_modes_into(a, ps, true, out).is_some() {
             return Ok(());

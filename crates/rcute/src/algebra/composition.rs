@@ -94,14 +94,17 @@ pub fn composition(a: &Layout, b: &Tiler) -> Result<Layout> {
 pub(crate) fn composition_into(a: &Layout, b: &Tiler, out: &mut Layout) -> Result<()> {
     // the fast path rejects what layout_core's checks reject (F2 strides in
     // B, a B without modes); the positivity check is composition's
-    if let Tiler::Layout(l) = b {
-        if super::fast::composition_into(a, l, out).is_some()
-            && out.shape().leaves().iter().all(|&e| e > 0)
-        {
-            return Ok(());
+    let done = match b {
+        Tiler::Layout(l) => {
+            super::fast::composition_into(a, l, out).is_some()
+                && out.shape().leaves().iter().all(|&e| e > 0)
         }
+        Tiler::Tuple(ts) => super::fast::composition_modes_into(a, ts, out).is_some(),
+        _ => false,
+    };
+    if !done {
+        *out = composition(a, b)?;
     }
-    *out = composition(a, b)?;
     Ok(())
 }
 

@@ -52,6 +52,7 @@ pub(crate) fn logical_divide_into(a: &Layout, b: &Tiler, out: &mut Layout) -> Re
         Tiler::Int(n) if *n > 0 => {
             super::fast::logical_divide_into(a, &Layout::leaf(*n, Scalar::Int(1)), out).is_some()
         }
+        Tiler::Tuple(ts) => super::fast::logical_divide_modes_into(a, ts, out).is_some(),
         _ => false,
     };
     if !done {

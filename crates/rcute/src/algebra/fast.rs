@@ -36,7 +36,7 @@ pub(crate) fn fdm(a: i64, b: i64) -> Option<(i64, i64)> {
 }
 
 /// The integer strides of `l`, if every stride is an integer.
-#[inline]
+#[inline(always)]
 pub(crate) fn int_strides(l: &Layout) -> Option<Ints> {
     let mut out = Ints::new();
     for d in l.stride().leaves() {
@@ -50,7 +50,7 @@ pub(crate) fn int_strides(l: &Layout) -> Option<Ints> {
 
 /// `fold` of `coalesce.rs` on integer modes (size-1 modes followed by
 /// another vanish, `s:d` merges into `sa:da` when `d == sa*da`).
-#[inline]
+#[inline(always)]
 pub(crate) fn fold(modes: impl IntoIterator<Item = (i64, i64)>) -> Option<Modes> {
     let mut out = Modes::new();
     fold_into(modes, &mut out)?;
@@ -323,7 +323,14 @@ pub(crate) fn composition_into(a: &Layout, b: &Layout, out: &mut Layout) -> Opti
     if bn.len() > MAX_DEPTH && bref.depth() > MAX_DEPTH - 1 {
         return None;
     }
-    composition_raw_into(a.shape().leaves(), &a_st, bn, b.shape().leaves(), &b_st, out)
+    composition_raw_into(
+        a.shape().leaves(),
+        &a_st,
+        bn,
+        b.shape().leaves(),
+        &b_st,
+        out,
+    )
 }
 
 /// [`composition`] on raw lists: A's shape and stride leaves (A's profile
@@ -350,6 +357,29 @@ fn composition_raw_into(
     b_st: &[i64],
     out: &mut Layout,
 ) -> Option<()> {
+    // the result is built in place (moving separately built parts into a
+    // layout copies them)
+    out.reset();
+    let ((nodes, sh), (dn, st)) = out.raw_mut();
+    composition_append(a_shape, a_st, bn, bs, b_st, nodes, sh, st)?;
+    dn.extend_from_slice(nodes);
+    Some(())
+}
+
+/// [`composition_raw`] appended to the shape nodes and the shape and
+/// stride leaves of a layout under construction (its stride nodes are the
+/// caller's to write).
+#[allow(clippy::too_many_arguments)]
+fn composition_append(
+    a_shape: &[i64],
+    a_st: &[i64],
+    bn: &[u8],
+    bs: &[i64],
+    b_st: &[i64],
+    nodes: &mut Nodes,
+    sh: &mut Leaves<i64>,
+    st: &mut Leaves<Scalar>,
+) -> Option<()> {
     if bn.iter().any(|&x| x == WIDE || x == 0) {
         return None;
     }
@@ -361,10 +391,6 @@ fn composition_raw_into(
     }
     let ac_sh: Ints = f.iter().map(|x| x.0).collect();
     let ac_st: Ints = f.iter().map(|x| x.1).collect();
-    // the result is built in place (moving separately built parts into a
-    // layout copies them)
-    out.reset();
-    let ((nodes, sh), (dn, st)) = out.raw_mut();
     let mut recs: SmallVec<[(i64, i64); 8]> = SmallVec::new();
     let (mut rs, mut rd) = (Ints::new(), Ints::new());
     let mut k = 0;
@@ -395,8 +421,114 @@ fn composition_raw_into(
     if !verify(&ac_sh, &recs) {
         return None;
     }
+    Some(())
+}
+
+/// The item of a tuple tiler as an integer layout B for the mode-by-mode
+/// fast paths: a positive integer `n` is `n:1`; `None` for anything else
+/// than an integer-strided layout or a positive integer.
+enum ModeTiler<'a> {
+    Keep,
+    Int(i64),
+    Layout(&'a Layout),
+}
+
+impl<'a> ModeTiler<'a> {
+    fn of(t: Option<&'a crate::Tiler>) -> Option<ModeTiler<'a>> {
+        use crate::Tiler;
+        Some(match t {
+            None | Some(Tiler::None) => ModeTiler::Keep,
+            Some(Tiler::Int(n)) if *n > 0 => ModeTiler::Int(*n),
+            Some(Tiler::Layout(l)) => ModeTiler::Layout(l),
+            Some(_) => return None,
+        })
+    }
+}
+
+/// The mode-by-mode driver of composition and logical_divide by a tuple
+/// tiler `ts` (`composition.rs` `dispatch`, `divide.rs` `by_mode`) for an
+/// integer-strided A that is a tuple with no empty mode, at most 32 nodes
+/// and at least as many modes as `ts`: mode `i` is replaced by
+/// `op(A_i, B_i)` appended in place (`B_i` a layout, or `n:1` for an
+/// integer `n`), kept where `ts` has `None` or has ended. The result,
+/// written into `out`, must have positive extents (the general code
+/// reports the error otherwise). `None` for any other form.
+fn by_mode_into(
+    a: &Layout,
+    ts: &[crate::Tiler],
+    out: &mut Layout,
+    op: impl Fn(&[i64], &[i64], &Layout, RawLeaves<'_>) -> Option<()>,
+) -> Option<()> {
+    let rank = a.rank();
+    let an = a.shape().as_ref().node_bytes();
+    if a.is_leaf() || ts.len() > rank || rank >= WIDE as usize || an.len() > 32 || an.contains(&0) {
+        return None;
+    }
+    let a_st = int_strides(a)?;
+    let (s, d) = (a.shape().as_ref(), a.stride().as_ref());
+    out.reset();
+    let ((nodes, sh), (dn, st)) = out.raw_mut();
+    nodes.push(rank as u8);
+    let mut k = 0;
+    for (i, (ms, md)) in s.modes().zip(d.modes()).enumerate() {
+        let leaves = ms.leaves();
+        let mst = a_st.get(k..k + leaves.len())?;
+        k += leaves.len();
+        match ModeTiler::of(ts.get(i))? {
+            ModeTiler::Keep => {
+                nodes.extend_from_slice(ms.node_bytes());
+                sh.extend_from_slice(leaves);
+                st.extend(md.leaves().iter().cloned());
+            }
+            ModeTiler::Int(n) => op(
+                leaves,
+                mst,
+                &Layout::leaf(n, Scalar::Int(1)),
+                (nodes, sh, st),
+            )?,
+            ModeTiler::Layout(l) => {
+                if l.shape().as_ref().node_bytes().len() > 32 {
+                    return None;
+                }
+                op(leaves, mst, l, (nodes, sh, st))?
+            }
+        }
+    }
+    if sh.iter().any(|&e| e <= 0) {
+        return None;
+    }
     dn.extend_from_slice(nodes);
     Some(())
+}
+
+/// The shape nodes and the shape and stride leaves of a layout under
+/// construction.
+type RawLeaves<'a> = (&'a mut Nodes, &'a mut Leaves<i64>, &'a mut Leaves<Scalar>);
+
+/// `composition(A, B)` for a tuple tiler `B` ([`by_mode_into`]), written
+/// into `out`.
+pub(crate) fn composition_modes_into(
+    a: &Layout,
+    ts: &[crate::Tiler],
+    out: &mut Layout,
+) -> Option<()> {
+    by_mode_into(a, ts, out, |ash, ast, b, (nodes, sh, st)| {
+        let b_st = int_strides(b)?;
+        let bn = b.shape().as_ref().node_bytes();
+        composition_append(ash, ast, bn, b.shape().leaves(), &b_st, nodes, sh, st)
+    })
+}
+
+/// `logical_divide(A, B)` for a tuple tiler `B` ([`by_mode_into`]),
+/// written into `out`.
+pub(crate) fn logical_divide_modes_into(
+    a: &Layout,
+    ts: &[crate::Tiler],
+    out: &mut Layout,
+) -> Option<()> {
+    by_mode_into(a, ts, out, |ash, ast, b, (nodes, sh, st)| {
+        divide_append(ash, ast, b, nodes, sh, st)
+    })
 }
 
 /// `ceil(a / b)` as `int::ceil_div`, `None` where it errors.
@@ -533,11 +665,7 @@ pub(crate) fn complement_into(
 
 /// [`complement`] written into `out`.
 #[inline]
-fn complement_int_into(
-    a: &Layout,
-    extend: Option<HRef<'_, i64>>,
-    out: &mut Layout,
-) -> Option<()> {
+fn complement_int_into(a: &Layout, extend: Option<HRef<'_, i64>>, out: &mut Layout) -> Option<()> {
     let st = int_strides(a)?;
     // coprofile(A): the sum of the strides must not overflow
     st.iter().try_fold(0i64, |acc, &d| acc.checked_add(d))?;
@@ -1084,12 +1212,31 @@ pub(crate) fn logical_divide(a: &Layout, b: &Layout) -> Option<Layout> {
 /// [`logical_divide`] written into `out`.
 pub(crate) fn logical_divide_into(a: &Layout, b: &Layout, out: &mut Layout) -> Option<()> {
     let a_st = int_strides(a)?;
+    out.reset();
+    let ((nodes, sh), (dn, st)) = out.raw_mut();
+    divide_append(a.shape().leaves(), &a_st, b, nodes, sh, st)?;
+    if sh.iter().any(|&e| e <= 0) {
+        return None;
+    }
+    dn.extend_from_slice(nodes);
+    Some(())
+}
+
+/// [`logical_divide`] of the layout with shape leaves `a_shape` and
+/// integer strides `a_st` (its profile does not matter) by `b`, appended
+/// to the shape nodes and the leaves of a layout under construction.
+fn divide_append(
+    a_shape: &[i64],
+    a_st: &[i64],
+    b: &Layout,
+    out_nodes: &mut Nodes,
+    sh: &mut Leaves<i64>,
+    st: &mut Leaves<Scalar>,
+) -> Option<()> {
     let b_st = int_strides(b)?;
     // coprofile(B) is the integer leaf 0: the extension is size(A)
     int_codomain(&b_st)?;
-    let n = a
-        .shape()
-        .leaves()
+    let n = a_shape
         .iter()
         .try_fold(1i64, |acc, &e| acc.checked_mul(e))?;
     if n == 0 {
@@ -1107,11 +1254,7 @@ pub(crate) fn logical_divide_into(a: &Layout, b: &Layout, out: &mut Layout) -> O
     let mut bs = Ints::from_slice(b.shape().leaves());
     let mut bst = b_st;
     push_flat_ints(&c, &mut nodes, &mut bs, &mut bst)?;
-    composition_raw_into(a.shape().leaves(), &a_st, &nodes, &bs, &bst, out)?;
-    if out.shape().leaves().iter().any(|&e| e <= 0) {
-        return None;
-    }
-    Some(())
+    composition_append(a_shape, a_st, &nodes, &bs, &bst, out_nodes, sh, st)
 }
 
 /// `zipped_divide(A, B)` (`divide.rs`) for a tuple tiler `B` whose items
@@ -1199,8 +1342,8 @@ pub(crate) fn complement_compose(a: &Layout, b: &Layout) -> Option<Layout> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::htuple::HTuple;
     use crate::htuple::Builder;
+    use crate::htuple::HTuple;
 
     struct Rng(u64);
     impl Rng {
@@ -1277,6 +1420,58 @@ mod tests {
             }
         }
         assert!(fast > 10_000 && fast > ok / 2, "{fast} of {ok}");
+    }
+
+    /// Composition and logical_divide by a tuple tiler, mode by mode in
+    /// place, agree with the by-mode drivers of the general code (each
+    /// mode through the public function) wherever they answer; the result
+    /// is written into one layout reused across cases.
+    #[test]
+    fn by_mode_into_matches_general() {
+        use crate::Tiler;
+        let mut r = Rng(31);
+        let (mut fast, mut ok) = (0, 0);
+        let mut out = Layout::blank();
+        for i in 0..100_000 {
+            let a = layout(&mut r, 12, STRIDES);
+            if a.is_leaf() {
+                continue;
+            }
+            let k = 1 + r.next(a.rank() as u64 + 1) as usize;
+            let ts: Vec<Tiler> = (0..k)
+                .map(|_| match r.next(6) {
+                    0 | 1 => Tiler::Layout(layout(&mut r, 6, STRIDES)),
+                    2 => Tiler::None,
+                    3 => Tiler::Tuple(vec![Tiler::Int(2)]),
+                    _ => Tiler::Int(r.next(9) as i64 - 1),
+                })
+                .collect();
+            let divide = i % 2 == 0;
+            let (g, f) = if divide {
+                (
+                    super::super::divide::logical_divide(&a, &Tiler::Tuple(ts.clone())),
+                    logical_divide_modes_into(&a, &ts, &mut out),
+                )
+            } else {
+                (
+                    super::super::composition::composition(&a, &Tiler::Tuple(ts.clone())),
+                    composition_modes_into(&a, &ts, &mut out),
+                )
+            };
+            if g.is_ok() {
+                ok += 1;
+            }
+            if f.is_some() {
+                fast += 1;
+                assert_eq!(
+                    g.as_ref().ok(),
+                    Some(&out),
+                    "divide {divide}: {a} by {}",
+                    Tiler::Tuple(ts)
+                );
+            }
+        }
+        assert!(fast > 10_000 && fast > ok / 3, "{fast} of {ok}");
     }
 
     /// The flat-profile coalesce agrees with the general by-mode code

@@ -410,7 +410,10 @@ impl Session {
         kwargs: &[(String, Node)],
     ) -> Option<Result<Value>> {
         let mut out = Value::None;
-        Some(self.direct_call_into(op, args, kwargs, &mut out)?.map(|()| out))
+        Some(
+            self.direct_call_into(op, args, kwargs, &mut out)?
+                .map(|()| out),
+        )
     }
 
     /// [`Session::direct_call`] writing into the slot `out`
