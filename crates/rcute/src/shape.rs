@@ -87,23 +87,32 @@ fn idx2crd_rec(
 
 /// The leaves of `idx2crd(i, S)` for an integer `i` and a tuple shape `S`
 /// (each leaf but the last the remainder of a floor division by its
-/// extent, the last the remaining quotient), as `idx2crd` computes them;
-/// `None` where `idx2crd` reports an error (a zero extent, an overflow).
+/// extent, the last the remaining quotient), as `idx2crd` computes them,
+/// appended to `out`; `None` where `idx2crd` reports an error (a zero
+/// extent, an overflow).
 #[inline]
-pub(crate) fn idx2crd_int_leaves(i: i64, s: HRef<'_, i64>) -> Option<smallvec::SmallVec<[i64; 8]>> {
+pub(crate) fn idx2crd_int_leaves(
+    i: i64,
+    s: HRef<'_, i64>,
+    out: &mut smallvec::SmallVec<[i64; 8]>,
+) -> Option<()> {
     let leaves = s.leaves();
-    let mut out = smallvec::SmallVec::new();
     let mut q = i;
     for (k, &e) in leaves.iter().enumerate() {
         if k + 1 == leaves.len() {
             out.push(q);
+        } else if q >= 0 && e > 0 {
+            // the common case: one unsigned division gives both
+            let (uq, ue) = (q as u64, e as u64);
+            out.push((uq % ue) as i64);
+            q = (uq / ue) as i64;
         } else {
             let (qq, r) = crate::algebra::fast::fdm(q, e)?;
             out.push(r);
             q = qq;
         }
     }
-    Some(out)
+    Some(())
 }
 
 fn idx2crd_scalar(

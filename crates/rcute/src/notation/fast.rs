@@ -20,7 +20,7 @@ use std::cell::Cell;
 use super::value::Value;
 use crate::algebra;
 use crate::error::Result;
-use crate::htuple::{HRef, HTuple, MAX_DEPTH};
+use crate::htuple::{HTuple, LEAF, MAX_DEPTH, WIDE};
 use crate::layout::Layout;
 use crate::shape::{self, Coord};
 use crate::stride::Scalar;
@@ -152,14 +152,17 @@ macro_rules! binary {
     };
 }
 
-/// Writes the integer tuple of profile `s` and leaves `leaves[*k..]` into
-/// `out`, reusing the vectors of a tuple `out` already holds (so that
-/// evaluating a statement again into the same slot does not allocate).
-/// `None` (with `out` partly written) for a profile nested deeper than
-/// [`MAX_DEPTH`] or too few leaves.
+/// Writes the integer tuple whose pre-order node bytes start at
+/// `nodes[*at]` and whose leaves are `leaves[*k..]` into `out`, reusing
+/// the vectors of a tuple `out` already holds (so that evaluating a
+/// statement again into the same slot does not allocate). One pass over
+/// the node bytes. `None` (with `out` partly written) for a profile nested
+/// deeper than [`MAX_DEPTH`], a rank in the wide encoding, or too few
+/// leaves.
 fn fill_int_tuple(
     out: &mut Value,
-    s: HRef<'_, i64>,
+    nodes: &[u8],
+    at: &mut usize,
     leaves: &[i64],
     k: &mut usize,
     depth: usize,
@@ -167,10 +170,19 @@ fn fill_int_tuple(
     if depth > MAX_DEPTH {
         return None;
     }
-    if s.is_leaf() {
-        *out = Value::Int(*leaves.get(*k)?);
+    let node = *nodes.get(*at)?;
+    *at += 1;
+    if node == LEAF {
+        let v = *leaves.get(*k)?;
         *k += 1;
+        match out {
+            Value::Int(x) => *x = v,
+            _ => *out = Value::Int(v),
+        }
         return Some(());
+    }
+    if node == WIDE {
+        return None;
     }
     if !matches!(out, Value::Tuple(_)) {
         *out = Value::Tuple(Vec::new());
@@ -178,13 +190,13 @@ fn fill_int_tuple(
     let Value::Tuple(items) = out else {
         return None;
     };
-    let rank = s.rank();
-    items.truncate(rank);
-    while items.len() < rank {
-        items.push(Value::None);
+    let rank = node as usize;
+    if items.len() != rank {
+        items.truncate(rank);
+        items.resize_with(rank, || Value::None);
     }
-    for (m, item) in s.modes().zip(items.iter_mut()) {
-        fill_int_tuple(item, m, leaves, k, depth + 1)?;
+    for item in items.iter_mut() {
+        fill_int_tuple(item, nodes, at, leaves, k, depth + 1)?;
     }
     Some(())
 }
@@ -407,9 +419,12 @@ impl Direct {
                         *out = Value::Int(*i);
                         return Some(Ok(()));
                     }
-                    if let Some(leaves) = shape::idx2crd_int_leaves(*i, s) {
-                        let mut k = 0;
-                        if fill_int_tuple(out, s, &leaves, &mut k, 0).is_some() {
+                    let mut leaves = smallvec::SmallVec::new();
+                    if shape::idx2crd_int_leaves(*i, s, &mut leaves).is_some() {
+                        let (mut at, mut k) = (0, 0);
+                        if fill_int_tuple(out, s.node_bytes(), &mut at, &leaves, &mut k, 0)
+                            .is_some()
+                        {
                             return Some(Ok(()));
                         }
                     }
