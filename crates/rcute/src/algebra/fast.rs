@@ -335,20 +335,7 @@ pub(crate) fn composition_into(a: &Layout, b: &Layout, out: &mut Layout) -> Opti
 
 /// [`composition`] on raw lists: A's shape and stride leaves (A's profile
 /// does not matter, it is coalesce_z'd first), B's node bytes and leaves
-/// (B nested at most [`MAX_DEPTH`] levels).
-fn composition_raw(
-    a_shape: &[i64],
-    a_st: &[i64],
-    bn: &[u8],
-    bs: &[i64],
-    b_st: &[i64],
-) -> Option<Layout> {
-    let mut out = Layout::blank();
-    composition_raw_into(a_shape, a_st, bn, bs, b_st, &mut out)?;
-    Some(out)
-}
-
-/// [`composition_raw`] written into `out`.
+/// (B nested at most [`MAX_DEPTH`] levels), written into `out`.
 fn composition_raw_into(
     a_shape: &[i64],
     a_st: &[i64],
@@ -366,7 +353,7 @@ fn composition_raw_into(
     Some(())
 }
 
-/// [`composition_raw`] appended to the shape nodes and the shape and
+/// [`composition_raw_into`] appended to the shape nodes and the shape and
 /// stride leaves of a layout under construction (its stride nodes are the
 /// caller's to write).
 #[allow(clippy::too_many_arguments)]
@@ -1322,6 +1309,22 @@ pub(crate) fn zipped_divide(a: &Layout, b: &crate::Tiler) -> Option<Layout> {
 /// `complement(A) ∘ B`, the second mode of `logical_product(A, B)` for a
 /// layout B (`product.rs` `product_core`), integer strides in both.
 pub(crate) fn complement_compose(a: &Layout, b: &Layout) -> Option<Layout> {
+    let mut out = Layout::blank();
+    let ((nodes, sh), (dn, st)) = out.raw_mut();
+    complement_compose_append(a, b, nodes, sh, st)?;
+    dn.extend_from_slice(nodes);
+    Some(out)
+}
+
+/// [`complement_compose`] appended to the shape nodes and the leaves of a
+/// layout under construction.
+fn complement_compose_append(
+    a: &Layout,
+    b: &Layout,
+    nodes: &mut Nodes,
+    sh: &mut Leaves<i64>,
+    st: &mut Leaves<Scalar>,
+) -> Option<()> {
     let a_st = int_strides(a)?;
     let b_st = int_strides(b)?;
     int_codomain(&a_st)?;
@@ -1332,11 +1335,102 @@ pub(crate) fn complement_compose(a: &Layout, b: &Layout) -> Option<Layout> {
     if bref.node_bytes().len() > MAX_DEPTH && bref.depth() > MAX_DEPTH - 1 {
         return None;
     }
-    let cb = composition_raw(&c_sh, &c_st, bref.node_bytes(), b.shape().leaves(), &b_st)?;
-    if cb.shape().leaves().iter().any(|&e| e <= 0) {
+    let start = sh.len();
+    composition_append(
+        &c_sh,
+        &c_st,
+        bref.node_bytes(),
+        b.shape().leaves(),
+        &b_st,
+        nodes,
+        sh,
+        st,
+    )?;
+    if sh[start..].iter().any(|&e| e <= 0) {
         return None;
     }
-    Some(cb)
+    Some(())
+}
+
+/// Appends the sub-tree `(s, d)` (a mode of a layout) to the shape nodes
+/// and the leaves of a layout under construction.
+#[inline]
+fn push_view(
+    s: HRef<'_, i64>,
+    d: HRef<'_, Scalar>,
+    nodes: &mut Nodes,
+    sh: &mut Leaves<i64>,
+    st: &mut Leaves<Scalar>,
+) {
+    nodes.extend_from_slice(s.node_bytes());
+    sh.extend_from_slice(s.leaves());
+    st.extend(d.leaves().iter().cloned());
+}
+
+/// `logical_product(A, B)` for a layout B (`product.rs` `product_core`:
+/// `(A, complement(A) ∘ B)`), integer strides in both, A and B at most 32
+/// nodes, written into `out`.
+pub(crate) fn logical_product_into(a: &Layout, b: &Layout, out: &mut Layout) -> Option<()> {
+    if a.shape().as_ref().node_bytes().len() > 32 || b.shape().as_ref().node_bytes().len() > 32 {
+        return None;
+    }
+    out.reset();
+    let ((nodes, sh), (dn, st)) = out.raw_mut();
+    nodes.push(2);
+    push_view(a.shape().as_ref(), a.stride().as_ref(), nodes, sh, st);
+    complement_compose_append(a, b, nodes, sh, st)?;
+    dn.extend_from_slice(nodes);
+    Some(())
+}
+
+/// `blocked_product(A, B)` (`raked` false) or `raked_product(A, B)`
+/// (`raked` true) for tuple layouts A and B of the same rank (no padding),
+/// integer strides, no empty mode and at most 32 nodes each: the modes of
+/// A and of `complement(A) ∘ B` paired, `((A_0, T_0), (A_1, T_1), ...)`
+/// (`(T_i, A_i)` when raked), written into `out`.
+pub(crate) fn blocked_raked_into(
+    a: &Layout,
+    b: &Layout,
+    raked: bool,
+    out: &mut Layout,
+) -> Option<()> {
+    let (an, bn) = (
+        a.shape().as_ref().node_bytes(),
+        b.shape().as_ref().node_bytes(),
+    );
+    let n = a.rank();
+    if a.is_leaf() || b.is_leaf() || n == 0 || b.rank() != n || n >= WIDE as usize {
+        return None;
+    }
+    if an.len() > 32 || bn.len() > 32 || an.contains(&0) || bn.contains(&0) {
+        return None;
+    }
+    let mut tail = Layout::blank();
+    {
+        let ((nodes, sh), (dn, st)) = tail.raw_mut();
+        complement_compose_append(a, b, nodes, sh, st)?;
+        dn.extend_from_slice(nodes);
+    }
+    if tail.is_leaf() || tail.rank() != n || tail.shape().as_ref().node_bytes().len() > 32 {
+        return None;
+    }
+    out.reset();
+    let ((nodes, sh), (dn, st)) = out.raw_mut();
+    nodes.push(n as u8);
+    let am = a.shape().as_ref().modes().zip(a.stride().as_ref().modes());
+    let tm = tail
+        .shape()
+        .as_ref()
+        .modes()
+        .zip(tail.stride().as_ref().modes());
+    for (x, y) in am.zip(tm) {
+        let (first, second) = if raked { (y, x) } else { (x, y) };
+        nodes.push(2);
+        push_view(first.0, first.1, nodes, sh, st);
+        push_view(second.0, second.1, nodes, sh, st);
+    }
+    dn.extend_from_slice(nodes);
+    Some(())
 }
 
 #[cfg(test)]
@@ -1469,6 +1563,52 @@ mod tests {
                     "divide {divide}: {a} by {}",
                     Tiler::Tuple(ts)
                 );
+            }
+        }
+        assert!(fast > 10_000 && fast > ok / 3, "{fast} of {ok}");
+    }
+
+    /// logical_product by a layout or an integer, and blocked/raked
+    /// products of equal-rank tuples, written in place, agree with the
+    /// public functions wherever they answer (one output layout reused).
+    #[test]
+    fn products_into_match_general() {
+        use crate::Tiler;
+        let mut r = Rng(37);
+        let (mut fast, mut ok) = (0, 0);
+        let mut out = Layout::blank();
+        for i in 0..100_000 {
+            let a = layout(&mut r, 8, STRIDES);
+            let b = layout(&mut r, 6, STRIDES);
+            let (g, f) = match i % 4 {
+                0 => (
+                    super::super::product::logical_product(&a, &Tiler::Layout(b.clone())),
+                    logical_product_into(&a, &b, &mut out),
+                ),
+                1 => {
+                    let n = 1 + r.next(8) as i64;
+                    (
+                        super::super::product::logical_product(&a, &Tiler::Int(n)),
+                        logical_product_into(&a, &Layout::leaf(n, Scalar::Int(1)), &mut out),
+                    )
+                }
+                k => {
+                    let raked = k == 3;
+                    let t = Tiler::Layout(b.clone());
+                    let g = if raked {
+                        super::super::product::raked_product(&a, &t)
+                    } else {
+                        super::super::product::blocked_product(&a, &t)
+                    };
+                    (g, blocked_raked_into(&a, &b, raked, &mut out))
+                }
+            };
+            if g.is_ok() {
+                ok += 1;
+            }
+            if f.is_some() {
+                fast += 1;
+                assert_eq!(g.as_ref().ok(), Some(&out), "case {i}: {a} by {b}");
             }
         }
         assert!(fast > 10_000 && fast > ok / 3, "{fast} of {ok}");

@@ -46,6 +46,41 @@ pub fn logical_product(a: &Layout, b: &Tiler) -> Result<Layout> {
     product_at(a, b, 0)
 }
 
+/// [`logical_product`] written into `out`, reusing its storage (the notation's
+/// prepared calls evaluate into a caller's slot). On an error `out` holds
+/// an unspecified layout.
+pub(crate) fn logical_product_into(a: &Layout, b: &Tiler, out: &mut Layout) -> Result<()> {
+    let done = match b {
+        Tiler::Layout(l) => super::fast::logical_product_into(a, l, out).is_some(),
+        Tiler::Int(n) if *n > 0 => {
+            super::fast::logical_product_into(a, &Layout::leaf(*n, Scalar::Int(1)), out).is_some()
+        }
+        _ => false,
+    };
+    if !done {
+        *out = logical_product(a, b)?;
+    }
+    Ok(())
+}
+
+/// [`blocked_product`] (`raked` false) or [`raked_product`] (`raked`
+/// true) written into `out`, reusing its storage. On an error `out` holds
+/// an unspecified layout.
+pub(crate) fn blocked_raked_into(
+    a: &Layout,
+    b: &Tiler,
+    raked: bool,
+    out: &mut Layout,
+) -> Result<()> {
+    if let Tiler::Layout(l) = b {
+        if super::fast::blocked_raked_into(a, l, raked, out).is_some() {
+            return Ok(());
+        }
+    }
+    *out = blocked_raked(a, b, raked)?;
+    Ok(())
+}
+
 fn product_at(a: &Layout, b: &Tiler, depth: usize) -> Result<Layout> {
     if depth > MAX_DEPTH {
         return Err(Error::value("logical_product: tiler nested too deeply"));

@@ -264,12 +264,16 @@ impl Direct {
             "zipped_divide" => Direct::Tiler(binary!(algebra::zipped_divide)),
             "tiled_divide" => Direct::Tiler(binary!(algebra::tiled_divide)),
             "flat_divide" => Direct::Tiler(binary!(algebra::flat_divide)),
-            "logical_product" => Direct::Tiler(binary!(algebra::logical_product)),
+            "logical_product" => Direct::Tiler(algebra::product::logical_product_into),
             "zipped_product" => Direct::Tiler(binary!(algebra::zipped_product)),
             "tiled_product" => Direct::Tiler(binary!(algebra::tiled_product)),
             "flat_product" => Direct::Tiler(binary!(algebra::flat_product)),
-            "blocked_product" => Direct::Tiler(binary!(algebra::blocked_product)),
-            "raked_product" => Direct::Tiler(binary!(algebra::raked_product)),
+            "blocked_product" => {
+                Direct::Tiler(|a, b, out| algebra::product::blocked_raked_into(a, b, false, out))
+            }
+            "raked_product" => {
+                Direct::Tiler(|a, b, out| algebra::product::blocked_raked_into(a, b, true, out))
+            }
             "complement" => Direct::Complement,
             "layout_add" => Direct::LayoutAdd,
             "max_common_layout" => Direct::MaxCommonLayout,
