@@ -526,8 +526,24 @@ pub const MAX_VALUE_DEPTH: usize = 128;
 /// assert!(check_size(&v).is_err());
 /// ```
 pub fn check_size(v: &Value) -> Result<()> {
+    if let Value::Layout(l) = v {
+        if small_int_layout(l) {
+            return Ok(());
+        }
+    }
     let mut budget = MAX_VALUE_PARTS;
     measure(v, 0, &mut budget)
+}
+
+/// A layout that [`measure`] accepts without walking it: at most 64
+/// leaves (far below [`MAX_VALUE_PARTS`] and `MAX_LEAVES`), at most
+/// [`MAX_VALUE_DEPTH`] node bytes (its depth cannot exceed their number)
+/// and integer strides only (one part each).
+#[inline]
+fn small_int_layout(l: &Layout) -> bool {
+    l.shape().leaves().len() <= 64
+        && l.shape().as_ref().node_bytes().len() <= MAX_VALUE_DEPTH
+        && l.stride().leaves().iter().all(|d| matches!(d, Scalar::Int(_)))
 }
 
 /// The number of parts of `v` as [`check_size`] counts them (same errors).
