@@ -518,14 +518,28 @@ pub(crate) fn left_inverse_general(a: &Layout) -> Result<Layout> {
 /// }
 /// ```
 pub fn nullspace(a: &Layout) -> Result<Layout> {
+    let mut out = Layout::blank();
+    nullspace_into(a, &mut out)?;
+    Ok(out)
+}
+
+/// [`nullspace`] written into `out`, reusing its storage (the notation's
+/// prepared calls evaluate into a caller's slot). On an error `out` holds
+/// an unspecified layout.
+pub(crate) fn nullspace_into(a: &Layout, out: &mut Layout) -> Result<()> {
+    out.reset();
+    let ((nodes, s_out), (dn, d_out)) = out.raw_mut();
     // inline lists: no heap allocation for up to 8 leaves
-    let mut s_out: SmallVec<[i64; 8]> = SmallVec::new();
-    let mut d_out: SmallVec<[Scalar; 8]> = SmallVec::new();
     let mut pp: i64 = 1;
     let modes: SmallVec<[(i64, &Scalar); 8]> = a.flat_modes().collect();
     let last_zero = modes.iter().rposition(|(_, d)| d.is_zero());
     let Some(last_zero) = last_zero else {
-        return Ok(Layout::leaf(1, Scalar::Int(0)));
+        // `1:0`
+        nodes.push(crate::htuple::LEAF);
+        s_out.push(1);
+        d_out.push(Scalar::Int(0));
+        dn.extend_from_slice(nodes);
+        return Ok(());
     };
     for (k, (s, d)) in modes.iter().enumerate().take(last_zero + 1) {
         if d.is_zero() {
@@ -536,5 +550,19 @@ pub fn nullspace(a: &Layout) -> Result<Layout> {
             pp = int::mul(pp, *s)?;
         }
     }
-    Ok(set_unwrapped(s_out, d_out))
+    // set unwrap(S) : unwrap(D): a leaf for one mode, else a flat tuple
+    match s_out.len() {
+        1 => nodes.push(crate::htuple::LEAF),
+        n if n < crate::htuple::WIDE as usize => {
+            nodes.push(n as u8);
+            nodes.extend(std::iter::repeat_n(crate::htuple::LEAF, n));
+        }
+        _ => {
+            let (s, d) = (s_out.clone(), d_out.clone());
+            *out = set_unwrapped(s, d);
+            return Ok(());
+        }
+    }
+    dn.extend_from_slice(nodes);
+    Ok(())
 }

@@ -223,6 +223,29 @@ pub fn recast(a: &Layout, scale: &Scale) -> Result<Layout> {
     map_leaves(a, |s, d| recast_leaf(s, d, scale))
 }
 
+/// [`recast`] written into `out`, reusing its storage (the notation's
+/// prepared calls evaluate into a caller's slot): the profile copied, the
+/// leaves mapped in order (the same first error as [`recast`]). On an
+/// error `out` holds an unspecified layout.
+pub(crate) fn recast_into(a: &Layout, scale: &Scale, out: &mut Layout) -> Result<()> {
+    let nodes = a.shape().as_ref().node_bytes();
+    if nodes.len() > MAX_DEPTH {
+        // possibly deeper than map_leaves accepts: its error
+        *out = recast(a, scale)?;
+        return Ok(());
+    }
+    out.reset();
+    let ((n, s), (dn, d)) = out.raw_mut();
+    n.extend_from_slice(nodes);
+    dn.extend_from_slice(nodes);
+    for (&sv, dv) in a.shape().leaves().iter().zip(a.stride().leaves()) {
+        let (ns, nd) = recast_leaf(sv, dv, scale)?;
+        s.push(ns);
+        d.push(nd);
+    }
+    Ok(())
+}
+
 fn integer_stride(d: &Scalar, op: &str) -> Result<i64> {
     match d {
         Scalar::Int(v) => Ok(*v),

@@ -257,7 +257,7 @@ impl Direct {
             "filter_zeros" => Direct::Unary(unary!(algebra::filter_zeros)),
             "right_inverse" => Direct::Unary(algebra::inverse::right_inverse_into),
             "left_inverse" => Direct::Unary(algebra::inverse::left_inverse_into),
-            "nullspace" => Direct::Unary(unary!(algebra::nullspace)),
+            "nullspace" => Direct::Unary(algebra::inverse::nullspace_into),
             "make_layout_like" => Direct::Unary(algebra::make::make_layout_like_into),
             "composition" => Direct::Tiler(algebra::composition::composition_into),
             "logical_divide" => Direct::Tiler(algebra::divide::logical_divide_into),
@@ -391,7 +391,7 @@ impl Direct {
             (Direct::Recast, [a, b]) => {
                 let l = a.layout()?;
                 let s = b.value.to_scale().ok()?;
-                set(out, algebra::recast(l, &s).map(Value::Layout))
+                Some(algebra::recast::recast_into(l, &s, layout_slot(out)?))
             }
             (Direct::Upcast | Direct::Downcast, [a, b]) => {
                 let l = a.layout()?;

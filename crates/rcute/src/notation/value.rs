@@ -543,7 +543,10 @@ pub fn check_size(v: &Value) -> Result<()> {
 fn small_int_layout(l: &Layout) -> bool {
     l.shape().leaves().len() <= 64
         && l.shape().as_ref().node_bytes().len() <= MAX_VALUE_DEPTH
-        && l.stride().leaves().iter().all(|d| matches!(d, Scalar::Int(_)))
+        && l.stride()
+            .leaves()
+            .iter()
+            .all(|d| matches!(d, Scalar::Int(_)))
 }
 
 /// The number of parts of `v` as [`check_size`] counts them (same errors).
