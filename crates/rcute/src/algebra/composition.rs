@@ -250,6 +250,9 @@ fn layout_core(a: &Layout, b: &Layout, checked: bool) -> Result<Layout> {
         if let Some(r) = super::fast::composition(a, b) {
             return Ok(r);
         }
+        if let Some(r) = super::fast_coord::composition(a, b) {
+            return Ok(r);
+        }
     }
     layout_core_general(a, b, checked)
 }

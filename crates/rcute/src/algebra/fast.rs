@@ -133,7 +133,7 @@ fn eval_index(sh: &[i64], st: &[i64], i: i64) -> Option<i64> {
 
 /// The base case of composition (`composition.rs` `base_case`) on integer
 /// lists.
-fn base_case(
+pub(crate) fn base_case(
     a_sh: &[i64],
     a_st: &[i64],
     s: i64,
@@ -195,7 +195,7 @@ fn base_case(
 /// unwrap(D)"; `1:0` for no mode). `None` when the rank needs the wide
 /// encoding.
 #[inline]
-fn push_flat(
+pub(crate) fn push_flat(
     modes: &[(i64, i64)],
     nodes: &mut Nodes,
     sh: &mut Leaves<i64>,
@@ -281,7 +281,7 @@ fn add_digit_box(s: &[i64], e: i64, t: i64, sums: &mut [i64]) -> Option<()> {
 /// integer axis: passes when every leaf `t:e` (`t > 1`, `e != 0`) has a
 /// non-negative stride and a digit box, and no digit's largest values sum
 /// to its extent. `false` means "let the general check decide".
-fn verify(a_shape: &[i64], recs: &[(i64, i64)]) -> bool {
+pub(crate) fn verify(a_shape: &[i64], recs: &[(i64, i64)]) -> bool {
     if recs.iter().any(|&(_, e)| e < 0) {
         return false;
     }

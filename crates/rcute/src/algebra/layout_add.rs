@@ -2,6 +2,7 @@
 use smallvec::SmallVec;
 
 use crate::error::Error;
+use crate::htuple::{LEAF, WIDE};
 use crate::{int, HRef, HTuple, Layout, Result, Scalar};
 
 use super::coalesce::coalesce;
@@ -139,7 +140,18 @@ fn check_f2_splits(lc: &Layout, g: &Layout, orig: &Layout) -> Result<()> {
 /// let g = greatest_common_domain(a.as_ref(), b.as_ref()).unwrap();
 /// assert_eq!(g.to_string(), "(4, 2, 3):(1, 4, 8)");
 /// ```
+#[inline]
 pub fn greatest_common_domain(a: HRef<'_, i64>, b: HRef<'_, i64>) -> Result<Layout> {
+    let mut out = Layout::blank();
+    if gcd_fast_into(a.leaves(), b.leaves(), &mut out).is_some() {
+        return Ok(out);
+    }
+    greatest_common_domain_general(a, b)
+}
+
+/// [`greatest_common_domain`] without the fast path.
+#[inline(never)]
+pub(crate) fn greatest_common_domain_general(a: HRef<'_, i64>, b: HRef<'_, i64>) -> Result<Layout> {
     for (name, s) in [("first", a), ("second", b)] {
         if let Some(&e) = s.leaves().iter().find(|&&e| e <= 0) {
             return Err(Error::value(format!(
@@ -157,6 +169,148 @@ pub fn greatest_common_domain(a: HRef<'_, i64>, b: HRef<'_, i64>) -> Result<Layo
         HTuple::flat(shape),
         HTuple::flat(stride),
     ))
+}
+
+/// The fast path of [`greatest_common_domain`] on the leaves of two
+/// shapes: the result written into `out` (a [`Layout::blank`]), without
+/// intermediate lists. `None` (with `out` possibly partly written) when
+/// an extent is not positive or a value would leave 64 bits, where the
+/// general code reports the error.
+#[inline(always)]
+fn gcd_fast_into(a: &[i64], b: &[i64], out: &mut Layout) -> Option<()> {
+    if a.iter().chain(b).any(|&e| e <= 0) {
+        return None;
+    }
+    let ((nodes, sh), (dn, st)) = out.raw_mut();
+    gcd_walk(a, b, |g, at| {
+        sh.push(g);
+        st.push(Scalar::Int(at));
+    })?;
+    if sh.is_empty() {
+        sh.push(1);
+        st.push(Scalar::Int(0));
+    }
+    // a flat tuple: its rank, then one leaf node per factor (at most 63
+    // factors of a 64-bit index space, far below the wide encoding)
+    let n = u8::try_from(sh.len()).ok().filter(|&n| n < WIDE)?;
+    // (pushed one by one: `extend_from_slice` calls `memmove` / `memcpy`
+    // for these few bytes)
+    nodes.push(n);
+    dn.push(n);
+    for _ in 0..n {
+        nodes.push(LEAF);
+        dn.push(LEAF);
+    }
+    Some(())
+}
+
+/// `gcd(a, b)` of two positive integers (binary: shifts and subtractions,
+/// no division); equal to [`int::gcd`] on them.
+#[inline]
+fn gcd_pos(a: i64, b: i64) -> i64 {
+    let (mut a, mut b) = (a as u64, b as u64);
+    let shift = (a | b).trailing_zeros();
+    a >>= a.trailing_zeros();
+    loop {
+        b >>= b.trailing_zeros();
+        if a > b {
+            std::mem::swap(&mut a, &mut b);
+        }
+        b -= a;
+        if b == 0 {
+            break;
+        }
+    }
+    (a << shift) as i64
+}
+
+/// `a / b` for positive `a` and `b` dividing it, skipping the division
+/// when `b` is `a` or 1 (the common cases of the walk).
+#[inline(always)]
+fn div_exact(a: i64, b: i64) -> i64 {
+    if a == b {
+        1
+    } else if b == 1 {
+        a
+    } else {
+        a / b
+    }
+}
+
+/// The loop of [`gcd_core`] on the leaves of two **positive** shapes,
+/// each common factor `g` starting at index `at` passed to `emit(g, at)`
+/// in order. Only the current leaf of each shape is tracked (the loop
+/// never goes back to an earlier one), so nothing is copied. `None` where
+/// [`gcd_core`] reports an overflow.
+#[inline(always)]
+fn gcd_walk(a: &[i64], b: &[i64], mut emit: impl FnMut(i64, i64)) -> Option<()> {
+    let (mut ai, mut bi) = (a.iter().copied(), b.iter().copied());
+    let (Some(mut ca), Some(mut cb)) = (ai.next(), bi.next()) else {
+        return Some(());
+    };
+    // the index at which the unconsumed part of the current leaf starts
+    let (mut pa, mut pb): (i64, i64) = (1, 1);
+    loop {
+        if ca == 1 {
+            let Some(x) = ai.next() else { break };
+            ca = x;
+            continue;
+        }
+        if cb == 1 {
+            let Some(x) = bi.next() else { break };
+            cb = x;
+            continue;
+        }
+        if pa == pb {
+            // lcm(p, p) = p, ratios 1
+            let g = gcd_pos(ca, cb);
+            if g != 1 {
+                emit(g, pa);
+                ca = div_exact(ca, g);
+                cb = div_exact(cb, g);
+                pa = pa.checked_mul(g)?;
+                pb = pa;
+                continue;
+            }
+        } else {
+            let l = (pa / gcd_pos(pa, pb)).checked_mul(pb)?;
+            let (ra, rb) = (l / pa, l / pb);
+            if ca % ra == 0 && cb % rb == 0 {
+                let g = gcd_pos(ca / ra, cb / rb);
+                if g != 1 {
+                    emit(g, l);
+                    ca /= ra.checked_mul(g)?;
+                    cb /= rb.checked_mul(g)?;
+                    pa = l.checked_mul(g)?;
+                    pb = pa;
+                    continue;
+                }
+            }
+        }
+        // no common factor here: move past the leaf that ends first (both
+        // when they end together); one ends at a multiple of the other's
+        // end or not, which decides whether the other one moves too
+        let ea = pa.checked_mul(ca)?;
+        let eb = pb.checked_mul(cb)?;
+        let (adv_a, adv_b) = if ea == eb {
+            (true, true)
+        } else if ea < eb {
+            (true, eb % ea != 0)
+        } else {
+            (ea % eb != 0, true)
+        };
+        if adv_a {
+            pa = ea;
+            let Some(x) = ai.next() else { break };
+            ca = x;
+        }
+        if adv_b {
+            pb = eb;
+            let Some(x) = bi.next() else { break };
+            cb = x;
+        }
+    }
+    Some(())
 }
 
 /// Inline list of common factors or of their start indices.
@@ -216,4 +370,101 @@ pub(crate) fn gcd_core(a: &[i64], b: &[i64]) -> Result<(Factors, Factors)> {
         }
     }
     Ok((shape, stride))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self, m: u64) -> u64 {
+            self.0 = self
+                .0
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (self.0 >> 33) % m
+        }
+    }
+
+    /// A random shape: a leaf or up to 5 modes, each a leaf or a pair;
+    /// mostly small extents with common factors, sometimes 1, a large
+    /// value (so that indices overflow) or a non-positive one.
+    fn shape(r: &mut Rng) -> HTuple<i64> {
+        const EXT: &[i64] = &[1, 2, 2, 3, 4, 4, 5, 6, 8, 9, 12, 16, 24, 32, 7, 10];
+        let ext = |r: &mut Rng| match r.next(40) {
+            0 => 0,
+            1 => -(1 + r.next(4) as i64),
+            2 => 1 << (20 + r.next(24)),
+            3 => 3 << (20 + r.next(20)),
+            _ => EXT[r.next(EXT.len() as u64) as usize],
+        };
+        let n = r.next(6) as usize;
+        if n == 0 {
+            return HTuple::leaf(ext(r));
+        }
+        let modes: Vec<HTuple<i64>> = (0..n)
+            .map(|_| {
+                if r.next(3) == 0 {
+                    HTuple::flat([ext(r), ext(r)])
+                } else {
+                    HTuple::leaf(ext(r))
+                }
+            })
+            .collect();
+        HTuple::tuple(modes)
+    }
+
+    /// The allocation-free greatest_common_domain agrees with the general
+    /// code on every input (values and errors), and its loop answers
+    /// exactly where `gcd_core` does, with the same factors.
+    #[test]
+    fn greatest_common_domain_matches_general() {
+        let mut r = Rng(41);
+        let (mut fast, mut ok) = (0, 0);
+        for _ in 0..100_000 {
+            let (a, b) = (shape(&mut r), shape(&mut r));
+            let g = greatest_common_domain_general(a.as_ref(), b.as_ref());
+            let f = greatest_common_domain(a.as_ref(), b.as_ref());
+            assert_eq!(
+                format!("{f:?}"),
+                format!("{g:?}"),
+                "greatest_common_domain({a}, {b})"
+            );
+            if g.is_ok() {
+                ok += 1;
+            }
+            let mut out = Layout::blank();
+            if gcd_fast_into(a.leaves(), b.leaves(), &mut out).is_some() {
+                fast += 1;
+                assert_eq!(g.as_ref().ok(), Some(&out), "({a}, {b})");
+            }
+            if a.leaves().iter().chain(b.leaves()).all(|&e| e > 0) {
+                let core = gcd_core(a.leaves(), b.leaves());
+                let mut walked = (Factors::new(), Factors::new());
+                let w = gcd_walk(a.leaves(), b.leaves(), |g, at| {
+                    walked.0.push(g);
+                    walked.1.push(at);
+                });
+                assert_eq!(w.is_some(), core.is_ok(), "({a}, {b})");
+                if let Ok(c) = core {
+                    assert_eq!(walked, c, "({a}, {b})");
+                }
+            }
+        }
+        assert!(fast > 50_000 && fast == ok, "{fast} of {ok}");
+    }
+
+    /// The binary gcd is `int::gcd` on positive integers.
+    #[test]
+    fn gcd_pos_matches_int_gcd() {
+        let mut r = Rng(43);
+        for _ in 0..100_000 {
+            let a = 1 + r.next(1 << 20) as i64 * [1, 2, 8, 1 << 30][r.next(4) as usize];
+            let b = 1 + r.next(1 << 12) as i64 * [1, 3, 16, 1 << 40][r.next(4) as usize];
+            assert_eq!(gcd_pos(a, b), int::gcd(a, b), "gcd({a}, {b})");
+        }
+        assert_eq!(gcd_pos(i64::MAX, i64::MAX), i64::MAX);
+        assert_eq!(gcd_pos(1 << 62, 1 << 61), 1 << 61);
+    }
 }
