@@ -149,6 +149,22 @@ pub fn greatest_common_domain(a: HRef<'_, i64>, b: HRef<'_, i64>) -> Result<Layo
     greatest_common_domain_general(a, b)
 }
 
+/// [`greatest_common_domain`] written into `out`, reusing its storage (the
+/// notation's prepared calls evaluate into a caller's slot). On an error
+/// `out` holds an unspecified layout.
+#[inline]
+pub(crate) fn greatest_common_domain_into(
+    a: HRef<'_, i64>,
+    b: HRef<'_, i64>,
+    out: &mut Layout,
+) -> Result<()> {
+    out.reset();
+    if gcd_fast_into(a.leaves(), b.leaves(), out).is_none() {
+        *out = greatest_common_domain_general(a, b)?;
+    }
+    Ok(())
+}
+
 /// [`greatest_common_domain`] without the fast path.
 #[inline(never)]
 pub(crate) fn greatest_common_domain_general(a: HRef<'_, i64>, b: HRef<'_, i64>) -> Result<Layout> {
@@ -172,7 +188,8 @@ pub(crate) fn greatest_common_domain_general(a: HRef<'_, i64>, b: HRef<'_, i64>)
 }
 
 /// The fast path of [`greatest_common_domain`] on the leaves of two
-/// shapes: the result written into `out` (a [`Layout::blank`]), without
+/// shapes: the result written into `out` (empty: a [`Layout::blank`] or
+/// reset), without
 /// intermediate lists. `None` (with `out` possibly partly written) when
 /// an extent is not positive or a value would leave 64 bits, where the
 /// general code reports the error.

@@ -382,11 +382,11 @@ impl Direct {
             (Direct::GreatestCommonDomain, [a, b]) => {
                 let x = a.shape_of()?;
                 let y = b.shape_of()?;
-                set(
-                    out,
-                    algebra::greatest_common_domain(x.as_ref().as_ref(), y.as_ref().as_ref())
-                        .map(Value::Layout),
-                )
+                Some(algebra::layout_add::greatest_common_domain_into(
+                    x.as_ref().as_ref(),
+                    y.as_ref().as_ref(),
+                    layout_slot(out)?,
+                ))
             }
             (Direct::Recast, [a, b]) => {
                 let l = a.layout()?;
