@@ -283,6 +283,9 @@ impl Layout {
         if let Some(Some(Scalar::Int(i))) = c.as_leaf() {
             return self.eval_index(*i);
         }
+        if let Some(v) = self.eval_natural_int(c) {
+            return Ok(Scalar::Int(v));
+        }
         if self.has_integer_strides() {
             let (mut pos, mut acc) = (0, 0);
             let st = self.stride.leaves();
@@ -409,6 +412,26 @@ impl Layout {
             .iter()
             .copied()
             .zip(self.stride.leaves())
+    }
+
+    /// `L(c)` for a natural coordinate of integers (congruent to the
+    /// shape: each leaf is its own digit, whatever its range) and integer
+    /// strides: the inner product of the leaves, in leaf order. `None`
+    /// where the walk of [`Layout::eval`] is needed (another form, a
+    /// `None` or non-integer leaf, an overflow in 64 bits).
+    #[inline]
+    fn eval_natural_int(&self, c: HRef<'_, Option<Scalar>>) -> Option<i64> {
+        if c.node_bytes() != self.shape.as_ref().node_bytes() {
+            return None;
+        }
+        let mut acc: i64 = 0;
+        for (x, d) in c.leaves().iter().zip(self.stride.leaves()) {
+            let (Some(Scalar::Int(x)), Scalar::Int(d)) = (x, d) else {
+                return None;
+            };
+            acc = acc.checked_add(x.checked_mul(*d)?)?;
+        }
+        Some(acc)
     }
 
     /// True when every stride leaf is an integer.

@@ -17,7 +17,9 @@
 use std::borrow::Cow;
 use std::cell::Cell;
 
-use super::value::Value;
+use super::value::{check_size, Value, MAX_VALUE_DEPTH, MAX_VALUE_PARTS};
+
+const _: () = assert!(MAX_DEPTH < MAX_VALUE_DEPTH);
 use crate::algebra;
 use crate::error::Result;
 use crate::htuple::{HTuple, LEAF, MAX_DEPTH, WIDE};
@@ -303,26 +305,36 @@ impl Direct {
 
     /// [`Direct::call`] writing the value into the slot `out` (a layout
     /// result is built in place, in the slot's layout storage when it
-    /// holds a layout). When the call is not covered (`None`) `out` may
-    /// have been made a layout; on an error it is `None`.
+    /// holds a layout), its size checked ([`check_size`]). When the call is
+    /// not covered (`None`) `out` may have been made a layout; on an error
+    /// it is `None`.
     pub(crate) fn call_into(
         self,
         args: &[ArgView<'_>],
         kw: &[(&str, ArgView<'_>)],
         out: &mut Value,
     ) -> Option<Result<()>> {
-        let r = self.call_slot(args, kw, out);
+        let mut checked = false;
+        let mut r = self.call_slot(args, kw, out, &mut checked);
+        if let Some(Ok(())) = r {
+            if !checked {
+                r = Some(check_size(out));
+            }
+        }
         if let Some(Err(_)) = r {
             *out = Value::None;
         }
         r
     }
 
+    /// The call; `checked` is set where the value is known to be within
+    /// [`check_size`]'s bounds without the walk.
     fn call_slot(
         self,
         args: &[ArgView<'_>],
         kw: &[(&str, ArgView<'_>)],
         out: &mut Value,
+        checked: &mut bool,
     ) -> Option<Result<()>> {
         let set = |out: &mut Value, v: Result<Value>| Some(v.map(|v| *out = v));
         if let Direct::Complement = self {
@@ -421,6 +433,7 @@ impl Direct {
                     let s = s.as_ref().as_ref();
                     if s.is_leaf() {
                         *out = Value::Int(*i);
+                        *checked = true;
                         return Some(Ok(()));
                     }
                     let mut leaves = smallvec::SmallVec::new();
@@ -429,6 +442,9 @@ impl Direct {
                         if fill_int_tuple(out, s.node_bytes(), &mut at, &leaves, &mut k, 0)
                             .is_some()
                         {
+                            // one part per node byte (no wide ranks), nested
+                            // at most MAX_DEPTH < MAX_VALUE_DEPTH levels
+                            *checked = s.node_bytes().len() <= MAX_VALUE_PARTS;
                             return Some(Ok(()));
                         }
                     }

@@ -290,9 +290,9 @@ impl Session {
         } = n
         {
             if fast::enabled() {
+                // (the size is checked by the direct call)
                 if let Some(r) = self.direct_call_into(*d, args, kwargs, out) {
-                    r?;
-                    return check_size(out);
+                    return r;
                 }
             }
         }
@@ -326,12 +326,8 @@ impl Session {
                 kwargs,
             } => {
                 if let (Some(d), true) = (direct, fast::enabled()) {
+                    // (the size is checked by the direct call)
                     if let Some(r) = self.direct_call(*d, args, kwargs) {
-                        // checked in place: moving the value out of the
-                        // result and back costs two copies of it
-                        if let Ok(v) = &r {
-                            check_size(v)?;
-                        }
                         return r;
                     }
                 }
