@@ -82,6 +82,7 @@ pub(crate) struct ArgView<'a> {
 }
 
 impl<'a> ArgView<'a> {
+    #[inline(always)]
     fn layout(&self) -> Option<&'a Layout> {
         match self.value {
             Value::Layout(l) => Some(l),
@@ -90,6 +91,7 @@ impl<'a> ArgView<'a> {
     }
 
     /// `Value::to_tiler` (equal to `into_tiler`).
+    #[inline(always)]
     fn tiler(&self) -> Option<Cow<'a, Tiler>> {
         match self.converted {
             Some(c) => c.tiler.as_ref().map(Cow::Borrowed),
@@ -98,6 +100,7 @@ impl<'a> ArgView<'a> {
     }
 
     /// `Value::to_shape`.
+    #[inline(always)]
     fn shape(&self) -> Option<Cow<'a, HTuple<i64>>> {
         match (self.converted, self.value) {
             (_, Value::Layout(_)) => None,
@@ -108,6 +111,7 @@ impl<'a> ArgView<'a> {
 
     /// `Value::to_shape_of` for layouts and the values `to_shape` reads
     /// (swizzled layouts and tensors take the general path).
+    #[inline(always)]
     fn shape_of(&self) -> Option<Cow<'a, HTuple<i64>>> {
         match self.value {
             Value::Layout(l) => Some(Cow::Borrowed(l.shape())),
@@ -117,6 +121,7 @@ impl<'a> ArgView<'a> {
     }
 
     /// `Value::to_coord`.
+    #[inline(always)]
     fn coord(&self) -> Option<Cow<'a, Coord>> {
         match (self.converted, self.value) {
             (_, Value::Layout(_)) => None,
@@ -315,16 +320,18 @@ impl Direct {
         out: &mut Value,
     ) -> Option<Result<()>> {
         let mut checked = false;
-        let mut r = self.call_slot(args, kw, out, &mut checked);
-        if let Some(Ok(())) = r {
-            if !checked {
-                r = Some(check_size(out));
-            }
-        }
-        if let Some(Err(_)) = r {
-            *out = Value::None;
-        }
-        r
+        // (the outcomes are rebuilt rather than passed on: reading back a
+        // stored `Result` stalls on store-to-load forwarding)
+        let e = match self.call_slot(args, kw, out, &mut checked)? {
+            Ok(()) if checked => return Some(Ok(())),
+            Ok(()) => match check_size(out) {
+                Ok(()) => return Some(Ok(())),
+                Err(e) => e,
+            },
+            Err(e) => e,
+        };
+        *out = Value::None;
+        Some(Err(e))
     }
 
     /// The call; `checked` is set where the value is known to be within
