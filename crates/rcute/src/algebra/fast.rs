@@ -1484,6 +1484,64 @@ mod tests {
 
     const STRIDES: &[i64] = &[0, 1, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, -1, -2, 5, 7];
 
+    /// A layout from a wider space than [`layout`], to reach the fast
+    /// paths' guards: up to 5 modes nested up to 3 levels, `()` modes, F2
+    /// and basis strides now and then, sometimes more than 32 nodes or a
+    /// rank of 254 or more.
+    fn wide_layout(r: &mut Rng) -> Layout {
+        fn node(r: &mut Rng, bs: &mut Builder<i64>, bd: &mut Builder<Scalar>, depth: usize) {
+            let k = r.next(10);
+            if depth >= 3 || k < 5 {
+                bs.leaf(1 + r.next(8) as i64);
+                bd.leaf(match r.next(20) {
+                    0 => Scalar::F2(r.next(8) as i64),
+                    1 => Scalar::basis(1 + r.next(2) as i64, &[r.next(2) as usize]),
+                    _ => Scalar::Int(STRIDES[r.next(STRIDES.len() as u64) as usize]),
+                });
+            } else if k == 5 {
+                bs.open();
+                bd.open();
+                bs.close();
+                bd.close();
+            } else {
+                bs.open();
+                bd.open();
+                for _ in 0..1 + r.next(3) {
+                    node(r, bs, bd, depth + 1);
+                }
+                bs.close();
+                bd.close();
+            }
+        }
+        let mut bs = Builder::new();
+        let mut bd = Builder::new();
+        match r.next(40) {
+            0 | 1 => {
+                // a flat tuple past the 32-node or the wide-rank limit
+                let n = if r.next(2) == 0 { 40 } else { 260 };
+                bs.open();
+                bd.open();
+                for k in 0..n {
+                    bs.leaf(if k < 3 { 2 } else { 1 });
+                    bd.leaf(Scalar::Int(1 << k.min(20)));
+                }
+                bs.close();
+                bd.close();
+            }
+            2..=5 => node(r, &mut bs, &mut bd, 3),
+            _ => {
+                bs.open();
+                bd.open();
+                for _ in 0..1 + r.next(5) {
+                    node(r, &mut bs, &mut bd, 1);
+                }
+                bs.close();
+                bd.close();
+            }
+        }
+        Layout::new(bs.finish(), bd.finish()).unwrap()
+    }
+
     /// The mode-by-mode zipped_divide agrees with dividing by
     /// `tiler_to_layout(B)` wherever it answers.
     #[test]
@@ -1527,13 +1585,19 @@ mod tests {
         let (mut fast, mut ok) = (0, 0);
         let mut out = Layout::blank();
         for i in 0..100_000 {
-            let a = layout(&mut r, 12, STRIDES);
+            let wide = i % 3 == 1;
+            let a = if wide {
+                wide_layout(&mut r)
+            } else {
+                layout(&mut r, 12, STRIDES)
+            };
             if a.is_leaf() {
                 continue;
             }
-            let k = 1 + r.next(a.rank() as u64 + 1) as usize;
+            let k = 1 + r.next(a.rank().min(6) as u64 + 1) as usize;
             let ts: Vec<Tiler> = (0..k)
                 .map(|_| match r.next(6) {
+                    0 if wide => Tiler::Layout(wide_layout(&mut r)),
                     0 | 1 => Tiler::Layout(layout(&mut r, 6, STRIDES)),
                     2 => Tiler::None,
                     3 => Tiler::Tuple(vec![Tiler::Int(2)]),
@@ -1565,7 +1629,7 @@ mod tests {
                 );
             }
         }
-        assert!(fast > 10_000 && fast > ok / 3, "{fast} of {ok}");
+        assert!(fast > 10_000 && fast > ok / 4, "{fast} of {ok}");
     }
 
     /// logical_product by a layout or an integer, and blocked/raked
@@ -1573,29 +1637,35 @@ mod tests {
     /// public functions wherever they answer (one output layout reused).
     #[test]
     fn products_into_match_general() {
+        use super::super::product::{blocked_raked_general, product_core_general};
         use crate::Tiler;
         let mut r = Rng(37);
         let (mut fast, mut ok) = (0, 0);
         let mut out = Layout::blank();
         for i in 0..100_000 {
-            let a = layout(&mut r, 8, STRIDES);
-            let b = layout(&mut r, 6, STRIDES);
+            let (a, b) = if i % 5 == 4 {
+                (wide_layout(&mut r), wide_layout(&mut r))
+            } else {
+                (layout(&mut r, 8, STRIDES), layout(&mut r, 6, STRIDES))
+            };
             let (g, f) = match i % 4 {
                 0 => (
-                    super::super::product::logical_product(&a, &Tiler::Layout(b.clone())),
+                    product_core_general(&a, &b),
                     logical_product_into(&a, &b, &mut out),
                 ),
                 1 => {
-                    let n = 1 + r.next(8) as i64;
+                    let n = Layout::leaf(1 + r.next(8) as i64, Scalar::Int(1));
                     (
-                        super::super::product::logical_product(&a, &Tiler::Int(n)),
-                        logical_product_into(&a, &Layout::leaf(n, Scalar::Int(1)), &mut out),
+                        product_core_general(&a, &n),
+                        logical_product_into(&a, &n, &mut out),
                     )
                 }
                 k => {
                     let raked = k == 3;
                     let t = Tiler::Layout(b.clone());
-                    let g = if raked {
+                    let g = if !a.is_leaf() && !b.is_leaf() && a.rank() == b.rank() {
+                        blocked_raked_general(&a, &b, raked)
+                    } else if raked {
                         super::super::product::raked_product(&a, &t)
                     } else {
                         super::super::product::blocked_product(&a, &t)

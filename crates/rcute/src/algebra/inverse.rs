@@ -553,7 +553,7 @@ pub(crate) fn nullspace_into(a: &Layout, out: &mut Layout) -> Result<()> {
     // set unwrap(S) : unwrap(D): a leaf for one mode, else a flat tuple
     match s_out.len() {
         1 => nodes.push(crate::htuple::LEAF),
-        n if n < crate::htuple::WIDE as usize => {
+        n @ 2.. if n < crate::htuple::WIDE as usize => {
             nodes.push(n as u8);
             nodes.extend(std::iter::repeat_n(crate::htuple::LEAF, n));
         }

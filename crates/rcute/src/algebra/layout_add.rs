@@ -158,7 +158,6 @@ pub(crate) fn greatest_common_domain_into(
     b: HRef<'_, i64>,
     out: &mut Layout,
 ) -> Result<()> {
-    out.reset();
     if gcd_fast_into(a.leaves(), b.leaves(), out).is_none() {
         *out = greatest_common_domain_general(a, b)?;
     }
@@ -188,8 +187,8 @@ pub(crate) fn greatest_common_domain_general(a: HRef<'_, i64>, b: HRef<'_, i64>)
 }
 
 /// The fast path of [`greatest_common_domain`] on the leaves of two
-/// shapes: the result written into `out` (empty: a [`Layout::blank`] or
-/// reset), without
+/// shapes: the result written into `out` (its earlier value discarded),
+/// without
 /// intermediate lists. `None` (with `out` possibly partly written) when
 /// an extent is not positive or a value would leave 64 bits, where the
 /// general code reports the error.
@@ -198,6 +197,7 @@ fn gcd_fast_into(a: &[i64], b: &[i64], out: &mut Layout) -> Option<()> {
     if a.iter().chain(b).any(|&e| e <= 0) {
         return None;
     }
+    out.reset();
     let ((nodes, sh), (dn, st)) = out.raw_mut();
     gcd_walk(a, b, |g, at| {
         sh.push(g);
