@@ -1,7 +1,8 @@
 //! Divan suite over the benchmark cases of `shared/bench/cases.cute`: each
 //! statement is parsed and prepared once (`notation::prepare::Prepared`)
-//! and the prepared statement evaluated per iteration (the same
-//! measurement as `rcute bench -f`).
+//! and the prepared statement evaluated per iteration into one value slot
+//! (the same measurement as `rcute bench -f`); `eval_returning` times the
+//! value-returning `Session::eval_prepared` for comparison.
 //!
 //! The cases file is looked up as `$RCUTE_BENCH_CASES`, else as
 //! `shared/bench/cases.cute` beside any ancestor of this crate (the
@@ -14,7 +15,7 @@ use std::path::PathBuf;
 
 use rcute::notation::parser::parse_statement;
 use rcute::notation::prepare::Prepared;
-use rcute::notation::Session;
+use rcute::notation::{Session, Value};
 
 fn main() {
     divan::main();
@@ -47,6 +48,25 @@ fn cases() -> Vec<&'static str> {
 
 #[divan::bench(args = cases())]
 fn eval(bencher: divan::Bencher, case: &str) {
+    let Ok(Some(stmt)) = parse_statement(case) else {
+        return;
+    };
+    let p = Prepared::new(&stmt);
+    let session = Session::new();
+    // the value written into one slot per case, as `rcute bench` does
+    // (`Session::eval_prepared_into`: the result built in place)
+    let mut slot = Value::None;
+    bencher.bench_local(|| {
+        let r = session.eval_prepared_into(divan::black_box(&p), &mut slot);
+        divan::black_box(&slot);
+        r
+    });
+}
+
+/// The same cases through [`Session::eval_prepared`], which returns a
+/// fresh value per evaluation (moved out, dropped each time).
+#[divan::bench(args = cases())]
+fn eval_returning(bencher: divan::Bencher, case: &str) {
     let Ok(Some(stmt)) = parse_statement(case) else {
         return;
     };
