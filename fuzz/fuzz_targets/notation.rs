@@ -6,12 +6,14 @@
 //! value (str and repr styles); and the prepared statements with direct
 //! algebra calls (what `rcute eval` runs) give the same value or error as
 //! the parsed statements through the general dispatch
-//! (`notation::set_direct_calls(false)`).
+//! (`notation::set_direct_calls(false)`); expression statements evaluated
+//! into one reused slot (`Session::eval_prepared_into`) give the same too.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use rcute::notation::lexer::MAX_STATEMENT_LEN;
-use rcute::notation::parser::parse_statement;
+use rcute::notation::parser::{parse_statement, Statement};
+use rcute::notation::prepare::Prepared;
 use rcute::notation::{
     eval_value, format_value, set_direct_calls, values_equal, Session, Style, Value,
 };
@@ -58,8 +60,26 @@ fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     let mut session = Session::new();
     let mut general = Session::new();
+    // a third session in lockstep: its expression statements are evaluated
+    // into one reused slot, as `rcute bench` does (the others run as usual,
+    // so that it has the same variables and buffers)
+    let mut slotted = Session::new();
+    let mut slot = Value::None;
     for line in text.split('\n').take(32) {
         let r = session.eval_line(line);
+        let s = match parse_statement(line) {
+            Ok(Some(st @ Statement::Expr(_))) => {
+                let p = Prepared::new(&st);
+                let x = slotted.eval_prepared_into(&p, &mut slot);
+                if x.is_err() {
+                    assert!(matches!(slot, Value::None), "{line:?}: slot kept after an error");
+                }
+                Some(x.map(|()| slot.clone()))
+            }
+            _ => slotted.eval_line(line),
+        };
+        let (a, b) = (outcome(&s), outcome(&r));
+        assert_eq!(a, b, "{line:?}: slotted session {a} but eval_line {b}");
         set_direct_calls(false);
         let g = match parse_statement(line) {
             Ok(None) => None,

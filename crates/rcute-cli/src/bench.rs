@@ -136,20 +136,24 @@ pub fn time_it<R>(min_time: Duration, mut f: impl FnMut() -> R) -> Timing {
         n = n.saturating_mul(scale);
     }
     let mut samples: Vec<f64> = Vec::with_capacity(4096);
-    let a0 = allocations();
     let start = Instant::now();
     let mut evaluations: u64 = 0;
+    // counted inside the batches only (growing `samples` is not the
+    // evaluation's)
+    let mut allocated: u64 = 0;
     while samples.len() < 11 || start.elapsed() < min_time {
+        let a0 = allocations();
         let t = Instant::now();
         for _ in 0..n {
             // by reference: the result is built and dropped, not copied
             black_box(&f());
         }
         let e = t.elapsed();
+        allocated += allocations() - a0;
         samples.push(e.as_nanos() as f64 / n as f64);
         evaluations += n;
     }
-    let allocs = (allocations() - a0) as f64 / evaluations as f64;
+    let allocs = allocated as f64 / evaluations as f64;
     samples.sort_by(f64::total_cmp);
     let k = samples.len();
     let median_ns = if k % 2 == 1 {
