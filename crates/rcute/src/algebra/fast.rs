@@ -23,6 +23,11 @@ pub(crate) type Modes = SmallVec<[(i64, i64); 8]>;
 /// or an overflowing quotient.
 #[inline]
 pub(crate) fn fdm(a: i64, b: i64) -> Option<(i64, i64)> {
+    if a >= 0 && b > 0 {
+        // the common case: one unsigned division gives both
+        let (ua, ub) = (a as u64, b as u64);
+        return Some(((ua / ub) as i64, (ua % ub) as i64));
+    }
     if b == 0 {
         return None;
     }
@@ -1572,6 +1577,50 @@ mod tests {
             }
         }
         assert!(fast > 10_000 && fast > ok / 2, "{fast} of {ok}");
+    }
+
+    /// `fdm` is `int::floor_divmod` (`None` exactly where it errors), on
+    /// edge values and random pairs of both signs.
+    #[test]
+    fn fdm_matches_floor_divmod() {
+        let edge = [
+            i64::MIN,
+            i64::MIN + 1,
+            -7,
+            -2,
+            -1,
+            0,
+            1,
+            2,
+            3,
+            7,
+            i64::MAX - 1,
+            i64::MAX,
+        ];
+        let mut r = Rng(41);
+        let mut pairs: Vec<(i64, i64)> = Vec::new();
+        for &a in &edge {
+            for &b in &edge {
+                pairs.push((a, b));
+            }
+        }
+        let signed = |r: &mut Rng| {
+            let raw = (r.next(1 << 31) << 33) | (r.next(1 << 31) << 2) | r.next(4);
+            (raw as i64) >> r.next(64)
+        };
+        for _ in 0..100_000 {
+            let a = signed(&mut r);
+            let b = signed(&mut r);
+            pairs.push((a, b));
+        }
+        assert!(pairs.iter().filter(|p| p.0 < 0 && p.1 < 0).count() > 10_000);
+        for (a, b) in pairs {
+            assert_eq!(
+                fdm(a, b),
+                crate::int::floor_divmod(a, b).ok(),
+                "fdm({a}, {b})"
+            );
+        }
     }
 
     /// Composition and logical_divide by a tuple tiler, mode by mode in
