@@ -1039,14 +1039,19 @@ pub(crate) fn layout_add_into(a: &Layout, b: &Layout, out: &mut Layout) -> Optio
     unwrapped_into(&f, out)
 }
 
-/// The indices `0..n` stably sorted by `key` (insertion sort; `None`
-/// beyond 32 elements, where the general code's merge sort runs).
+/// The indices `0..n` stably sorted by `key`, appended to `idx` (passed
+/// in, not returned: returning the inline list copies it; insertion sort;
+/// `None` beyond 32 elements, where the general code's merge sort runs).
 #[inline]
-fn sorted_indices(n: usize, key: impl Fn(usize) -> i64) -> Option<SmallVec<[usize; 8]>> {
+fn sorted_indices(
+    n: usize,
+    key: impl Fn(usize) -> i64,
+    idx: &mut SmallVec<[usize; 8]>,
+) -> Option<()> {
     if n > 32 {
         return None;
     }
-    let mut idx: SmallVec<[usize; 8]> = (0..n).collect();
+    idx.extend(0..n);
     for i in 1..n {
         let mut j = i;
         while j > 0 && key(idx[j]) < key(idx[j - 1]) {
@@ -1054,7 +1059,7 @@ fn sorted_indices(n: usize, key: impl Fn(usize) -> i64) -> Option<SmallVec<[usiz
             j -= 1;
         }
     }
-    Some(idx)
+    Some(())
 }
 
 /// `compact_in_order` of `make.rs`: compact strides along `order`, `0`
@@ -1106,7 +1111,8 @@ pub(crate) fn make_layout_like(a: &Layout) -> Option<Layout> {
 #[inline]
 pub(crate) fn make_layout_like_into(a: &Layout, out: &mut Layout) -> Option<()> {
     let st = int_strides(a)?;
-    let order = sorted_indices(st.len(), |i| st[i])?;
+    let mut order = SmallVec::new();
+    sorted_indices(st.len(), |i| st[i], &mut order)?;
     let d = shape_into(a.shape().as_ref(), out);
     compact_strides(a.shape().leaves(), &order, |i| st[i] == 0, d)
 }
@@ -1136,7 +1142,8 @@ pub(crate) fn make_ordered_layout_into(
         return None;
     }
     let o = order.leaves();
-    let idx = sorted_indices(o.len(), |i| o[i])?;
+    let mut idx = SmallVec::new();
+    sorted_indices(o.len(), |i| o[i], &mut idx)?;
     let d = shape_into(shape, out);
     compact_strides(shape.leaves(), &idx, |_| false, d)
 }
