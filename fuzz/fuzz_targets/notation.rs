@@ -6,8 +6,9 @@
 //! value (str and repr styles); and the prepared statements with direct
 //! algebra calls (what `rcute eval` runs) give the same value or error as
 //! the parsed statements through the general dispatch
-//! (`notation::set_direct_calls(false)`); expression statements evaluated
-//! into one reused slot (`Session::eval_prepared_into`) give the same too.
+//! (`notation::set_direct_calls(false)`); statements' expressions
+//! evaluated into one reused slot (`Session::eval_prepared_into`) give the
+//! same too.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -60,21 +61,41 @@ fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     let mut session = Session::new();
     let mut general = Session::new();
-    // a third session in lockstep: its expression statements are evaluated
-    // into one reused slot, as `rcute bench` does (the others run as usual,
-    // so that it has the same variables and buffers)
+    // a third session in lockstep: every statement's expression is
+    // evaluated into one reused slot, as `rcute bench` does (assignments are
+    // then also bound as usual, so that it has the same variables)
     let mut slotted = Session::new();
     let mut slot = Value::None;
     for line in text.split('\n').take(32) {
         let r = session.eval_line(line);
         let s = match parse_statement(line) {
-            Ok(Some(st @ Statement::Expr(_))) => {
+            Ok(Some(st)) => {
                 let p = Prepared::new(&st);
                 let x = slotted.eval_prepared_into(&p, &mut slot);
                 if x.is_err() {
-                    assert!(matches!(slot, Value::None), "{line:?}: slot kept after an error");
+                    assert!(
+                        matches!(slot, Value::None),
+                        "{line:?}: slot kept after an error"
+                    );
                 }
-                Some(x.map(|()| slot.clone()))
+                let x = Some(x.map(|()| slot.clone()));
+                match st {
+                    Statement::Expr(_) => x,
+                    Statement::Assign(..) => {
+                        // the value of the right-hand side, as `rcute bench`
+                        // times it; then bound as usual (an assignment that
+                        // eval_line refuses is compared only when it succeeds)
+                        let bound = slotted.eval_line(line);
+                        if matches!(r, Some(Ok(_))) {
+                            let (a, b) = (outcome(&x), outcome(&r));
+                            assert_eq!(
+                                a, b,
+                                "{line:?}: right-hand side into a slot {a} but eval_line {b}"
+                            );
+                        }
+                        bound
+                    }
+                }
             }
             _ => slotted.eval_line(line),
         };

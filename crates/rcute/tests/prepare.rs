@@ -303,3 +303,27 @@ proptest! {
         prop_assert!(diff.is_empty(), "{}", diff.join("\n"));
     }
 }
+
+/// `notation::call` (the Python module's path) answers the same with and
+/// without direct calls, also for values beyond the evaluator's size
+/// limits, which neither path checks there (the evaluators do, after the
+/// call): a stride nested 200 levels deep.
+#[test]
+fn call_agrees_with_the_general_dispatch_beyond_the_size_limits() {
+    use rcute::notation::ops::call;
+    use rcute::{HTuple, Layout, Scalar};
+    let l = Layout::new(HTuple::leaf(2), HTuple::leaf(Scalar::basis(1, &[0; 200]))).unwrap();
+    let cases: Vec<(&str, Vec<Value>)> = vec![
+        ("coalesce", vec![Value::Layout(l.clone())]),
+        ("filter_zeros", vec![Value::Layout(l.clone())]),
+        ("composition", vec![Value::Layout(l.clone()), Value::Int(2)]),
+    ];
+    for (name, args) in cases {
+        set_direct_calls(false);
+        let general = outcome(call(name, &[], args.clone(), vec![]));
+        set_direct_calls(true);
+        let direct = outcome(call(name, &[], args, vec![]));
+        assert!(!general.starts_with("error"), "{name}: {general}");
+        assert_eq!(direct, general, "{name}");
+    }
+}

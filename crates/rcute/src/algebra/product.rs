@@ -220,10 +220,8 @@ fn pad(l: &Layout, r: usize) -> Result<Cow<'_, Layout>> {
     Layout::concat(modes).map(Cow::Owned)
 }
 
-/// Pairs the modes of the two halves (the shorter padded with `1:0`):
-/// `(M0_i, M1_i)` for blocked, `(M1_i, M0_i)` for raked.
-/// blocked/raked product of tuples A and B of the same rank by the general
-/// product core (`complement` and `composition` without
+/// The blocked/raked product of tuples A and B of the same rank by the
+/// general product core (`complement` and `composition` without
 /// `algebra/fast.rs`'s combined tail), for comparing the in-place fast
 /// path with.
 #[cfg(test)]
@@ -232,6 +230,8 @@ pub(crate) fn blocked_raked_general(a: &Layout, b: &Layout, raked: bool) -> Resu
     pair_halves(a, &core.mode(1)?, raked)
 }
 
+/// Pairs the modes of the two halves (the shorter padded with `1:0`):
+/// `(M0_i, M1_i)` for blocked, `(M1_i, M0_i)` for raked.
 fn pair_halves(r0: &Layout, r1: &Layout, raked: bool) -> Result<Layout> {
     // ((m0_0, m1_0), (m0_1, m1_1), ...), the shorter side padded with 1:0;
     // built from views of the modes (no per-mode copies)

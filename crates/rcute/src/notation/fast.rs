@@ -298,14 +298,20 @@ impl Direct {
 
     /// The direct call on positional arguments `args` and keyword
     /// arguments `kw` (only complement's `extend` is covered), or `None`
-    /// when the call is not covered (see the module documentation).
+    /// when the call is not covered (see the module documentation). Like
+    /// the general dispatch of [`super::ops::call_with`], it does not
+    /// check the value's size (the evaluators do, after either path).
     pub(crate) fn call(
         self,
         args: &[ArgView<'_>],
         kw: &[(&str, ArgView<'_>)],
     ) -> Option<Result<Value>> {
         let mut out = Value::None;
-        Some(self.call_into(args, kw, &mut out)?.map(|()| out))
+        let mut checked = false;
+        Some(
+            self.call_slot(args, kw, &mut out, &mut checked)?
+                .map(|()| out),
+        )
     }
 
     /// [`Direct::call`] writing the value into the slot `out` (a layout
