@@ -29,6 +29,9 @@ pub mod tensor;
 pub mod tiler;
 pub mod viz;
 
+#[cfg(test)]
+mod testing;
+
 pub use atuple::ArithTuple;
 pub use error::{Error, ErrorKind, Result};
 pub use htuple::{HRef, HTuple};

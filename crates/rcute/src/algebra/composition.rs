@@ -1054,16 +1054,7 @@ fn verify(a: &Layout, b: &Layout, r: &Layout, ctx: &Ctx<'_>, fallback: bool) -> 
 mod tests {
     use super::*;
 
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self, m: u64) -> u64 {
-            self.0 = self
-                .0
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (self.0 >> 33) % m
-        }
-    }
+    use crate::testing::Rng;
 
     /// Runs the core and the digit check without the evaluation fallback,
     /// and the exhaustive evaluation, on one composition.

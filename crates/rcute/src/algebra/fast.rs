@@ -1451,47 +1451,17 @@ mod tests {
     use crate::htuple::Builder;
     use crate::htuple::HTuple;
 
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self, m: u64) -> u64 {
-            self.0 = self
-                .0
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (self.0 >> 33) % m
-        }
-    }
+    use crate::testing::{random_layout, Rng};
 
     /// A random integer layout: up to 3 modes, each a leaf or a pair.
     fn layout(r: &mut Rng, max_s: u64, strides: &[i64]) -> Layout {
-        let mut bs = Builder::new();
-        let mut bd = Builder::new();
-        let n = r.next(4);
-        if n == 0 {
-            bs.leaf(1 + r.next(max_s) as i64);
-            bd.leaf(Scalar::Int(strides[r.next(strides.len() as u64) as usize]));
-        } else {
-            bs.open();
-            bd.open();
-            for _ in 0..n {
-                let pair = r.next(3) == 0;
-                if pair {
-                    bs.open();
-                    bd.open();
-                }
-                for _ in 0..(1 + pair as u32) {
-                    bs.leaf(1 + r.next(max_s) as i64);
-                    bd.leaf(Scalar::Int(strides[r.next(strides.len() as u64) as usize]));
-                }
-                if pair {
-                    bs.close();
-                    bd.close();
-                }
-            }
-            bs.close();
-            bd.close();
-        }
-        Layout::new(bs.finish(), bd.finish()).unwrap()
+        random_layout(r, 4, 3, |r| {
+            let s = 1 + r.next(max_s) as i64;
+            (
+                s,
+                Scalar::Int(strides[r.next(strides.len() as u64) as usize]),
+            )
+        })
     }
 
     const STRIDES: &[i64] = &[0, 1, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, -1, -2, 5, 7];

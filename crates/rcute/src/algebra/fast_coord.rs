@@ -194,53 +194,22 @@ pub(crate) fn composition(a: &Layout, b: &Layout) -> Option<Layout> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::htuple::Builder;
     use crate::HTuple;
 
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self, m: u64) -> u64 {
-            self.0 = self
-                .0
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (self.0 >> 33) % m
-        }
-    }
+    use crate::testing::{random_layout, Rng};
 
     const STRIDES: &[i64] = &[0, 1, 1, 2, 3, 4, 5, 6, 8, 12, 16, 24, -1, 7];
 
     /// A random integer layout: a leaf, or up to 4 modes, each a leaf or a
     /// pair.
     fn int_layout(r: &mut Rng) -> Layout {
-        let mut bs = Builder::new();
-        let mut bd = Builder::new();
-        let n = r.next(5);
-        if n == 0 {
-            bs.leaf(1 + r.next(12) as i64);
-            bd.leaf(Scalar::Int(STRIDES[r.next(STRIDES.len() as u64) as usize]));
-        } else {
-            bs.open();
-            bd.open();
-            for _ in 0..n {
-                let pair = r.next(3) == 0;
-                if pair {
-                    bs.open();
-                    bd.open();
-                }
-                for _ in 0..(1 + pair as u32) {
-                    bs.leaf(1 + r.next(12) as i64);
-                    bd.leaf(Scalar::Int(STRIDES[r.next(STRIDES.len() as u64) as usize]));
-                }
-                if pair {
-                    bs.close();
-                    bd.close();
-                }
-            }
-            bs.close();
-            bd.close();
-        }
-        Layout::new(bs.finish(), bd.finish()).unwrap()
+        random_layout(r, 5, 3, |r| {
+            let s = 1 + r.next(12) as i64;
+            (
+                s,
+                Scalar::Int(STRIDES[r.next(STRIDES.len() as u64) as usize]),
+            )
+        })
     }
 
     /// A random coordinate stride: mostly `v@i`, sometimes zero, two
@@ -261,35 +230,10 @@ mod tests {
     /// A random B: a leaf or a (possibly nested) tuple of up to 3 leaves
     /// with coordinate strides.
     fn coord_layout(r: &mut Rng) -> Layout {
-        let mut bs = Builder::new();
-        let mut bd = Builder::new();
-        let n = r.next(4);
-        let ext = |r: &mut Rng| [1i64, 2, 2, 3, 4, 5, 6, 8, 12][r.next(9) as usize];
-        if n == 0 {
-            bs.leaf(ext(r));
-            bd.leaf(coord_stride(r));
-        } else {
-            bs.open();
-            bd.open();
-            for _ in 0..n {
-                let pair = r.next(4) == 0;
-                if pair {
-                    bs.open();
-                    bd.open();
-                }
-                for _ in 0..(1 + pair as u32) {
-                    bs.leaf(ext(r));
-                    bd.leaf(coord_stride(r));
-                }
-                if pair {
-                    bs.close();
-                    bd.close();
-                }
-            }
-            bs.close();
-            bd.close();
-        }
-        Layout::new(bs.finish(), bd.finish()).unwrap()
+        random_layout(r, 4, 4, |r| {
+            let s = [1i64, 2, 2, 3, 4, 5, 6, 8, 12][r.next(9) as usize];
+            (s, coord_stride(r))
+        })
     }
 
     /// The basis-strided fast path agrees with the general layout core

@@ -393,16 +393,7 @@ pub(crate) fn gcd_core(a: &[i64], b: &[i64]) -> Result<(Factors, Factors)> {
 mod tests {
     use super::*;
 
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self, m: u64) -> u64 {
-            self.0 = self
-                .0
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (self.0 >> 33) % m
-        }
-    }
+    use crate::testing::Rng;
 
     /// A random shape: a leaf or up to 5 modes, each a leaf or a pair;
     /// mostly small extents with common factors, sometimes 1, a large
