@@ -446,7 +446,6 @@ impl Direct {
                     let s = s.as_ref().as_ref();
                     if s.is_leaf() {
                         *out = Value::Int(*i);
-                        *checked = true;
                         return Some(Ok(()));
                     }
                     let mut leaves = smallvec::SmallVec::new();

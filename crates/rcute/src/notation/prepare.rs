@@ -44,7 +44,6 @@ use crate::error::{Error, Result};
 use crate::htuple::MAX_DEPTH;
 use crate::layout::Layout;
 use crate::shape::Coord;
-use crate::stride::Scalar;
 
 /// A statement prepared for repeated evaluation (see the module
 /// documentation). Built by [`Prepared::new`] (never fails: what cannot be
@@ -210,6 +209,15 @@ fn prepare_at(e: &Expr, depth: usize) -> Node {
     Node::Expr(e.clone())
 }
 
+/// `L(c)` of a prepared layout and coordinate, written into `out` (in
+/// place: an integer value is not moved through a `Result`) and
+/// size-checked.
+#[inline]
+fn layout_at_into(layout: &Layout, coord: &Coord, out: &mut Value) -> Result<()> {
+    *out = Value::from_scalar(layout.eval(coord.as_ref())?);
+    check_size(out)
+}
+
 impl Session {
     /// Evaluates a prepared statement: for an assignment, binds the value
     /// and returns it. Same value or error as [`Session::exec`] on the
@@ -297,14 +305,7 @@ impl Session {
             }
         }
         if let Node::LayoutAt { layout, coord } = n {
-            match layout.eval(coord.as_ref())? {
-                Scalar::Int(v) => *out = Value::Int(v),
-                s => {
-                    *out = Value::Scalar(s);
-                    check_size(out)?;
-                }
-            }
-            return Ok(());
+            return layout_at_into(layout, coord, out);
         }
         *out = self.eval_node(n)?;
         Ok(())
@@ -315,8 +316,8 @@ impl Session {
             Node::Const { value, .. } => Ok(value.clone()),
             Node::Expr(e) => self.eval(e),
             Node::LayoutAt { layout, coord } => {
-                let v = Value::from_scalar(layout.eval(coord.as_ref())?);
-                check_size(&v)?;
+                let mut v = Value::None;
+                layout_at_into(layout, coord, &mut v)?;
                 Ok(v)
             }
             Node::Call {

@@ -526,10 +526,11 @@ pub const MAX_VALUE_DEPTH: usize = 128;
 /// assert!(check_size(&v).is_err());
 /// ```
 pub fn check_size(v: &Value) -> Result<()> {
-    if let Value::Layout(l) = v {
-        if small_int_layout(l) {
-            return Ok(());
-        }
+    match v {
+        // one part, no nesting: always within the bounds
+        Value::Int(_) | Value::None | Value::Bool(_) => return Ok(()),
+        Value::Layout(l) if small_int_layout(l) => return Ok(()),
+        _ => {}
     }
     let mut budget = MAX_VALUE_PARTS;
     measure(v, 0, &mut budget)
