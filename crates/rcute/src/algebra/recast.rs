@@ -145,7 +145,40 @@ fn recast_leaf(s: i64, d: &Scalar, scale: &Scale) -> Result<(i64, Scalar)> {
 type LeafFn<'f> = dyn FnMut(i64, &Scalar) -> Result<(i64, Scalar)> + 'f;
 
 /// Rebuilds A leaf by leaf with `f`, keeping A's profile.
-fn map_leaves(
+fn map_leaves(a: &Layout, f: impl FnMut(i64, &Scalar) -> Result<(i64, Scalar)>) -> Result<Layout> {
+    let mut out = Layout::blank();
+    map_leaves_into(a, f, &mut out)?;
+    Ok(out)
+}
+
+/// [`map_leaves`] written into `out`, reusing its storage: the profile
+/// copied, the leaves mapped in order (so the same first error as the
+/// walk). On an error `out` holds an unspecified layout.
+fn map_leaves_into(
+    a: &Layout,
+    mut f: impl FnMut(i64, &Scalar) -> Result<(i64, Scalar)>,
+    out: &mut Layout,
+) -> Result<()> {
+    let nodes = a.shape().as_ref().node_bytes();
+    if nodes.len() > MAX_DEPTH {
+        // possibly deeper than the walk accepts: its error
+        *out = map_leaves_walk(a, f)?;
+        return Ok(());
+    }
+    out.reset();
+    let ((n, s), (dn, d)) = out.raw_mut();
+    n.extend_from_slice(nodes);
+    dn.extend_from_slice(nodes);
+    for (&sv, dv) in a.shape().leaves().iter().zip(a.stride().leaves()) {
+        let (ns, nd) = f(sv, dv)?;
+        s.push(ns);
+        d.push(nd);
+    }
+    Ok(())
+}
+
+/// [`map_leaves`] by a walk of the profile (depth-bounded).
+fn map_leaves_walk(
     a: &Layout,
     mut f: impl FnMut(i64, &Scalar) -> Result<(i64, Scalar)>,
 ) -> Result<Layout> {
@@ -228,22 +261,7 @@ pub fn recast(a: &Layout, scale: &Scale) -> Result<Layout> {
 /// leaves mapped in order (the same first error as [`recast`]). On an
 /// error `out` holds an unspecified layout.
 pub(crate) fn recast_into(a: &Layout, scale: &Scale, out: &mut Layout) -> Result<()> {
-    let nodes = a.shape().as_ref().node_bytes();
-    if nodes.len() > MAX_DEPTH {
-        // possibly deeper than map_leaves accepts: its error
-        *out = recast(a, scale)?;
-        return Ok(());
-    }
-    out.reset();
-    let ((n, s), (dn, d)) = out.raw_mut();
-    n.extend_from_slice(nodes);
-    dn.extend_from_slice(nodes);
-    for (&sv, dv) in a.shape().leaves().iter().zip(a.stride().leaves()) {
-        let (ns, nd) = recast_leaf(sv, dv, scale)?;
-        s.push(ns);
-        d.push(nd);
-    }
-    Ok(())
+    map_leaves_into(a, |s, d| recast_leaf(s, d, scale), out)
 }
 
 fn integer_stride(d: &Scalar, op: &str) -> Result<i64> {

@@ -544,10 +544,7 @@ pub fn check_size(v: &Value) -> Result<()> {
 fn small_int_layout(l: &Layout) -> bool {
     l.shape().leaves().len() <= 64
         && l.shape().as_ref().node_bytes().len() <= MAX_VALUE_DEPTH
-        && l.stride()
-            .leaves()
-            .iter()
-            .all(|d| matches!(d, Scalar::Int(_)))
+        && l.has_integer_strides()
 }
 
 /// The number of parts of `v` as [`check_size`] counts them (same errors).
