@@ -468,9 +468,7 @@ fn by_mode_into(
         k += leaves.len();
         match ModeTiler::of(ts.get(i))? {
             ModeTiler::Keep => {
-                nodes.extend_from_slice(ms.node_bytes());
-                sh.extend_from_slice(leaves);
-                st.extend(md.leaves().iter().cloned());
+                push_view(ms, md, nodes, sh, st);
             }
             ModeTiler::Int(n) => op(
                 leaves,
@@ -977,9 +975,7 @@ fn coalesce_some_modes(
             coalesce_leaves(ms.leaves(), md.leaves(), trailing, &mut f)?;
             push_flat(&f, nodes, sh, st)?;
         } else {
-            nodes.extend_from_slice(ms.node_bytes());
-            sh.extend_from_slice(ms.leaves());
-            st.extend(md.leaves().iter().cloned());
+            push_view(ms, md, nodes, sh, st);
         }
     }
     dn.extend_from_slice(nodes);
@@ -1417,12 +1413,7 @@ pub(crate) fn blocked_raked_into(
     if an.len() > 32 || bn.len() > 32 || an.contains(&0) || bn.contains(&0) {
         return None;
     }
-    let mut tail = Layout::blank();
-    {
-        let ((nodes, sh), (dn, st)) = tail.raw_mut();
-        complement_compose_append(a, b, nodes, sh, st)?;
-        dn.extend_from_slice(nodes);
-    }
+    let tail = complement_compose(a, b)?;
     if tail.is_leaf() || tail.rank() != n || tail.shape().as_ref().node_bytes().len() > 32 {
         return None;
     }
