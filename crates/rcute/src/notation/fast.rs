@@ -18,8 +18,6 @@ use std::borrow::Cow;
 use std::cell::Cell;
 
 use super::value::{check_size, Value, MAX_VALUE_DEPTH, MAX_VALUE_PARTS};
-
-const _: () = assert!(MAX_DEPTH < MAX_VALUE_DEPTH);
 use crate::algebra;
 use crate::error::Result;
 use crate::htuple::{HTuple, LEAF, MAX_DEPTH, WIDE};
@@ -27,6 +25,10 @@ use crate::layout::Layout;
 use crate::shape::{self, Coord};
 use crate::stride::Scalar;
 use crate::tiler::Tiler;
+
+// an integer tuple written by `fill_int_tuple` (nested at most MAX_DEPTH
+// levels) is within the value depth bound without the walk
+const _: () = assert!(MAX_DEPTH < MAX_VALUE_DEPTH);
 
 thread_local! {
     static ENABLED: Cell<bool> = const { Cell::new(true) };
