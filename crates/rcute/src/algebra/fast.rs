@@ -1006,7 +1006,7 @@ pub(crate) fn layout_add(a: &Layout, b: &Layout) -> Option<Layout> {
 pub(crate) fn layout_add_into(a: &Layout, b: &Layout, out: &mut Layout) -> Option<()> {
     let fa = coalesced(a)?;
     let fb = coalesced(b)?;
-    // gcd_core takes positive shapes (layouts built by `from_parts` need not be)
+    // gcd_walk takes positive shapes (layouts built by `from_parts` need not be)
     if fa.iter().chain(&fb).any(|m| m.0 <= 0) {
         return None;
     }
@@ -1017,12 +1017,19 @@ pub(crate) fn layout_add_into(a: &Layout, b: &Layout, out: &mut Layout) -> Optio
     }
     let split = |f: &Modes| -> (Ints, Ints) { f.iter().copied().unzip() };
     let ((ash, ast), (bsh, bst)) = (split(&fa), split(&fb));
-    let (gs, starts) = super::layout_add::gcd_core(&ash, &bsh).ok()?;
-    if gs.iter().try_fold(1i64, |acc, &e| acc.checked_mul(e))? != n {
+    // the common factors and their start indices (`None` where gcd_core
+    // reports an overflow)
+    let mut factors = Modes::new();
+    super::layout_add::gcd_walk(&ash, &bsh, |g, at| factors.push((g, at)))?;
+    if factors
+        .iter()
+        .try_fold(1i64, |acc, f| acc.checked_mul(f.0))?
+        != n
+    {
         return None;
     }
     let mut modes = Modes::new();
-    for (&s, &at) in gs.iter().zip(&starts) {
+    for &(s, at) in &factors {
         let d = eval_index(&ash, &ast, at)?.checked_add(eval_index(&bsh, &bst, at)?)?;
         modes.push((s, d));
     }

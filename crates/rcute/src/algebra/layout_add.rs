@@ -260,7 +260,7 @@ fn div_exact(a: i64, b: i64) -> i64 {
 /// never goes back to an earlier one), so nothing is copied. `None` where
 /// [`gcd_core`] reports an overflow.
 #[inline(always)]
-fn gcd_walk(a: &[i64], b: &[i64], mut emit: impl FnMut(i64, i64)) -> Option<()> {
+pub(crate) fn gcd_walk(a: &[i64], b: &[i64], mut emit: impl FnMut(i64, i64)) -> Option<()> {
     let (mut ai, mut bi) = (a.iter().copied(), b.iter().copied());
     let (Some(mut ca), Some(mut cb)) = (ai.next(), bi.next()) else {
         return Some(());
