@@ -89,7 +89,7 @@ pub(crate) fn fold_into(
 /// after another is dropped) or of `coalesce_z` (`trailing` true) of the
 /// flat integer modes `modes`, into `out` (empty for no mode).
 #[inline]
-fn coalesce_flat(
+pub(crate) fn coalesce_flat(
     modes: impl IntoIterator<Item = (i64, i64)>,
     trailing: bool,
     out: &mut Modes,
@@ -104,7 +104,12 @@ fn coalesce_flat(
 /// [`coalesce_flat`] of the leaves of a layout or of one of its modes;
 /// `None` unless every stride is an integer.
 #[inline]
-fn coalesce_leaves(sh: &[i64], st: &[Scalar], trailing: bool, out: &mut Modes) -> Option<()> {
+pub(crate) fn coalesce_leaves(
+    sh: &[i64],
+    st: &[Scalar],
+    trailing: bool,
+    out: &mut Modes,
+) -> Option<()> {
     let mut ok = true;
     let ints = st.iter().map(|d| match d {
         Scalar::Int(v) => *v,

@@ -15,7 +15,7 @@ use smallvec::SmallVec;
 use crate::htuple::{LEAF, MAX_DEPTH, MAX_LEAVES, WIDE};
 use crate::{Layout, Scalar};
 
-use super::fast::{base_case, fold_into, push_flat, verify, Ints, Modes};
+use super::fast::{base_case, coalesce_flat, coalesce_leaves, push_flat, verify, Ints, Modes};
 
 /// A child of a stride of B beyond this magnitude sends the call to the
 /// general code, so that no partial sum of B's strides (the coprofile the
@@ -23,17 +23,13 @@ use super::fast::{base_case, fold_into, push_flat, verify, Ints, Modes};
 const CHILD_LIMIT: u64 = 1 << 40;
 
 /// The coalesce_z'd modes of mode `i` of A (`1:0` for none), into `out`;
-/// `None` when A has no mode `i` or a value leaves 64 bits.
+/// `None` when A has no mode `i`, a stride is not an integer or a value
+/// leaves 64 bits.
 #[inline]
 fn axis_modes(a: &Layout, i: usize, out: &mut Modes) -> Option<()> {
     let s = a.shape().as_ref().mode(i)?;
     let d = a.stride().as_ref().mode(i)?;
-    let ints = d.leaves().iter().map(|x| match x {
-        Scalar::Int(v) => *v,
-        // (A's strides are checked to be integers first)
-        _ => 0,
-    });
-    fold_into(s.leaves().iter().copied().zip(ints), out)?;
+    coalesce_leaves(s.leaves(), d.leaves(), true, out)?;
     if out.is_empty() {
         out.push((1, 0));
     }
@@ -81,12 +77,7 @@ fn basis_term(d: &Scalar) -> Option<Option<(usize, i64)>> {
 /// non-zero stride, sums of basis values and negative strides take the
 /// general code).
 pub(crate) fn composition(a: &Layout, b: &Layout) -> Option<Layout> {
-    if !a
-        .stride()
-        .leaves()
-        .iter()
-        .all(|d| matches!(d, Scalar::Int(_)))
-    {
+    if !a.has_integer_strides() {
         return None;
     }
     let bref = b.shape().as_ref();
@@ -158,10 +149,7 @@ pub(crate) fn composition(a: &Layout, b: &Layout) -> Option<Layout> {
         }
         base_case(&ac_sh, &ac_st, t, v, &mut rs, &mut rd)?;
         // coalesce of the base case's flat layout
-        fold_into(rs.iter().copied().zip(rd.iter().copied()), &mut f)?;
-        if f.len() >= 2 && f.last().is_some_and(|m| m.0 == 1) {
-            f.pop();
-        }
+        coalesce_flat(rs.iter().copied().zip(rd.iter().copied()), false, &mut f)?;
         push_flat(&f, nodes, sh, st)?;
         if t > 1 {
             recs.push((i, t, v));
