@@ -139,8 +139,8 @@ fn render(args: &DrawArgs) -> Result<(PathBuf, DrawFormat, Vec<u8>)> {
             } else {
                 Some(eval_expr(tile_src)?.to_shape().map_err(|e| {
                     Error::new(
-                        e.kind,
-                        format!("--tv {tile_src}: the tile must be a shape: {}", e.message),
+                        e.kind(),
+                        format!("--tv {tile_src}: the tile must be a shape: {}", e.message()),
                     )
                 })?)
             };

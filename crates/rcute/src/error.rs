@@ -77,23 +77,41 @@ impl fmt::Display for ErrorKind {
     }
 }
 
-/// An rcute error: a [`ErrorKind`] and a message that names the violated
+/// An rcute error: an [`ErrorKind`] and a message that names the violated
 /// condition and the operands.
+///
+/// Errors are data: [`Error::kind`] says which condition failed,
+/// [`Error::message`] explains it, and the typed API ([`Layout`]'s methods
+/// and the crate-level free functions) also records the operation it ran
+/// ([`Error::operation`]) and its operands as printed in the default style
+/// ([`Error::operands`]). The operands are formatted only when the error is
+/// built, never on a success path.
 ///
 /// Displays as `KIND: message`.
 ///
 /// ```
-/// use rcute::{Error, ErrorKind};
+/// use rcute::{Error, ErrorKind, Layout};
 /// let e = Error::new(ErrorKind::Rank, "idx2crd: (1, 2, 3) has 3 modes, shape (3, 4) has 2");
 /// assert_eq!(e.to_string(), "rank: idx2crd: (1, 2, 3) has 3 modes, shape (3, 4) has 2");
+///
+/// // from the typed API: the operation and its operands come with the error
+/// let a = Layout::new((4, 6, 8), (2, 3, 5))?;
+/// let e = a.compose(&Layout::new(6, 3)?).unwrap_err();
+/// assert_eq!(e.kind(), ErrorKind::Divisibility);
+/// assert_eq!(e.operation(), Some("composition"));
+/// assert_eq!(e.operands(), ["(4, 6, 8):(2, 3, 5)", "6:3"]);
+/// # Ok::<(), rcute::Error>(())
 /// ```
+///
+/// [`Layout`]: crate::Layout
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{kind}: {message}")]
+#[non_exhaustive]
 pub struct Error {
-    /// The error's kind.
-    pub kind: ErrorKind,
-    /// What went wrong, naming the operation and its operands.
-    pub message: String,
+    pub(crate) kind: ErrorKind,
+    pub(crate) message: String,
+    operation: Option<&'static str>,
+    operands: Vec<String>,
 }
 
 impl Error {
@@ -102,8 +120,61 @@ impl Error {
         Error {
             kind,
             message: message.into(),
+            operation: None,
+            operands: Vec::new(),
         }
     }
+
+    /// The kind of condition violated.
+    ///
+    /// ```
+    /// let e = "(4,8):(1,(2,3))".parse::<rcute::Layout>().unwrap_err();
+    /// assert_eq!(e.kind(), rcute::ErrorKind::Congruence);
+    /// ```
+    #[inline]
+    pub fn kind(&self) -> ErrorKind {
+        self.kind
+    }
+
+    /// The explanation: the violated condition and the operands.
+    #[inline]
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The CuTe name of the operation that failed (`"composition"`,
+    /// `"logical_divide"`, ...), when the error came through the typed API.
+    #[inline]
+    pub fn operation(&self) -> Option<&'static str> {
+        self.operation
+    }
+
+    /// The operands of [`Error::operation`], each printed in the default
+    /// style (`"(4, 8):(1, 4)"`); empty when the operation is unknown.
+    #[inline]
+    pub fn operands(&self) -> &[String] {
+        &self.operands
+    }
+
+    /// The same error, recording the operation `op` and the operands that
+    /// `operands` prints (called only on failure).
+    #[cold]
+    pub fn in_operation(mut self, op: &'static str, operands: impl FnOnce() -> Vec<String>) -> Self {
+        if self.operation.is_none() {
+            self.operation = Some(op);
+            self.operands = operands();
+        }
+        self
+    }
+
+    /// The same error with `prefix` put before its message (the kind is
+    /// kept).
+    #[cold]
+    pub fn context(mut self, prefix: impl fmt::Display) -> Self {
+        self.message = format!("{prefix}: {}", self.message);
+        self
+    }
+
     /// A `type` error.
     pub fn type_(message: impl Into<String>) -> Self {
         Self::new(ErrorKind::Type, message)

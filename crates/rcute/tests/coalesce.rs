@@ -77,7 +77,7 @@ fn section2_examples() {
         "((2, 3), 6):((1, 2), 6)"
     );
     assert_eq!(by("12:1", "(1,)").unwrap().to_string(), "(12,):(1,)");
-    assert_eq!(by(a, "(1,1,1)").unwrap_err().kind, ErrorKind::Rank);
+    assert_eq!(by(a, "(1,1,1)").unwrap_err().kind(), ErrorKind::Rank);
     assert_eq!(by(a, "_").unwrap().to_string(), "(2, (1, 6)):(1, (6, 2))");
     // leaf values are ignored
     assert_eq!(by(a, "(0,0)").unwrap().to_string(), "(2, 6):(1, 2)");
@@ -262,6 +262,6 @@ proptest! {
         }
         // a longer profile is a rank error
         let long = rcute::Tiler::Tuple(vec![rcute::Tiler::Int(1); modes.len() + 1]);
-        prop_assert_eq!(coalesce_by_mode(&a, &long).unwrap_err().kind, ErrorKind::Rank);
+        prop_assert_eq!(coalesce_by_mode(&a, &long).unwrap_err().kind(), ErrorKind::Rank);
     }
 }

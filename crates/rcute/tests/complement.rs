@@ -12,7 +12,7 @@ use util::{chain_layout, ev, lay, shp, small_layout};
 fn comp(a: &str) -> String {
     match complement(&lay(a), None) {
         Ok(c) => c.to_string(),
-        Err(e) => format!("error ({})", e.kind.name()),
+        Err(e) => format!("error ({})", e.kind().name()),
     }
 }
 
@@ -20,7 +20,7 @@ fn comp_ext(a: &str, x: &str) -> String {
     let x = shp(x);
     match complement(&lay(a), Some(x.as_ref())) {
         Ok(c) => c.to_string(),
-        Err(e) => format!("error ({})", e.kind.name()),
+        Err(e) => format!("error ({})", e.kind().name()),
     }
 }
 
@@ -67,13 +67,13 @@ fn multi_term_and_f2_strides_are_type_errors() {
         HTuple::leaf(Scalar::coord(vec![Scalar::Int(1), Scalar::Int(1)])),
     )
     .unwrap();
-    assert_eq!(complement(&a, None).unwrap_err().kind, ErrorKind::Type);
+    assert_eq!(complement(&a, None).unwrap_err().kind(), ErrorKind::Type);
     let f = Layout::new(
         HTuple::flat([8, 8]),
         HTuple::flat([Scalar::F2(1), Scalar::F2(9)]),
     )
     .unwrap();
-    assert_eq!(complement(&f, None).unwrap_err().kind, ErrorKind::Type);
+    assert_eq!(complement(&f, None).unwrap_err().kind(), ErrorKind::Type);
     // mixed integer and coordinate strides cannot be ordered
     assert_eq!(comp("(4,8):(1,1@1)"), "error (type)");
 }
@@ -213,7 +213,7 @@ proptest! {
                 distinct.dedup();
                 prop_assert_eq!(distinct.len() as i64, essential_size(&a), "{} accepted but not injective", a);
             }
-            Err(e) => prop_assert_eq!(e.kind, ErrorKind::Injectivity),
+            Err(e) => prop_assert_eq!(e.kind(), ErrorKind::Injectivity),
         }
     }
 

@@ -18,7 +18,7 @@ fn c(a: &str, b: &str) -> String {
     }
 }
 fn kind(a: &str, b: &str) -> ErrorKind {
-    composition(&l(a), &t(b)).unwrap_err().kind
+    composition(&l(a), &t(b)).unwrap_err().kind()
 }
 
 #[test]
@@ -67,7 +67,7 @@ fn section4_6_by_mode() {
     // composition(12, (3,4)): 12 promotes to 12:1
     let twelve = tiler_to_layout(&t("12")).unwrap();
     assert_eq!(
-        composition(&twelve, &t("(3,4)")).unwrap_err().kind,
+        composition(&twelve, &t("(3,4)")).unwrap_err().kind(),
         ErrorKind::Rank
     );
     // None returns A
@@ -235,9 +235,9 @@ fn f2_evaluation_limit() {
         &t("(1024,1024,2):(1,1024,1048576)"),
     )
     .unwrap_err();
-    assert_eq!(e.kind, ErrorKind::Value);
+    assert_eq!(e.kind(), ErrorKind::Value);
     assert!(
-        e.message
+        e.message()
             .contains(&rcute::algebra::composition::EVAL_LIMIT.to_string()),
         "{e}"
     );
@@ -432,7 +432,7 @@ fn check_against_oracle(a: &Layout, b: &Layout, tally: &mut Tally) -> Result<(),
     let checked = composition(a, &bt);
     match (unchecked, checked) {
         (Err(e0), Err(e1)) => {
-            if e0.kind != e1.kind {
+            if e0.kind() != e1.kind() {
                 return Err(format!("error kinds differ: {e0} vs {e1}"));
             }
             tally.other_errors += 1;
@@ -443,7 +443,7 @@ fn check_against_oracle(a: &Layout, b: &Layout, tally: &mut Tally) -> Result<(),
             // extent (B's negative strides) is an error (value, or the
             // reproduction check's divisibility when it fires first)
             match res {
-                Err(e) if matches!(e.kind, ErrorKind::Value | ErrorKind::Divisibility) => {
+                Err(e) if matches!(e.kind(), ErrorKind::Value | ErrorKind::Divisibility) => {
                     tally.other_errors += 1
                 }
                 other => {
@@ -472,8 +472,8 @@ fn check_against_oracle(a: &Layout, b: &Layout, tally: &mut Tally) -> Result<(),
                 }
                 (Err(why), Ok(r)) => return Err(format!("wrong result {r} accepted ({why})")),
                 (Err(_), Err(e)) => {
-                    if e.kind != ErrorKind::Divisibility
-                        || !e.message.contains("no layout reproduces")
+                    if e.kind() != ErrorKind::Divisibility
+                        || !e.message().contains("no layout reproduces")
                     {
                         return Err(format!("wrong reference result rejected with {e}"));
                     }

@@ -250,7 +250,7 @@ proptest! {
                 // the tile itself may be inadmissible, or B not injective
                 let tile = composition(&a, &tb);
                 let comp = rcute::algebra::complement(&b, None);
-                prop_assert!(tile.is_err() || comp.is_err() || e.kind == rcute::ErrorKind::Divisibility,
+                prop_assert!(tile.is_err() || comp.is_err() || e.kind() == rcute::ErrorKind::Divisibility,
                     "logical_divide({}, {}) failed with {} although A∘B and B* exist", a, b, e);
             }
         }

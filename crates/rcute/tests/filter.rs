@@ -43,7 +43,7 @@ fn section3_more() {
     assert_eq!(
         filter_by_mode(&l("(4,(2,3)):(0,(1,2))"), &t("(1,1,1)"))
             .unwrap_err()
-            .kind,
+            .kind(),
         ErrorKind::Rank
     );
     assert_eq!(

@@ -52,7 +52,7 @@ fn ip(a: &str, b: &str) -> String {
 }
 
 fn kind<T: std::fmt::Debug>(r: rcute::Result<T>) -> ErrorKind {
-    r.expect_err("expected an error").kind
+    r.expect_err("expected an error").kind()
 }
 
 // ---------------------------------------------------------------- section 2

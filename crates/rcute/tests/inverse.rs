@@ -410,7 +410,7 @@ proptest! {
                 }
             }
             Err(e) => {
-                let k = e.kind.name();
+                let k = e.kind().name();
                 prop_assert!(k == "divisibility" || k == "injectivity", "{}: {}", a, e);
                 if nonzero && a.flat_modes().all(|(_, d)| as_i(d) >= 0) && k == "injectivity" {
                     prop_assert!(!injective(&a), "{} is injective but: {}", a, e);

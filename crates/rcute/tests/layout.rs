@@ -16,7 +16,7 @@ use rcute::{ErrorKind, HRef, HTuple, Layout, Scalar, Tiler};
 use std::cmp::Ordering;
 
 fn kind<T: std::fmt::Debug>(r: rcute::Result<T>) -> ErrorKind {
-    r.expect_err("expected an error").kind
+    r.expect_err("expected an error").kind()
 }
 
 /// `Layout(S, D)`.

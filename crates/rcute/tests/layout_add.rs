@@ -146,7 +146,7 @@ proptest! {
             }
             Err(e) => {
                 prop_assert!(!same, "same shapes must add: {} + {}: {}", a, b, e);
-                prop_assert_eq!(e.kind.name(), "value");
+                prop_assert_eq!(e.kind().name(), "value");
             }
         }
     }

@@ -112,7 +112,7 @@ proptest! {
                 }
             }
             (Err(x), _) | (_, Err(x)) => {
-                prop_assert_eq!(x.kind.name(), "divisibility", "A = {}, B = {}: {}", a, b, x);
+                prop_assert_eq!(x.kind().name(), "divisibility", "A = {}, B = {}: {}", a, b, x);
             }
         }
     }

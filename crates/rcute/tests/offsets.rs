@@ -47,12 +47,12 @@ fn errors() {
     assert!(fill_offsets(&l, &mut [0; 31]).is_err());
     let c = Layout::new(HTuple::leaf(4), HTuple::leaf(Scalar::basis(1, &[1]))).unwrap();
     assert_eq!(
-        fill_offsets(&c, &mut [0; 4]).unwrap_err().kind,
+        fill_offsets(&c, &mut [0; 4]).unwrap_err().kind(),
         rcute::ErrorKind::Type
     );
     let big = layout(&[2, 2], &[i64::MAX, 1]);
     assert_eq!(
-        fill_offsets(&big, &mut [0; 4]).unwrap_err().kind,
+        fill_offsets(&big, &mut [0; 4]).unwrap_err().kind(),
         rcute::ErrorKind::Overflow
     );
 }

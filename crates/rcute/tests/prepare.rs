@@ -24,7 +24,7 @@ fn outcome(r: rcute::Result<rcute::notation::Value>) -> String {
             format_value(&v, Style::Str),
             format_value(&v, Style::Repr)
         ),
-        Err(e) => format!("error: {} | {:?}", e, e.kind),
+        Err(e) => format!("error: {} | {:?}", e, e.kind()),
     };
     blank_addresses(&text)
 }

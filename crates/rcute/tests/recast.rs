@@ -117,8 +117,8 @@ proptest! {
         match (x, y) {
             (Ok(x), Ok(y)) => prop_assert_eq!(x, y),
             (Err(x), Err(y)) => {
-                prop_assert_eq!(x.kind.name(), "divisibility");
-                prop_assert_eq!(y.kind.name(), "divisibility");
+                prop_assert_eq!(x.kind().name(), "divisibility");
+                prop_assert_eq!(y.kind().name(), "divisibility");
             }
             (x, y) => prop_assert!(false, "{}: recast {:?} vs upcast {:?}", a, x, y),
         }
@@ -152,7 +152,7 @@ proptest! {
                 prop_assert!(r.shape().as_ref().congruent(a.shape().as_ref()));
             }
             Err(e) => {
-                let k = e.kind.name();
+                let k = e.kind().name();
                 prop_assert!(k == "value" || k == "divisibility", "{}", e);
                 if num == 0 { prop_assert_eq!(k, "value"); }
             }

@@ -23,7 +23,7 @@ fn add(a: &str, b: &str) -> rcute::Result<Scalar> {
 }
 
 fn kind<T: std::fmt::Debug>(r: rcute::Result<T>) -> ErrorKind {
-    r.expect_err("expected an error").kind
+    r.expect_err("expected an error").kind()
 }
 
 fn lt(a: &str, b: &str) -> bool {

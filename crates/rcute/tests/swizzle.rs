@@ -119,12 +119,12 @@ fn linear_over_gf2() {
 fn huge_parameters_do_not_panic() {
     let s = Swizzle::new(1, 1000, 1).unwrap();
     assert_eq!(s.apply(5).unwrap(), 5);
-    assert_eq!(s.apply(-5).unwrap_err().kind, ErrorKind::Overflow);
+    assert_eq!(s.apply(-5).unwrap_err().kind(), ErrorKind::Overflow);
     let s = Swizzle::new(3, 60, 3).unwrap();
     assert!(s.yyy_mask().is_err());
     // 1 << 63 is not representable: bit 63 of x = 2^62 ... goes to bit 60+
     let s = Swizzle::new(2, 61, -2).unwrap();
-    assert_eq!(s.apply(1 << 61).unwrap_err().kind, ErrorKind::Overflow);
+    assert_eq!(s.apply(1 << 61).unwrap_err().kind(), ErrorKind::Overflow);
     let s = Swizzle::new(i64::MAX, 0, i64::MIN + 1).unwrap();
     assert!(s.apply(1).is_err());
     assert!(Swizzle::new(0, i64::MAX, i64::MIN).is_ok());
@@ -135,7 +135,7 @@ fn huge_parameters_do_not_panic() {
             base: m,
             shift: s,
         };
-        assert_eq!(raw.apply(7).unwrap_err().kind, ErrorKind::Value);
+        assert_eq!(raw.apply(7).unwrap_err().kind(), ErrorKind::Value);
         assert!(raw.yyy_mask().is_err());
         assert!(raw.to_f2_layout(8).is_err());
     }
@@ -165,8 +165,8 @@ fn validation_table() {
         (2, -1, 3),
     ] {
         let e = Swizzle::new(b, m, s).unwrap_err();
-        assert_eq!(e.kind, ErrorKind::Value, "Swizzle({b},{m},{s})");
-        assert!(e.message.contains(&format!("Swizzle({b}, {m}, {s})")));
+        assert_eq!(e.kind(), ErrorKind::Value, "Swizzle({b},{m},{s})");
+        assert!(e.message().contains(&format!("Swizzle({b}, {m}, {s})")));
     }
 }
 
@@ -364,17 +364,17 @@ fn conversion_table() {
     let e = swl(sw(2, 0, 2), lay(&[4, 3], &[3, 12]))
         .to_f2_layout()
         .unwrap_err();
-    assert_eq!(e.kind, ErrorKind::Divisibility);
+    assert_eq!(e.kind(), ErrorKind::Divisibility);
     // overlapping bit ranges: (2,2):(1,1) would be F0 at index 3
     let e = swl(sw(2, 0, 2), lay(&[2, 2], &[1, 1]))
         .to_f2_layout()
         .unwrap_err();
-    assert_eq!(e.kind, ErrorKind::Divisibility);
+    assert_eq!(e.kind(), ErrorKind::Divisibility);
     // a mode that must be split but has an odd extent
     let e = swl(sw(3, 4, 3), lay(&[3], &[64]))
         .to_f2_layout()
         .unwrap_err();
-    assert_eq!(e.kind, ErrorKind::Divisibility);
+    assert_eq!(e.kind(), ErrorKind::Divisibility);
     // an even extent that is split once: (2, 3):(F64, F144)
     let sl = swl(sw(3, 4, 3), lay(&[6], &[64]));
     let r = sl.to_f2_layout().unwrap();
@@ -402,22 +402,22 @@ fn f2_arithmetic_rows() {
     assert_eq!(Scalar::Int(3).mul(&f(10)).unwrap().to_string(), "F30");
     assert_eq!(f(9).mul(&Scalar::Int(0)).unwrap().to_string(), "F0");
     assert_eq!(
-        f(9).mul(&Scalar::Int(-1)).unwrap_err().kind,
+        f(9).mul(&Scalar::Int(-1)).unwrap_err().kind(),
         ErrorKind::Value
     );
     assert_eq!(f(10).add(&f(12)).unwrap().to_string(), "F6");
     assert_eq!(
-        f(18).add(&Scalar::Int(8)).unwrap_err().kind,
+        f(18).add(&Scalar::Int(8)).unwrap_err().kind(),
         ErrorKind::Type
     );
     assert_eq!(f(5).add(&Scalar::Int(0)).unwrap().to_string(), "F5");
     assert_eq!(Scalar::Int(0).add(&f(5)).unwrap().to_string(), "F5");
-    assert_eq!(f(5).neg().unwrap_err().kind, ErrorKind::Type);
+    assert_eq!(f(5).neg().unwrap_err().kind(), ErrorKind::Type);
     assert_eq!(f(5), Scalar::Int(5));
     assert_eq!(f(0), Scalar::Int(0));
     assert_eq!(f(-3).to_string(), "F-3");
     let e0 = Scalar::basis(1, &[0]);
-    assert_eq!(f(3).mul(&e0).unwrap_err().kind, ErrorKind::Type);
+    assert_eq!(f(3).mul(&e0).unwrap_err().kind(), ErrorKind::Type);
     assert_eq!(e0.mul(&f(3)).unwrap().to_string(), "F3@0");
     // idx2crd of an F2 index
     let c = HTuple::leaf(Some(Scalar::F2(0b10110)));
@@ -433,7 +433,7 @@ fn f2_arithmetic_rows() {
     assert_eq!(
         rcute::shape::idx2crd(c.as_ref(), s.as_ref())
             .unwrap_err()
-            .kind,
+            .kind(),
         ErrorKind::Value
     );
 }
@@ -531,14 +531,14 @@ fn bank_conflicts_element_sizes() {
     assert_eq!(
         bank_conflicts(SmemLayout::Layout(&lin), &tid, 0)
             .unwrap_err()
-            .kind,
+            .kind(),
         ErrorKind::Value
     );
     let coordl = Layout::new(HTuple::leaf(64), HTuple::leaf(Scalar::basis(1, &[0]))).unwrap();
     assert_eq!(
         bank_conflicts(SmemLayout::Layout(&coordl), &tid, 4)
             .unwrap_err()
-            .kind,
+            .kind(),
         ErrorKind::Type
     );
 }
@@ -573,13 +573,13 @@ fn swizzled_layout_examples() {
     assert_eq!(b.eval_index(512).unwrap(), s.apply(64).unwrap());
     // non-integer strides are rejected
     let e = SwizzledLayout::new(s, f2lay(&[8], &[1])).unwrap_err();
-    assert_eq!(e.kind, ErrorKind::Type);
+    assert_eq!(e.kind(), ErrorKind::Type);
     let e = SwizzledLayout::new(
         s,
         Layout::new(HTuple::leaf(8), HTuple::leaf(Scalar::basis(1, &[0]))).unwrap(),
     )
     .unwrap_err();
-    assert_eq!(e.kind, ErrorKind::Type);
+    assert_eq!(e.kind(), ErrorKind::Type);
 }
 
 #[test]
@@ -783,7 +783,7 @@ proptest! {
                 }
             }
             Err(e) => {
-                prop_assert_eq!(e.kind, ErrorKind::Divisibility);
+                prop_assert_eq!(e.kind(), ErrorKind::Divisibility);
                 // some mode is not a carry-less multiple of its first image
                 let bad = l.flat_modes().any(|(n, d)| {
                     let d = f2_int(d.clone());
@@ -804,7 +804,7 @@ proptest! {
         let e = e % width;
         let l = lay(&[a, b], &[1, 1 << e]);
         let sl = swl(s, l.clone());
-        prop_assert_eq!(sl.to_f2_layout().unwrap_err().kind, ErrorKind::Divisibility);
+        prop_assert_eq!(sl.to_f2_layout().unwrap_err().kind(), ErrorKind::Divisibility);
         // so does the composition method of swizzle.md section 7
         let n = s.base + s.bits + s.shift.abs() + 8;
         let comp = rcute::algebra::composition(
@@ -862,7 +862,7 @@ proptest! {
 fn ev(src: &str) -> String {
     match rcute::notation::eval_str(src) {
         Ok(s) => s,
-        Err(e) => format!("error: {}", e.kind),
+        Err(e) => format!("error: {}", e.kind()),
     }
 }
 
@@ -962,7 +962,7 @@ proptest! {
         let conv = sl.to_f2_layout();
         match (&comp, &conv) {
             (Ok(c), Ok(v)) => prop_assert_eq!(c.to_string(), v.to_string(), "{}", sl),
-            (Err(c), Err(v)) => prop_assert_eq!(c.kind, v.kind),
+            (Err(c), Err(v)) => prop_assert_eq!(c.kind(), v.kind()),
             _ => prop_assert!(false, "{sl}: composition {comp:?} vs conversion {conv:?}"),
         }
     }
@@ -983,7 +983,7 @@ fn swizzled_layout_composition() {
     assert_eq!(
         b.compose(&rcute::Tiler::Layout(lay(&[3], &[5])))
             .unwrap_err()
-            .kind,
+            .kind(),
         ErrorKind::Divisibility
     );
 }
@@ -1066,7 +1066,7 @@ fn f2_inverse_rows() {
     }
     for src in ["8:F2(2)", "(8,8):(F2(1),F2(9))", "(4,4):(F2(1),F2(5))"] {
         assert_eq!(
-            left_inverse(&l_of(src)).unwrap_err().kind,
+            left_inverse(&l_of(src)).unwrap_err().kind(),
             ErrorKind::Value,
             "{src}"
         );

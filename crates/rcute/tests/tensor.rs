@@ -120,10 +120,10 @@ fn accessor_kinds() {
     assert_eq!(moved.to_string(), "TransformAccessor({2}, abs)");
     // memory accessors reject coordinate offsets and out-of-range reads
     let a = Array::new(vec![1, 2, 3]);
-    assert_eq!(a.read(&scalar("1@0")).unwrap_err().kind, ErrorKind::Type);
-    assert_eq!(a.read(&Scalar::Int(3)).unwrap_err().kind, ErrorKind::Bounds);
+    assert_eq!(a.read(&scalar("1@0")).unwrap_err().kind(), ErrorKind::Type);
+    assert_eq!(a.read(&Scalar::Int(3)).unwrap_err().kind(), ErrorKind::Bounds);
     assert_eq!(
-        a.read(&Scalar::Int(-1)).unwrap_err().kind,
+        a.read(&Scalar::Int(-1)).unwrap_err().kind(),
         ErrorKind::Bounds
     );
     assert_eq!(a.read(&Scalar::F2(2)).unwrap(), 3);
@@ -142,15 +142,15 @@ fn make_tensor_allocates_cosize() {
     assert_eq!(t.accessor().len(), 24);
     // negative strides, coordinate and F2 codomains are errors
     assert_eq!(
-        make_tensor::<f32>(lay("(3,4):(-1,3)")).unwrap_err().kind,
+        make_tensor::<f32>(lay("(3,4):(-1,3)")).unwrap_err().kind(),
         ErrorKind::Value
     );
     assert_eq!(
-        make_tensor::<f32>(lay("(4,8):(1@0,1@1)")).unwrap_err().kind,
+        make_tensor::<f32>(lay("(4,8):(1@0,1@1)")).unwrap_err().kind(),
         ErrorKind::Type
     );
     assert_eq!(
-        make_tensor::<f32>(lay("(2,3):(F1,F9)")).unwrap_err().kind,
+        make_tensor::<f32>(lay("(2,3):(F1,F9)")).unwrap_err().kind(),
         ErrorKind::Type
     );
     assert_eq!(
@@ -158,7 +158,7 @@ fn make_tensor_allocates_cosize() {
             "(65536,65536,65536,65536):(1,65536,4294967296,281474976710656)"
         ))
         .unwrap_err()
-        .kind,
+        .kind(),
         ErrorKind::Overflow
     );
 }
@@ -204,17 +204,17 @@ fn spec_indexing_table() {
 fn indexing_errors() {
     let t = implicit(T3);
     // a tuple coordinate that is too short, or a tuple for a leaf shape
-    assert_eq!(t.slice(crd("(None,)")).unwrap_err().kind, ErrorKind::Rank);
-    assert_eq!(t.at(crd("((1,2,3),0)")).unwrap_err().kind, ErrorKind::Rank);
+    assert_eq!(t.slice(crd("(None,)")).unwrap_err().kind(), ErrorKind::Rank);
+    assert_eq!(t.at(crd("((1,2,3),0)")).unwrap_err().kind(), ErrorKind::Rank);
     assert_eq!(
-        implicit("5:1").at(crd("(1,2)")).unwrap_err().kind,
+        implicit("5:1").at(crd("(1,2)")).unwrap_err().kind(),
         ErrorKind::Rank
     );
     // a slicing coordinate is not an element
-    assert_eq!(t.at((ALL, 1)).unwrap_err().kind, ErrorKind::Value);
+    assert_eq!(t.at((ALL, 1)).unwrap_err().kind(), ErrorKind::Value);
     let mut m = make_tensor_shape::<i32>((2, 3)).unwrap();
-    assert_eq!(m.set((ALL, 1), 3).unwrap_err().kind, ErrorKind::Value);
-    assert_eq!(m.set((2, 2), 3).unwrap_err().kind, ErrorKind::Bounds);
+    assert_eq!(m.set((ALL, 1), 3).unwrap_err().kind(), ErrorKind::Value);
+    assert_eq!(m.set((2, 2), 3).unwrap_err().kind(), ErrorKind::Bounds);
     assert_eq!(m.accessor().as_slice(), &[0; 6]);
 }
 
@@ -266,7 +266,7 @@ fn spec_identity_tensors() {
         identity_tensor((4, 6)).unwrap().at(13).unwrap().to_string(),
         "(1, 3)"
     );
-    assert_eq!(identity_tensor((0, 2)).unwrap_err().kind, ErrorKind::Value);
+    assert_eq!(identity_tensor((0, 2)).unwrap_err().kind(), ErrorKind::Value);
 }
 
 #[test]
@@ -302,7 +302,7 @@ fn spec_flat_coord() {
         "(3, 1)"
     );
     assert_eq!(
-        flat_coord(&lay("(2,4):(0,1)"), 3).unwrap_err().kind,
+        flat_coord(&lay("(2,4):(0,1)"), 3).unwrap_err().kind(),
         ErrorKind::Value
     );
 }
@@ -350,19 +350,19 @@ fn spec_copy_transpose_and_broadcast() {
 fn copy_errors_write_nothing() {
     let src = Tensor::from_vec((0..6).collect::<Vec<i32>>(), lay("(2,3):(3,1)")).unwrap();
     let mut dst = Tensor::from_vec(vec![-1; 5], lay("(2,3):(1,2)")).unwrap();
-    assert_eq!(copy(&src, &mut dst).unwrap_err().kind, ErrorKind::Bounds);
+    assert_eq!(copy(&src, &mut dst).unwrap_err().kind(), ErrorKind::Bounds);
     assert_eq!(dst.accessor().as_slice(), &[-1; 5]);
     let mut wrong = make_tensor::<i32>(lay("(2,2):(1,2)")).unwrap();
-    assert_eq!(copy(&src, &mut wrong).unwrap_err().kind, ErrorKind::Value);
+    assert_eq!(copy(&src, &mut wrong).unwrap_err().kind(), ErrorKind::Value);
     // a source reaching outside its buffer
     let bad = Tensor::from_vec(vec![1; 5], lay("(2,3):(3,1)")).unwrap();
     let mut d = make_tensor::<i32>(lay("(2,3):(3,1)")).unwrap();
-    assert_eq!(copy(&bad, &mut d).unwrap_err().kind, ErrorKind::Bounds);
+    assert_eq!(copy(&bad, &mut d).unwrap_err().kind(), ErrorKind::Bounds);
     assert_eq!(d.accessor().as_slice(), &[0; 6]);
     // generic path (implicit source): the destination is checked first
     let mut s = Tensor::from_vec(vec![Scalar::Int(-1); 5], lay("(2,3):(3,1)")).unwrap();
     assert_eq!(
-        copy(&implicit("(2,3):(1,2)"), &mut s).unwrap_err().kind,
+        copy(&implicit("(2,3):(1,2)"), &mut s).unwrap_err().kind(),
         ErrorKind::Bounds
     );
     assert!(s
@@ -374,7 +374,7 @@ fn copy_errors_write_nothing() {
     let mut c = make_tensor::<Scalar>(lay("6:1")).unwrap();
     let coords = identity_tensor((2, 3)).unwrap();
     let mut cdst = Tensor::new(c.accessor_mut().view_mut(), lay("(2,3):(1@0,1@1)"));
-    assert_eq!(copy(&coords, &mut cdst).unwrap_err().kind, ErrorKind::Type);
+    assert_eq!(copy(&coords, &mut cdst).unwrap_err().kind(), ErrorKind::Type);
 }
 
 #[test]
@@ -393,7 +393,7 @@ fn fill_and_clear() {
     clear(&mut t).unwrap();
     assert_eq!(t.accessor().as_slice(), &[0; 12]);
     let mut small = Tensor::from_vec(vec![1; 11], lay("(3,4):(1,3)")).unwrap();
-    assert_eq!(fill(&mut small, 2).unwrap_err().kind, ErrorKind::Bounds);
+    assert_eq!(fill(&mut small, 2).unwrap_err().kind(), ErrorKind::Bounds);
     assert_eq!(small.accessor().as_slice(), &[1; 11]);
     // negative strides through a pointer with a base
     let mut buf = [0u8; 6];
@@ -422,22 +422,22 @@ fn spec_gemm_shapes() {
     // errors, nothing written
     let mut c = Tensor::from_vec(vec![0; 4], lay("(2,2):(1,2)")).unwrap();
     let b22 = Tensor::from_vec(vec![0; 4], lay("(2,2):(1,2)")).unwrap();
-    assert_eq!(gemm(&a, &b22, &mut c).unwrap_err().kind, ErrorKind::Value);
+    assert_eq!(gemm(&a, &b22, &mut c).unwrap_err().kind(), ErrorKind::Value);
     let mut c23 = Tensor::from_vec(vec![0; 6], lay("(2,3):(1,2)")).unwrap();
-    assert_eq!(gemm(&a, &a, &mut c23).unwrap_err().kind, ErrorKind::Value);
+    assert_eq!(gemm(&a, &a, &mut c23).unwrap_err().kind(), ErrorKind::Value);
     let b3 = Tensor::from_vec(vec![0; 6], lay("(2,3,1):(1,2,0)")).unwrap();
-    assert_eq!(gemm(&a, &b3, &mut c).unwrap_err().kind, ErrorKind::Rank);
+    assert_eq!(gemm(&a, &b3, &mut c).unwrap_err().kind(), ErrorKind::Rank);
     let short = Tensor::from_vec(vec![1; 5], lay("(2,3):(1,2)")).unwrap();
     let mut c2 = Tensor::from_vec(vec![0; 4], lay("(2,2):(1,2)")).unwrap();
     assert_eq!(
-        gemm(&a, &short, &mut c2).unwrap_err().kind,
+        gemm(&a, &short, &mut c2).unwrap_err().kind(),
         ErrorKind::Bounds
     );
     assert_eq!(c2.accessor().as_slice(), &[0; 4]);
     let big = Tensor::from_vec(vec![i8::MAX; 6], lay("(2,3):(1,2)")).unwrap();
     let mut c3 = Tensor::from_vec(vec![1i8; 4], lay("(2,2):(1,2)")).unwrap();
     assert_eq!(
-        gemm(&big, &big, &mut c3).unwrap_err().kind,
+        gemm(&big, &big, &mut c3).unwrap_err().kind(),
         ErrorKind::Overflow
     );
     assert_eq!(c3.accessor().as_slice(), &[1; 4]);
@@ -510,11 +510,11 @@ fn spec_print_tensor() {
     assert_eq!(
         print_tensor_body(&implicit("(2,2,2,2,2):(1,2,4,8,16)"))
             .unwrap_err()
-            .kind,
+            .kind(),
         ErrorKind::Value
     );
     assert_eq!(
-        print_tensor_body(&implicit("():()")).unwrap_err().kind,
+        print_tensor_body(&implicit("():()")).unwrap_err().kind(),
         ErrorKind::Value
     );
 }
@@ -676,7 +676,7 @@ fn copy_case(seed: u64, shrink_dst: bool) -> Result<(), TestCaseError> {
     };
     if shrink_dst {
         prop_assert!(res.is_err(), "{sl} -> {dl} should not fit");
-        prop_assert_eq!(res.unwrap_err().kind, ErrorKind::Bounds);
+        prop_assert_eq!(res.unwrap_err().kind(), ErrorKind::Bounds);
         prop_assert_eq!(&dst, &init);
     } else {
         prop_assert!(res.is_ok(), "{sl} -> {dl}: {:?}", res);
@@ -977,7 +977,7 @@ fn partitioning_with_projections() {
     assert_eq!(
         local_tile_proj(&a, &tiler(&[4, 3]), (1, 2), &[Step::Keep])
             .unwrap_err()
-            .kind,
+            .kind(),
         ErrorKind::Rank
     );
 }

@@ -126,7 +126,7 @@ fn einsum_views_and_errors() {
     assert_eq!(b3.to_string(), "(4, 3, 1):(1, 4, 0)");
     assert_eq!(c3.to_string(), "(2, 4, 1):(4, 1, 0)");
     let l = einsum::c_order(&[2, 3]);
-    let err = |spec: &str, b: &Layout| einsum::einsum_layouts(spec, &l, b, &l).unwrap_err().kind;
+    let err = |spec: &str, b: &Layout| einsum::einsum_layouts(spec, &l, b, &l).unwrap_err().kind();
     assert_eq!(
         err("ik,kj->ij", &einsum::c_order(&[2, 3])),
         ErrorKind::Value
@@ -175,7 +175,7 @@ fn spec_im2col_layouts() {
     assert_eq!(
         im2col::im2col(&a, &im2col::Conv::new(&[5, 1]))
             .unwrap_err()
-            .kind,
+            .kind(),
         ErrorKind::Value
     );
 }
@@ -245,7 +245,7 @@ proptest! {
             }
             Err(e) => {
                 // only when the dilated window does not fit the padded input
-                prop_assert_eq!(e.kind, ErrorKind::Value);
+                prop_assert_eq!(e.kind(), ErrorKind::Value);
                 let fits = |i: usize, extent: i64| {
                     (conv.stencil[i] - 1) * conv.dilation[i] < extent + conv.pad_lo[i] + conv.pad_hi[i]
                 };

@@ -211,8 +211,8 @@ fn print_tensor_without_type_and_ranks() {
     );
     // rank 5 and rank 0 are refused
     let e = viz::print_tensor(&lay("(1,1,1,1,1):(0,0,0,0,0)"), true).unwrap_err();
-    assert_eq!(e.kind, ErrorKind::Value);
-    assert!(e.message.contains("Expected rank <= 4"));
+    assert_eq!(e.kind(), ErrorKind::Value);
+    assert!(e.message().contains("Expected rank <= 4"));
     assert!(viz::print_tensor(&lay("():()"), true).is_err());
     // k >= 10 keeps the two-wide field
     let s = viz::print_tensor(&lay("(1,1,11):(0,0,1)"), false).unwrap();
@@ -327,11 +327,11 @@ fn print_layout_rows_and_errors() {
     // cosize 12 -> width 4, "-10" overflows its 2-wide field like C++'s setw
     assert!(s.contains(" 1  | -10 | -9 |"), "{s}");
     assert_eq!(
-        viz::print_layout(&lay("8:1")).unwrap_err().kind,
+        viz::print_layout(&lay("8:1")).unwrap_err().kind(),
         ErrorKind::Value
     );
     assert_eq!(
-        viz::print_layout(&lay("(2,2):(1@0,1@1)")).unwrap_err().kind,
+        viz::print_layout(&lay("(2,2):(1@0,1@1)")).unwrap_err().kind(),
         ErrorKind::Type
     );
     // F2 values print as integers
@@ -427,11 +427,11 @@ fn colour_tables() {
     );
     assert_eq!(Color::White.of_tv(1, 2).unwrap(), Rgb(255, 255, 255));
     assert_eq!(
-        Color::ThreadColor8x.of_offset(1).unwrap_err().kind,
+        Color::ThreadColor8x.of_offset(1).unwrap_err().kind(),
         ErrorKind::Type
     );
     assert_eq!(
-        Color::IndexGrey8x.of_tv(1, 1).unwrap_err().kind,
+        Color::IndexGrey8x.of_tv(1, 1).unwrap_err().kind(),
         ErrorKind::Type
     );
     // bank of 2-byte elements: floor(o * 2 / 4) mod 32
@@ -467,18 +467,18 @@ fn draw_svg_spec_example() {
 #[test]
 fn draw_svg_errors() {
     let e = viz::draw_svg(&lay("8:1"), &Color::IndexGrey8x).unwrap_err();
-    assert_eq!(e.kind, ErrorKind::Value);
-    assert!(e.message.contains("Expected a rank-2 Layout"), "{e}");
+    assert_eq!(e.kind(), ErrorKind::Value);
+    assert!(e.message().contains("Expected a rank-2 Layout"), "{e}");
     let e = viz::draw_svg(&lay("(2,2,2):(1,2,4)"), &Color::IndexGrey8x).unwrap_err();
-    assert!(e.message.contains("Expected a rank-2 Layout"), "{e}");
+    assert!(e.message().contains("Expected a rank-2 Layout"), "{e}");
     let e = viz::draw_svg(&lay("(2,2):(1@0,1@1)"), &Color::IndexGrey8x).unwrap_err();
-    assert_eq!(e.kind, ErrorKind::Type);
+    assert_eq!(e.kind(), ErrorKind::Type);
     let e = viz::draw_svg(&lay("(2,2):(1,2)"), &Color::ThreadColor8x).unwrap_err();
-    assert_eq!(e.kind, ErrorKind::Type);
+    assert_eq!(e.kind(), ErrorKind::Type);
     let e = viz::draw_svg(&lay("(2048,2048):(1,2048)"), &Color::IndexGrey8x).unwrap_err();
-    assert_eq!(e.kind, ErrorKind::Value);
+    assert_eq!(e.kind(), ErrorKind::Value);
     let e = viz::draw_latex(&lay("(2,2,2):(1,2,4)"), &Color::IndexGrey8x).unwrap_err();
-    assert!(e.message.contains("Expected a rank-2 Layout"), "{e}");
+    assert!(e.message().contains("Expected a rank-2 Layout"), "{e}");
 }
 
 /// Parses the `<rect>` and `<text>` elements of an SVG produced here.
@@ -746,21 +746,21 @@ fn draw_tv_first_hit_and_uncovered() {
 fn draw_tv_errors() {
     let c = Color::ThreadColor8x;
     let e = viz::draw_svg_tv(&lay("8:1"), None, &c).unwrap_err();
-    assert!(e.message.contains("Expected a rank-2 TV Layout"), "{e}");
+    assert!(e.message().contains("Expected a rank-2 TV Layout"), "{e}");
     // integer codomain without a tile: scalar coshape
     let e = viz::draw_svg_tv(&lay("(4,2):(1,4)"), None, &c).unwrap_err();
-    assert!(e.message.contains("Expected a rank-2 MN Tile"), "{e}");
+    assert!(e.message().contains("Expected a rank-2 MN Tile"), "{e}");
     let e = viz::draw_svg_tv(&lay("(4,2):(1@0,1@1)"), Some(&shape("8")), &c).unwrap_err();
-    assert!(e.message.contains("Expected a rank-2 MN Tile"), "{e}");
+    assert!(e.message().contains("Expected a rank-2 MN Tile"), "{e}");
     // one axis only
     let e = viz::draw_svg_tv(&lay("(4,2):(1@0,4@0)"), Some(&shape("(8,1)")), &c).unwrap_err();
-    assert!(e.message.contains("Expected a 2D codomain"), "{e}");
+    assert!(e.message().contains("Expected a 2D codomain"), "{e}");
     // outside the tile
     let e = viz::draw_svg_tv(&lay("(4,2):(1@0,1@1)"), Some(&shape("(2,2)")), &c).unwrap_err();
-    assert_eq!(e.kind, ErrorKind::Bounds);
+    assert_eq!(e.kind(), ErrorKind::Bounds);
     // an offset colouring
     let e = viz::draw_svg_tv(&lay("(4,2):(1@0,1@1)"), None, &Color::BankColor8x).unwrap_err();
-    assert_eq!(e.kind, ErrorKind::Type);
+    assert_eq!(e.kind(), ErrorKind::Type);
 }
 
 /// The spec's example: offsets folded column-major through the tile by

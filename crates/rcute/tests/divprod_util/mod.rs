@@ -217,7 +217,7 @@ pub fn chain_layout(max_modes: usize) -> impl Strategy<Value = Layout> {
 pub fn show(r: rcute::Result<Layout>) -> String {
     match r {
         Ok(l) => l.to_string(),
-        Err(e) => format!("error ({})", e.kind.name()),
+        Err(e) => format!("error ({})", e.kind().name()),
     }
 }
 

@@ -147,7 +147,7 @@ pub fn sh(text: &str) -> HTuple<i64> {
 pub fn kind<T: std::fmt::Debug>(r: rcute::Result<T>) -> &'static str {
     match r {
         Ok(v) => panic!("expected an error, got {v:?}"),
-        Err(e) => e.kind.name(),
+        Err(e) => e.kind().name(),
     }
 }
 

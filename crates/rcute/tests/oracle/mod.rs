@@ -467,7 +467,7 @@ pub fn lib_eval_int(l: &Layout, i: i128) -> Result<Option<i128>, String> {
         Ok(other) => fail(format!(
             "{l}({i}) = {other}, an integer layout gave a non-integer"
         )),
-        Err(e) if e.kind == ErrorKind::Overflow => Ok(None),
+        Err(e) if e.kind() == ErrorKind::Overflow => Ok(None),
         Err(e) => fail(format!("{l}({i}) failed with {e}")),
     }
 }
@@ -483,7 +483,7 @@ pub fn lib_eval(l: &Layout, i: i128) -> Result<Option<Scalar>, String> {
     match l.eval_index(ii) {
         Ok(v) => Ok(Some(v)),
         // overflow, or strides of incompatible algebras (type)
-        Err(e) if matches!(e.kind, ErrorKind::Overflow | ErrorKind::Type) => Ok(None),
+        Err(e) if matches!(e.kind(), ErrorKind::Overflow | ErrorKind::Type) => Ok(None),
         Err(e) => fail(format!("{l}({i}) failed with {e}")),
     }
 }
@@ -494,7 +494,7 @@ pub fn check_size(l: &Layout) -> Result<Option<i64>, String> {
     match (l.size(), exact) {
         (Ok(v), Some(x)) if v == x => Ok(Some(v)),
         (Ok(v), x) => fail(format!("size({l}) = {v}, exact {x:?} (silent overflow?)")),
-        (Err(e), None) if e.kind == ErrorKind::Overflow => Ok(None),
+        (Err(e), None) if e.kind() == ErrorKind::Overflow => Ok(None),
         (Err(e), x) => fail(format!("size({l}) failed with {e}, exact {x:?}")),
     }
 }
@@ -504,7 +504,7 @@ fn size_of(l: &Layout) -> Result<Option<i64>, String> {
 }
 
 fn is_overflow(e: &Error) -> bool {
-    e.kind == ErrorKind::Overflow
+    e.kind() == ErrorKind::Overflow
 }
 
 /// The image `{L(i)}` of an integer layout of size at most `cap`, sorted.
@@ -1556,7 +1556,7 @@ fn op_constructors(src: &mut impl Src) -> Result<Outcome, String> {
                 }
             }
         }
-        Err(e) if is_overflow(&e) || e.kind == ErrorKind::Value => {}
+        Err(e) if is_overflow(&e) || e.kind() == ErrorKind::Value => {}
         Err(e) => return fail(format!("column_major({s}) failed: {e}")),
     }
     if let Ok(l) = Layout::row_major(s.clone()) {

@@ -188,8 +188,8 @@ fn op_copy(src: &mut impl Src) -> Result<Outcome, String> {
             if ddata != before {
                 return fail(format!("copy({ls}, {ld}) failed ({e}) after writing"));
             }
-            if !matches!(e.kind, ErrorKind::Bounds | ErrorKind::Value) {
-                return fail(format!("copy({ls}, {ld}) failed with kind {}: {e}", e.kind));
+            if !matches!(e.kind(), ErrorKind::Bounds | ErrorKind::Value) {
+                return fail(format!("copy({ls}, {ld}) failed with kind {}: {e}", e.kind()));
             }
             Ok(Outcome::Rejected)
         }
@@ -260,7 +260,7 @@ fn op_tensor_slice(src: &mut impl Src) -> Result<Outcome, String> {
         let k = o[i as usize];
         match (t.at(i as i64), in_buf(b, k, len)) {
             (Ok(v), true) if v == data[(b + k) as usize] => {}
-            (Err(e), false) if e.kind == ErrorKind::Bounds => {}
+            (Err(e), false) if e.kind() == ErrorKind::Bounds => {}
             (r, inside) => {
                 return fail(format!(
                     "({l} base {b} len {len}).at({i}) = {r:?}, inside = {inside}"
