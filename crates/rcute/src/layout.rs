@@ -6,6 +6,7 @@ use std::fmt;
 
 use crate::error::{Error, Result};
 use crate::htuple::{Builder, HRef, HTuple};
+use crate::convert::{IntoShape, IntoStride};
 use crate::int;
 use crate::shape::{self, Shape};
 use crate::stride::{self, Scalar};
@@ -28,7 +29,7 @@ pub type Stride = HTuple<Scalar>;
 /// assert_eq!(l.eval_index(14).unwrap(), Scalar::Int(19));
 /// assert_eq!(l.size().unwrap(), 32);
 /// ```
-#[derive(Clone, PartialEq)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Layout {
     shape: Shape,
     stride: Stride,
@@ -41,7 +42,9 @@ impl Layout {
     /// negative extent, a shape or stride nested deeper than
     /// [`MAX_DEPTH`](crate::htuple::MAX_DEPTH) levels or with more than
     /// [`MAX_LEAVES`](crate::htuple::MAX_LEAVES) leaves (`docs/limits.md`).
-    pub fn new(shape: Shape, stride: Stride) -> Result<Layout> {
+    pub fn new(shape: impl IntoShape, stride: impl IntoStride) -> Result<Layout> {
+        let shape = shape.into_shape()?;
+        let stride = stride.into_stride()?;
         shape.as_ref().check_limits("layout: the shape")?;
         stride.as_ref().check_limits("layout: the stride")?;
         if !shape.as_ref().congruent(stride.as_ref()) {
@@ -57,7 +60,7 @@ impl Layout {
     /// reproduce the reference's internal constructions exactly). The
     /// caller guarantees congruence.
     #[inline]
-    pub fn from_parts(shape: Shape, stride: Stride) -> Layout {
+    pub(crate) fn from_parts(shape: Shape, stride: Stride) -> Layout {
         debug_assert!(shape.as_ref().congruent(stride.as_ref()));
         Layout { shape, stride }
     }
@@ -105,7 +108,8 @@ impl Layout {
     /// let d = HTuple::flat([Scalar::Int(100), Scalar::Int(1)]);
     /// assert_eq!(Layout::with_stride(s, d.as_ref()).unwrap().to_string(), "(2, (3, 4)):(100, (1, 3))");
     /// ```
-    pub fn with_stride(shape: Shape, stride: HRef<'_, Scalar>) -> Result<Layout> {
+    pub fn with_stride(shape: impl IntoShape, stride: HRef<'_, Scalar>) -> Result<Layout> {
+        let shape = shape.into_shape()?;
         check_positive(shape.as_ref())?;
         let d = stride::prefix_product_tuple(shape.as_ref(), stride)?;
         Ok(Layout { shape, stride: d })
@@ -117,7 +121,8 @@ impl Layout {
     /// use rcute::{Layout, HTuple};
     /// assert_eq!(Layout::column_major(HTuple::flat([4, 8])).unwrap().to_string(), "(4, 8):(1, 4)");
     /// ```
-    pub fn column_major(shape: Shape) -> Result<Layout> {
+    pub fn column_major(shape: impl IntoShape) -> Result<Layout> {
+        let shape = shape.into_shape()?;
         check_positive(shape.as_ref())?;
         let d = stride::prefix_product(shape.as_ref(), &Scalar::Int(1))?;
         Ok(Layout { shape, stride: d })
@@ -130,7 +135,8 @@ impl Layout {
     /// use rcute::{Layout, HTuple};
     /// assert_eq!(Layout::row_major(HTuple::flat([4, 8])).unwrap().to_string(), "(4, 8):(8, 1)");
     /// ```
-    pub fn row_major(shape: Shape) -> Result<Layout> {
+    pub fn row_major(shape: impl IntoShape) -> Result<Layout> {
+        let shape = shape.into_shape()?;
         check_positive(shape.as_ref())?;
         let leaves = shape.leaves();
         let mut d = vec![Scalar::Int(0); leaves.len()];
@@ -533,8 +539,24 @@ impl fmt::Display for Layout {
     }
 }
 
+/// Shows the structure: `Layout { shape: (4, 8), stride: (1, 4) }`
+/// (`{:#?}` prints one field per line).
+///
+/// ```
+/// let l = rcute::Layout::new((4, 8), (1, 4)).unwrap();
+/// assert_eq!(format!("{l:?}"), "Layout { shape: (4, 8), stride: (1, 4) }");
+/// ```
 impl fmt::Debug for Layout {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(self, f)
+        struct Plain<'a, T>(&'a HTuple<T>);
+        impl<T: fmt::Display> fmt::Debug for Plain<'_, T> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                fmt::Display::fmt(self.0, f)
+            }
+        }
+        f.debug_struct("Layout")
+            .field("shape", &Plain(&self.shape))
+            .field("stride", &Plain(&self.stride))
+            .finish()
     }
 }

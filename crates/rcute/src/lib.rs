@@ -14,7 +14,9 @@
 //! ```
 
 pub mod algebra;
+pub mod api;
 pub mod atuple;
+pub mod convert;
 pub mod error;
 pub mod f2;
 pub mod htuple;
@@ -39,4 +41,6 @@ pub use layout::{Layout, Stride};
 pub use shape::{Coord, Shape};
 pub use stride::Scalar;
 pub use swizzle::{Swizzle, SwizzledLayout};
-pub use tiler::Tiler;
+pub use api::*;
+pub use convert::{IntoCoord, IntoHTuple, IntoShape, IntoStride};
+pub use tiler::{IntoTiler, Tiler, TilerRef};

@@ -6,6 +6,7 @@
 
 use std::cmp::Ordering;
 use std::fmt;
+
 use std::sync::Arc;
 
 use smallvec::SmallVec;
@@ -441,6 +442,51 @@ impl PartialEq for Scalar {
             }
             (Coord(c), s) | (s, Coord(c)) => {
                 s.is_zero() && c.children().iter().all(|x| x.is_zero())
+            }
+        }
+    }
+}
+
+/// The algebra's equality is an equivalence: reflexive, symmetric and
+/// transitive (integers and F2 values by value, coordinate values up to
+/// trailing zeros, an all-zero coordinate value equal to `0`).
+impl Eq for Scalar {}
+
+/// Consistent with `==`: equal scalars hash alike (an integer and the F2
+/// value of the same bits, coordinate values that differ by trailing
+/// zeros, a zero coordinate value and `0`).
+///
+/// ```
+/// use std::collections::HashSet;
+/// use rcute::Scalar;
+/// let set: HashSet<Scalar> = [Scalar::Int(5), Scalar::F2(5), Scalar::basis(0, &[2])]
+///     .into_iter().collect();
+/// assert_eq!(set.len(), 2); // 5 == F5, and 0@2 == 0
+/// assert!(set.contains(&Scalar::Int(0)));
+/// ```
+impl std::hash::Hash for Scalar {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        // iterative over the coordinate tree: (scalar) items to hash
+        let mut stack: SmallVec<[&Scalar; 8]> = SmallVec::new();
+        stack.push(self);
+        while let Some(x) = stack.pop() {
+            match x {
+                Scalar::Int(v) | Scalar::F2(v) => {
+                    std::hash::Hash::hash(&0u8, state);
+                    v.hash(state);
+                }
+                Scalar::Coord(c) => {
+                    let ch = c.children();
+                    let n = ch.iter().rposition(|y| !y.is_zero()).map_or(0, |i| i + 1);
+                    if n == 0 {
+                        std::hash::Hash::hash(&0u8, state);
+                        0i64.hash(state);
+                    } else {
+                        1u8.hash(state);
+                        n.hash(state);
+                        stack.extend(ch[..n].iter().rev());
+                    }
+                }
             }
         }
     }

@@ -8,59 +8,99 @@ use crate::htuple::HTuple;
 use crate::layout::Layout;
 use crate::stride::Scalar;
 
-/// A tiler: a layout, an integer `n` (the layout `n:1`), `None` ("leave
-/// this mode alone") or a tuple of tilers applied by mode.
+/// A tiler (C++ CuTe's `Tiler`): a layout, an integer `n` (the layout
+/// `n:1`), `None` ("leave this mode alone") or a tuple of tilers applied by
+/// mode. A layout tiler is held by value ([`TilerRef::Layout`]) or borrowed
+/// ([`TilerRef::Borrowed`]); the two mean the same.
+///
+/// [`Tiler`] is the owned form (`TilerRef<'static>`); the typed API builds
+/// borrowed tilers from `&Layout`, integers, tuples and `None` through
+/// [`IntoTiler`](crate::IntoTiler), without copying the layouts.
 ///
 /// ```
 /// use rcute::{Tiler, tiler::tiler_to_layout};
-/// let t = Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(5)]);
+/// let t = TilerRef::Tuple(vec![TilerRef::Int(4), TilerRef::Int(5)]);
 /// assert_eq!(tiler_to_layout(&t).unwrap().to_string(), "(4, 5):(1@0, 1@1)");
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 #[allow(clippy::large_enum_variant)] // a layout tiler is the common case; no boxing
-pub enum Tiler {
+pub enum TilerRef<'a> {
     /// `None` / `_`.
     None,
     /// An integer `n`.
     Int(i64),
     /// A layout.
     Layout(Layout),
+    /// A borrowed layout (same meaning as [`TilerRef::Layout`]).
+    Borrowed(&'a Layout),
     /// A tuple of tilers (by-mode).
-    Tuple(Vec<Tiler>),
+    Tuple(Vec<TilerRef<'a>>),
 }
+
+/// An owned tiler (no borrowed layouts).
+pub type Tiler = TilerRef<'static>;
 
 impl From<Layout> for Tiler {
     fn from(l: Layout) -> Self {
-        Tiler::Layout(l)
+        TilerRef::Layout(l)
     }
 }
 
-impl Tiler {
+impl<'a> TilerRef<'a> {
     /// The tiler of a shape: an integer leaf or a tuple of shapes.
-    pub fn from_shape(s: crate::htuple::HRef<'_, i64>) -> Tiler {
+    pub fn from_shape(s: crate::htuple::HRef<'_, i64>) -> TilerRef<'a> {
         match s.as_leaf() {
-            Some(&v) => Tiler::Int(v),
-            None => Tiler::Tuple(s.modes().map(Tiler::from_shape).collect()),
+            Some(&v) => TilerRef::Int(v),
+            None => TilerRef::Tuple(s.modes().map(TilerRef::from_shape).collect()),
+        }
+    }
+
+    /// The layout, when this tiler is one (owned or borrowed).
+    ///
+    /// ```
+    /// use rcute::{Layout, TilerRef};
+    /// let l = Layout::new(4, 2).unwrap();
+    /// assert_eq!(TilerRef::Borrowed(&l).as_layout(), Some(&l));
+    /// assert_eq!(TilerRef::Int(4).as_layout(), None);
+    /// ```
+    #[inline]
+    pub fn as_layout(&self) -> Option<&Layout> {
+        match self {
+            TilerRef::Layout(l) => Some(l),
+            TilerRef::Borrowed(l) => Some(l),
+            _ => None,
+        }
+    }
+
+    /// The same tiler with every borrowed layout copied.
+    pub fn into_owned(self) -> Tiler {
+        match self {
+            TilerRef::None => TilerRef::None,
+            TilerRef::Int(n) => TilerRef::Int(n),
+            TilerRef::Layout(l) => TilerRef::Layout(l),
+            TilerRef::Borrowed(l) => TilerRef::Layout(l.clone()),
+            TilerRef::Tuple(v) => TilerRef::Tuple(v.into_iter().map(TilerRef::into_owned).collect()),
         }
     }
 }
 
-impl fmt::Display for Tiler {
+impl fmt::Display for TilerRef<'_> {
     /// Python `str` style: a tuple prints its layouts in repr form.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Tiler::None => f.write_str("None"),
-            Tiler::Int(v) => write!(f, "{v}"),
-            Tiler::Layout(l) => write!(f, "{l}"),
-            Tiler::Tuple(v) => {
+            TilerRef::None => f.write_str("None"),
+            TilerRef::Int(v) => write!(f, "{v}"),
+            TilerRef::Layout(l) => write!(f, "{l}"),
+            TilerRef::Borrowed(l) => write!(f, "{l}"),
+            TilerRef::Tuple(v) => {
                 f.write_str("(")?;
                 for (i, t) in v.iter().enumerate() {
                     if i > 0 {
                         f.write_str(", ")?;
                     }
-                    match t {
-                        Tiler::Layout(l) => f.write_str(&l.repr())?,
-                        t => write!(f, "{t}")?,
+                    match t.as_layout() {
+                        Some(l) => f.write_str(&l.repr())?,
+                        None => write!(f, "{t}")?,
                     }
                 }
                 if v.len() == 1 {
@@ -72,25 +112,138 @@ impl fmt::Display for Tiler {
     }
 }
 
+/// Values that convert into a tiler, the right-hand side of composition,
+/// the divides and the products: `&Layout` (borrowed: the layout is not
+/// copied), a [`TilerRef`], an integer `n` (the layout `n:1`), `None`
+/// ("keep this mode"), and tuples, arrays and `Vec`s of these (applied
+/// mode by mode).
+///
+/// ```
+/// use rcute::{IntoTiler, Layout};
+/// let b = Layout::new(4, 2)?;
+/// assert_eq!((&b, 8).into_tiler()?.to_string(), "(Layout(4, 2), 8)");
+/// assert_eq!((None::<i64>, 8).into_tiler()?.to_string(), "(None, 8)");
+/// # Ok::<(), rcute::Error>(())
+/// ```
+pub trait IntoTiler<'a>: Sized {
+    /// The tiler.
+    fn into_tiler(self) -> Result<TilerRef<'a>>;
+
+    /// Calls `f` with the tiler (without building one when `self` already
+    /// is a tiler).
+    #[inline]
+    fn with_tiler<R>(self, f: impl FnOnce(&TilerRef<'_>) -> Result<R>) -> Result<R> {
+        f(&self.into_tiler()?)
+    }
+}
+
+impl<'a> IntoTiler<'a> for &'a Layout {
+    #[inline]
+    fn into_tiler(self) -> Result<TilerRef<'a>> {
+        Ok(TilerRef::Borrowed(self))
+    }
+}
+impl<'a> IntoTiler<'a> for Layout {
+    #[inline]
+    fn into_tiler(self) -> Result<TilerRef<'a>> {
+        Ok(TilerRef::Layout(self))
+    }
+}
+impl<'a> IntoTiler<'a> for TilerRef<'a> {
+    #[inline]
+    fn into_tiler(self) -> Result<TilerRef<'a>> {
+        Ok(self)
+    }
+}
+impl<'a, 'b> IntoTiler<'a> for &'b TilerRef<'a> {
+    fn into_tiler(self) -> Result<TilerRef<'a>> {
+        Ok(self.clone())
+    }
+    #[inline]
+    fn with_tiler<R>(self, f: impl FnOnce(&TilerRef<'_>) -> Result<R>) -> Result<R> {
+        f(self)
+    }
+}
+impl<'a, X: IntoTiler<'a>> IntoTiler<'a> for Option<X> {
+    #[inline]
+    fn into_tiler(self) -> Result<TilerRef<'a>> {
+        match self {
+            None => Ok(TilerRef::None),
+            Some(x) => x.into_tiler(),
+        }
+    }
+}
+impl<'a, X: IntoTiler<'a>, const N: usize> IntoTiler<'a> for [X; N] {
+    fn into_tiler(self) -> Result<TilerRef<'a>> {
+        Ok(TilerRef::Tuple(
+            self.into_iter()
+                .map(IntoTiler::into_tiler)
+                .collect::<Result<_>>()?,
+        ))
+    }
+}
+impl<'a, X: IntoTiler<'a>> IntoTiler<'a> for Vec<X> {
+    fn into_tiler(self) -> Result<TilerRef<'a>> {
+        Ok(TilerRef::Tuple(
+            self.into_iter()
+                .map(IntoTiler::into_tiler)
+                .collect::<Result<_>>()?,
+        ))
+    }
+}
+macro_rules! int_tilers {
+    ($($t:ty),*) => {$(
+        impl<'a> IntoTiler<'a> for $t {
+            #[inline]
+            fn into_tiler(self) -> Result<TilerRef<'a>> {
+                Ok(TilerRef::Int(crate::convert::int_of(self)?))
+            }
+        }
+    )*};
+}
+int_tilers!(i64, i32, i16, i8, u32, u16, u8, u64, usize, isize);
+
+macro_rules! tuple_tilers {
+    ($(($($n:ident),+)),*) => {$(
+        #[allow(non_snake_case)]
+        impl<'a, $($n: IntoTiler<'a>),+> IntoTiler<'a> for ($($n,)+) {
+            fn into_tiler(self) -> Result<TilerRef<'a>> {
+                let ($($n,)+) = self;
+                Ok(TilerRef::Tuple(vec![$($n.into_tiler()?),+]))
+            }
+        }
+    )*};
+}
+tuple_tilers!(
+    (A),
+    (A, B),
+    (A, B, C),
+    (A, B, C, D),
+    (A, B, C, D, E),
+    (A, B, C, D, E, F),
+    (A, B, C, D, E, F, G),
+    (A, B, C, D, E, F, G, H)
+);
+
 /// `tiler_to_layout(T)` (`layout.md` section 10): one layout acting like the
 /// tiler under composition; a tuple tiler's leaf at path `p` has its strides
 /// scaled into the axis `E(p)`.
 ///
 /// Errors: `type` for a `None` leaf or a coordinate stride scaled by a
 /// basis; `value` for an empty tuple.
-pub fn tiler_to_layout(t: &Tiler) -> Result<Layout> {
-    fn rec(t: &Tiler, e: &Scalar, path: &mut Vec<usize>, depth: usize) -> Result<Layout> {
+pub fn tiler_to_layout(t: &TilerRef<'_>) -> Result<Layout> {
+    fn rec(t: &TilerRef<'_>, e: &Scalar, path: &mut Vec<usize>, depth: usize) -> Result<Layout> {
         if depth > crate::htuple::MAX_DEPTH {
             return Err(Error::value("tiler_to_layout: nesting too deep"));
         }
         match t {
-            Tiler::Int(n) => {
+            TilerRef::Int(n) => {
                 if *n <= 0 {
                     return Err(Error::value(format!("tiler extent {n} must be positive")));
                 }
                 Ok(Layout::leaf(*n, e.clone()))
             }
-            Tiler::Layout(l) => {
+            TilerRef::Layout(l) | &TilerRef::Borrowed(l) => {
                 let d = l.stride().try_map(|d| {
                     if d.is_coord() && e.is_coord() {
                         return Err(Error::type_(format!(
@@ -104,8 +257,8 @@ pub fn tiler_to_layout(t: &Tiler) -> Result<Layout> {
                 })?;
                 Ok(Layout::from_parts(l.shape().clone(), d))
             }
-            Tiler::None => Err(Error::type_("tiler_to_layout: None in a tiler")),
-            Tiler::Tuple(v) => {
+            TilerRef::None => Err(Error::type_("tiler_to_layout: None in a tiler")),
+            TilerRef::Tuple(v) => {
                 let mut modes = Vec::with_capacity(v.len());
                 for (i, x) in v.iter().enumerate() {
                     path.push(i);
@@ -123,4 +276,20 @@ pub fn tiler_to_layout(t: &Tiler) -> Result<Layout> {
 /// The shape leaf helper: an HTuple of one integer.
 pub fn int_shape(n: i64) -> HTuple<i64> {
     HTuple::leaf(n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tilers_borrow_layouts() {
+        let l = Layout::new(4, 2).unwrap();
+        match (&l).into_tiler().unwrap() {
+            TilerRef::Borrowed(b) => assert!(std::ptr::eq(b, &l)),
+            t => panic!("expected a borrowed layout, got {t}"),
+        }
+        let t = (&l, None::<i64>, [2, 3]).into_tiler().unwrap();
+        assert_eq!(t.to_string(), "(Layout(4, 2), None, (2, 3))");
+    }
 }

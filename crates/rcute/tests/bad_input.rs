@@ -388,7 +388,7 @@ fn catalogue() -> Vec<Case> {
         Value,
         s(algebra::composition(
             &lay1(4, 1),
-            &t(Layout::from_parts(HTuple::empty(), HTuple::empty()))
+            &t(Layout::new((), ()).unwrap())
         ))
     );
     // --- invalid basis paths and mode paths
@@ -531,7 +531,7 @@ fn catalogue() -> Vec<Case> {
     bad!(
         "depth of ()",
         Value,
-        s(Layout::from_parts(HTuple::empty(), HTuple::empty()).depth())
+        s(Layout::new((), ()).unwrap().depth())
     );
     // --- tensors
     bad!(

@@ -7,11 +7,12 @@
 //! size-1 mode so that the function is preserved on every integer; `coalesce`
 //! drops it unless it is the only mode.
 
+use crate::tiler::TilerRef;
 use smallvec::SmallVec;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::htuple::{HTuple, MAX_DEPTH};
-use crate::{Layout, Scalar, Tiler};
+use crate::{Layout, Scalar};
 
 /// The output of `fold`: `(shape, stride)` pairs, inline for small layouts.
 pub(crate) type Folded = SmallVec<[(i64, Scalar); 8]>;
@@ -176,7 +177,7 @@ pub(crate) fn coalesce_z_into(a: &Layout, out: &mut Layout) -> Result<()> {
 /// longer than the rank of A) and concatenates the results.
 pub(crate) fn by_mode(
     a: &Layout,
-    profile: &Tiler,
+    profile: &TilerRef<'_>,
     op: &dyn Fn(&Layout) -> Result<Layout>,
     name: &str,
     depth: usize,
@@ -185,8 +186,8 @@ pub(crate) fn by_mode(
         return Err(Error::value(format!("{name}: profile nested too deeply")));
     }
     match profile {
-        Tiler::None => Ok(a.clone()),
-        Tiler::Tuple(ps) => {
+        TilerRef::None => Ok(a.clone()),
+        TilerRef::Tuple(ps) => {
             if a.rank() < ps.len() {
                 return Err(Error::rank(format!(
                     "{name}({a}, {profile}): profile of length {} is longer than the rank {} of the layout",
@@ -195,17 +196,17 @@ pub(crate) fn by_mode(
                 )));
             }
             Layout::try_concat(a.modes().enumerate().map(|(i, m)| {
-                match ps.get(i).unwrap_or(&Tiler::None) {
-                    Tiler::None if depth < MAX_DEPTH => Ok(m),
+                match ps.get(i).unwrap_or(&TilerRef::None) {
+                    TilerRef::None if depth < MAX_DEPTH => Ok(m),
                     p => by_mode(&m, p, op, name, depth + 1),
                 }
             }))
         }
-        Tiler::Int(_) | Tiler::Layout(_) => op(a),
+        TilerRef::Int(_) | TilerRef::Layout(_) | TilerRef::Borrowed(_) => op(a),
     }
 }
 
-/// `coalesce(A, profile)` (`algebra.md` section 2): `Tiler::None` leaves A
+/// `coalesce(A, profile)` (`algebra.md` section 2): `TilerRef::None` leaves A
 /// alone, any other leaf value coalesces (the values themselves are
 /// ignored), a tuple goes by mode and concatenates the modes' results (so a
 /// 1-tuple profile on a leaf-shaped layout returns a 1-tuple); modes beyond
@@ -220,10 +221,10 @@ pub(crate) fn by_mode(
 /// let s = HTuple::tuple([HTuple::leaf(2i64), HTuple::flat([1i64, 6])]);
 /// let d = HTuple::tuple([HTuple::leaf(Scalar::Int(1)), HTuple::flat([Scalar::Int(6), Scalar::Int(2)])]);
 /// let a = Layout::new(s, d).unwrap();
-/// let p = Tiler::Tuple(vec![Tiler::Int(1), Tiler::Int(1)]);
+/// let p = TilerRef::Tuple(vec![TilerRef::Int(1), TilerRef::Int(1)]);
 /// assert_eq!(coalesce_by_mode(&a, &p).unwrap().to_string(), "(2, 6):(1, 2)");
 /// ```
-pub fn coalesce_by_mode(a: &Layout, profile: &Tiler) -> Result<Layout> {
+pub fn coalesce_by_mode(a: &Layout, profile: &TilerRef<'_>) -> Result<Layout> {
     let mut out = Layout::blank();
     coalesce_by_mode_into(a, profile, &mut out)?;
     Ok(out)
@@ -232,8 +233,8 @@ pub fn coalesce_by_mode(a: &Layout, profile: &Tiler) -> Result<Layout> {
 /// [`coalesce_by_mode`] written into `out`, reusing its storage (the notation's
 /// prepared calls evaluate into a caller's slot). On an error `out` holds
 /// an unspecified layout.
-pub(crate) fn coalesce_by_mode_into(a: &Layout, profile: &Tiler, out: &mut Layout) -> Result<()> {
-    if let Tiler::Tuple(ps) = profile {
+pub(crate) fn coalesce_by_mode_into(a: &Layout, profile: &TilerRef<'_>, out: &mut Layout) -> Result<()> {
+    if let TilerRef::Tuple(ps) = profile {
         if super::fast::coalesce_modes_into(a, ps, false, out).is_some() {
             return Ok(());
         }
@@ -251,10 +252,10 @@ pub(crate) fn coalesce_by_mode_into(a: &Layout, profile: &Tiler, out: &mut Layou
 /// let s = HTuple::tuple([HTuple::leaf(3i64), HTuple::flat([2i64, 6, 1])]);
 /// let d = HTuple::tuple([HTuple::leaf(Scalar::Int(1)), HTuple::flat([Scalar::Int(3), Scalar::Int(6), Scalar::Int(5)])]);
 /// let a = Layout::new(s, d).unwrap();
-/// let p = Tiler::Tuple(vec![Tiler::None, Tiler::Int(1)]);
+/// let p = TilerRef::Tuple(vec![TilerRef::None, TilerRef::Int(1)]);
 /// assert_eq!(coalesce_z_by_mode(&a, &p).unwrap().to_string(), "(3, (12, 1)):(1, (3, 5))");
 /// ```
-pub fn coalesce_z_by_mode(a: &Layout, profile: &Tiler) -> Result<Layout> {
+pub fn coalesce_z_by_mode(a: &Layout, profile: &TilerRef<'_>) -> Result<Layout> {
     let mut out = Layout::blank();
     coalesce_z_by_mode_into(a, profile, &mut out)?;
     Ok(out)
@@ -263,8 +264,8 @@ pub fn coalesce_z_by_mode(a: &Layout, profile: &Tiler) -> Result<Layout> {
 /// [`coalesce_z_by_mode`] written into `out`, reusing its storage (the notation's
 /// prepared calls evaluate into a caller's slot). On an error `out` holds
 /// an unspecified layout.
-pub(crate) fn coalesce_z_by_mode_into(a: &Layout, profile: &Tiler, out: &mut Layout) -> Result<()> {
-    if let Tiler::Tuple(ps) = profile {
+pub(crate) fn coalesce_z_by_mode_into(a: &Layout, profile: &TilerRef<'_>, out: &mut Layout) -> Result<()> {
+    if let TilerRef::Tuple(ps) = profile {
         if super::fast::coalesce_modes_into(a, ps, true, out).is_some() {
             return Ok(());
         }

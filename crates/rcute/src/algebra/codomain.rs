@@ -1,6 +1,7 @@
 //! coshape, coprofile and cosize (`strides.md` section 5).
+use crate::tiler::TilerRef;
 use crate::htuple::MAX_DEPTH;
-use crate::tiler::{tiler_to_layout, Tiler};
+use crate::tiler::tiler_to_layout;
 use crate::{Error, HTuple, Layout, Result, Scalar};
 
 /// `0 + sum of xs` in the stride algebras, as Python's `sum` computes it.
@@ -121,21 +122,21 @@ pub fn coprofile(a: &Layout) -> Result<HTuple<i64>> {
 ///
 /// ```
 /// use rcute::{Tiler, algebra::codomain::coprofile_tiler};
-/// let t = Tiler::Tuple(vec![Tiler::None, Tiler::Int(4)]);
+/// let t = TilerRef::Tuple(vec![TilerRef::None, TilerRef::Int(4)]);
 /// assert_eq!(coprofile_tiler(&t).unwrap().to_string(), "(0, 0)");
-/// assert_eq!(coprofile_tiler(&Tiler::Int(24)).unwrap().to_string(), "0");
+/// assert_eq!(coprofile_tiler(&TilerRef::Int(24)).unwrap().to_string(), "0");
 /// ```
-pub fn coprofile_tiler(t: &Tiler) -> Result<HTuple<i64>> {
-    fn none_to_axis(t: &Tiler) -> Tiler {
+pub fn coprofile_tiler(t: &TilerRef<'_>) -> Result<HTuple<i64>> {
+    fn none_to_axis<'a>(t: &TilerRef<'a>) -> TilerRef<'a> {
         match t {
-            Tiler::None => Tiler::Int(1),
-            Tiler::Tuple(v) => Tiler::Tuple(v.iter().map(none_to_axis).collect()),
+            TilerRef::None => TilerRef::Int(1),
+            TilerRef::Tuple(v) => TilerRef::Tuple(v.iter().map(none_to_axis).collect()),
             other => other.clone(),
         }
     }
     let l = match t {
-        Tiler::Layout(l) => return coprofile(l),
-        Tiler::None => {
+        TilerRef::Layout(l) | &TilerRef::Borrowed(l) => return coprofile(l),
+        TilerRef::None => {
             return Err(Error::type_("coprofile: None is not a tiler on its own"));
         }
         _ => tiler_to_layout(&none_to_axis(t))?,

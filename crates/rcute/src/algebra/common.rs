@@ -1,5 +1,6 @@
 //! max_common_layout and max_common_vector (`algebra.md` section 14).
-use crate::{Layout, Result, Scalar, Tiler};
+use crate::tiler::TilerRef;
+use crate::{Layout, Result, Scalar};
 
 use super::coalesce::coalesce;
 use super::composition::composition;
@@ -9,7 +10,7 @@ use super::inverse::right_inverse;
 /// its first mode when that mode has stride 1.
 fn common_unit_mode(a: &Layout, b: &Layout) -> Result<(Layout, Option<Layout>)> {
     let inv = right_inverse(b)?;
-    let common = coalesce(&composition(a, &Tiler::Layout(inv.clone()))?)?;
+    let common = coalesce(&composition(a, &TilerRef::Layout(inv.clone()))?)?;
     let c0 = if common.is_leaf() {
         common
     } else {
@@ -43,7 +44,7 @@ fn common_unit_mode(a: &Layout, b: &Layout) -> Result<(Layout, Option<Layout>)> 
 /// ```
 pub fn max_common_layout(a: &Layout, b: &Layout) -> Result<Layout> {
     match common_unit_mode(a, b)? {
-        (inv, Some(c0)) => composition(&inv, &Tiler::Layout(c0)),
+        (inv, Some(c0)) => composition(&inv, &TilerRef::Layout(c0)),
         (_, None) => Ok(Layout::leaf(1, Scalar::Int(0))),
     }
 }

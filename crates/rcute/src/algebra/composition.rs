@@ -9,6 +9,7 @@
 //! axis, the largest values B's modes put on each mixed-radix digit of A
 //! must not sum past that digit's extent.
 
+use crate::tiler::TilerRef;
 use std::borrow::Cow;
 
 use smallvec::SmallVec;
@@ -31,14 +32,14 @@ use crate::{int, Layout, Scalar, Tiler};
 /// use rcute::{HTuple, Layout, Scalar, Tiler};
 /// assert_eq!(EVAL_LIMIT, 1 << 16);
 /// let a = Layout::new(HTuple::leaf(1i64 << 22), HTuple::leaf(Scalar::F2(1))).unwrap();
-/// assert!(composition(&a, &Tiler::Int(1 << 17)).is_err()); // 2^17 points to check
-/// assert!(composition(&a, &Tiler::Int(1 << 10)).is_ok());
+/// assert!(composition(&a, &TilerRef::Int(1 << 17)).is_err()); // 2^17 points to check
+/// assert!(composition(&a, &TilerRef::Int(1 << 10)).is_ok());
 /// ```
 pub const EVAL_LIMIT: i64 = 1 << 16;
 
 /// `composition(A, B)` ("A after B"; `algebra.md` section 4, C++ CuTe
 /// `composition`), with the tiler dispatch of `algebra.md` section 0:
-/// `Tiler::None` returns A, an integer `n` composes with `n:1`, a tuple
+/// `TilerRef::None` returns A, an integer `n` composes with `n:1`, a tuple
 /// tiler composes mode by mode (modes of A beyond the tuple are kept) and
 /// concatenates, a layout runs the layout core.
 ///
@@ -64,15 +65,15 @@ pub const EVAL_LIMIT: i64 = 1 << 16;
 /// use rcute::{algebra::composition, HTuple, Layout, Scalar, Tiler};
 /// let a = Layout::new(HTuple::flat([6i64, 2]), HTuple::flat([8, 2].map(Scalar::Int))).unwrap();
 /// let b = Layout::new(HTuple::flat([4i64, 3]), HTuple::flat([3, 1].map(Scalar::Int))).unwrap();
-/// assert_eq!(composition(&a, &Tiler::Layout(b)).unwrap().to_string(), "((2, 2), 3):((24, 2), 8)");
+/// assert_eq!(composition(&a, &TilerRef::Layout(b)).unwrap().to_string(), "((2, 2), 3):((24, 2), 8)");
 /// // A is not additive across B's modes here: an error, not a wrong layout
 /// let a = Layout::new(HTuple::flat([6i64, 2]), HTuple::flat([1, 7].map(Scalar::Int))).unwrap();
 /// let b = Layout::new(HTuple::flat([3i64, 2]), HTuple::flat([2, 3].map(Scalar::Int))).unwrap();
-/// assert!(composition(&a, &Tiler::Layout(b)).is_err());
+/// assert!(composition(&a, &TilerRef::Layout(b)).is_err());
 /// ```
 #[inline]
-pub fn composition(a: &Layout, b: &Tiler) -> Result<Layout> {
-    if let Tiler::Layout(l) = b {
+pub fn composition(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
+    if let Some(l) = b.as_layout() {
         return composition_layout(a, l);
     }
     let r = dispatch(a, b, true, 0)?;
@@ -91,15 +92,15 @@ pub fn composition(a: &Layout, b: &Tiler) -> Result<Layout> {
 /// prepared calls evaluate into a caller's slot). On an error `out` holds
 /// an unspecified layout.
 #[inline]
-pub(crate) fn composition_into(a: &Layout, b: &Tiler, out: &mut Layout) -> Result<()> {
+pub(crate) fn composition_into(a: &Layout, b: &TilerRef<'_>, out: &mut Layout) -> Result<()> {
     // the fast path rejects what layout_core's checks reject (F2 strides in
     // B, a B without modes); the positivity check is composition's
     let done = match b {
-        Tiler::Layout(l) => {
+        TilerRef::Layout(l) | &TilerRef::Borrowed(l) => {
             super::fast::composition_into(a, l, out).is_some()
                 && out.shape().leaves().iter().all(|&e| e > 0)
         }
-        Tiler::Tuple(ts) => super::fast::composition_modes_into(a, ts, out).is_some(),
+        TilerRef::Tuple(ts) => super::fast::composition_modes_into(a, ts, out).is_some(),
         _ => false,
     };
     if !done {
@@ -134,19 +135,19 @@ pub(crate) fn composition_layout(a: &Layout, b: &Layout) -> Result<Layout> {
 /// let a = Layout::new(HTuple::flat([6i64, 2]), HTuple::flat([1, 7].map(Scalar::Int))).unwrap();
 /// let b = Layout::new(HTuple::flat([3i64, 2]), HTuple::flat([2, 3].map(Scalar::Int))).unwrap();
 /// // the reference's (wrong) answer: R(5) = 7 while A(B(5)) = A(7) = 8
-/// assert_eq!(composition_unchecked(&a, &Tiler::Layout(b)).unwrap().to_string(), "(3, 2):(2, 3)");
+/// assert_eq!(composition_unchecked(&a, &TilerRef::Layout(b)).unwrap().to_string(), "(3, 2):(2, 3)");
 /// ```
-pub fn composition_unchecked(a: &Layout, b: &Tiler) -> Result<Layout> {
+pub fn composition_unchecked(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
     dispatch(a, b, false, 0)
 }
 
-fn dispatch(a: &Layout, b: &Tiler, checked: bool, depth: usize) -> Result<Layout> {
+fn dispatch(a: &Layout, b: &TilerRef<'_>, checked: bool, depth: usize) -> Result<Layout> {
     if depth > MAX_DEPTH {
         return Err(Error::value("composition: tiler nested too deeply"));
     }
     match b {
-        Tiler::None => Ok(a.clone()),
-        Tiler::Int(n) => {
+        TilerRef::None => Ok(a.clone()),
+        TilerRef::Int(n) => {
             if *n <= 0 {
                 return Err(Error::value(format!(
                     "composition({a}, {n}): tiler extent {n} must be positive"
@@ -154,8 +155,8 @@ fn dispatch(a: &Layout, b: &Tiler, checked: bool, depth: usize) -> Result<Layout
             }
             layout_core(a, &Layout::leaf(*n, Scalar::Int(1)), checked)
         }
-        Tiler::Layout(l) => layout_core(a, l, checked),
-        Tiler::Tuple(v) => {
+        TilerRef::Layout(l) | &TilerRef::Borrowed(l) => layout_core(a, l, checked),
+        TilerRef::Tuple(v) => {
             if a.rank() < v.len() {
                 return Err(Error::rank(format!(
                     "composition({a}, {b}): tiler of length {} is longer than the rank {} of A",
@@ -164,9 +165,9 @@ fn dispatch(a: &Layout, b: &Tiler, checked: bool, depth: usize) -> Result<Layout
                 )));
             }
             Layout::try_concat(a.modes().enumerate().map(|(i, m)| {
-                let t = v.get(i).unwrap_or(&Tiler::None);
+                let t = v.get(i).unwrap_or(&TilerRef::None);
                 match t {
-                    Tiler::None if depth < MAX_DEPTH => Ok(m),
+                    TilerRef::None if depth < MAX_DEPTH => Ok(m),
                     t => dispatch(&m, t, checked, depth + 1),
                 }
             }))
@@ -348,7 +349,7 @@ fn coprofile_tiler(bs: HRef<'_, i64>, bd: HRef<'_, Scalar>) -> Result<Option<Til
     if p.is_leaf() {
         return Ok(None);
     }
-    Ok(Some(Tiler::from_shape(p.as_ref())))
+    Ok(Some(TilerRef::from_shape(p.as_ref())))
 }
 
 /// The coprofile of the strides `bd` when it is cheap to tell without

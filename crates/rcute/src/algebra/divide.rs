@@ -5,11 +5,12 @@
 //! cover A. rcute extends the complement to `size(A)` along each codomain
 //! axis, as the whitepaper and C++ CuTe do (section 21, item 2).
 
+use crate::tiler::TilerRef;
 use crate::error::{Error, Result};
 use crate::htuple::{Builder, HRef, HTuple, MAX_DEPTH};
 use crate::layout::Layout;
 use crate::stride::Scalar;
-use crate::tiler::{tiler_to_layout, Tiler};
+use crate::tiler::tiler_to_layout;
 
 /// `logical_divide(A, B)` (`algebra.md` section 6; C++ CuTe `logical_divide`).
 ///
@@ -36,23 +37,23 @@ use crate::tiler::{tiler_to_layout, Tiler};
 /// use rcute::{algebra::logical_divide, HTuple, Layout, Scalar, Tiler};
 /// let a = Layout::column_major(HTuple::leaf(24)).unwrap();
 /// let b = Layout::new(HTuple::leaf(4), HTuple::leaf(Scalar::Int(2))).unwrap();
-/// assert_eq!(logical_divide(&a, &Tiler::Layout(b)).unwrap().to_string(), "(4, (2, 3)):(2, (1, 8))");
-/// assert_eq!(logical_divide(&a, &Tiler::None).unwrap(), a);
+/// assert_eq!(logical_divide(&a, &TilerRef::Layout(b)).unwrap().to_string(), "(4, (2, 3)):(2, (1, 8))");
+/// assert_eq!(logical_divide(&a, &TilerRef::None).unwrap(), a);
 /// ```
-pub fn logical_divide(a: &Layout, b: &Tiler) -> Result<Layout> {
+pub fn logical_divide(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
     divide_at(a, b, 0)
 }
 
 /// [`logical_divide`] written into `out`, reusing its storage (the notation's
 /// prepared calls evaluate into a caller's slot). On an error `out` holds
 /// an unspecified layout.
-pub(crate) fn logical_divide_into(a: &Layout, b: &Tiler, out: &mut Layout) -> Result<()> {
+pub(crate) fn logical_divide_into(a: &Layout, b: &TilerRef<'_>, out: &mut Layout) -> Result<()> {
     let done = match b {
-        Tiler::Layout(l) => super::fast::logical_divide_into(a, l, out).is_some(),
-        Tiler::Int(n) if *n > 0 => {
+        TilerRef::Layout(l) | &TilerRef::Borrowed(l) => super::fast::logical_divide_into(a, l, out).is_some(),
+        TilerRef::Int(n) if *n > 0 => {
             super::fast::logical_divide_into(a, &Layout::leaf(*n, Scalar::Int(1)), out).is_some()
         }
-        Tiler::Tuple(ts) => super::fast::logical_divide_modes_into(a, ts, out).is_some(),
+        TilerRef::Tuple(ts) => super::fast::logical_divide_modes_into(a, ts, out).is_some(),
         _ => false,
     };
     if !done {
@@ -61,15 +62,15 @@ pub(crate) fn logical_divide_into(a: &Layout, b: &Tiler, out: &mut Layout) -> Re
     Ok(())
 }
 
-fn divide_at(a: &Layout, b: &Tiler, depth: usize) -> Result<Layout> {
+fn divide_at(a: &Layout, b: &TilerRef<'_>, depth: usize) -> Result<Layout> {
     if depth > MAX_DEPTH {
         return Err(Error::value("logical_divide: tiler nested too deeply"));
     }
     match b {
-        Tiler::None => Ok(a.clone()),
-        Tiler::Int(n) => divide_core(a, &int_tiler(*n, "logical_divide")?),
-        Tiler::Layout(l) => divide_core(a, l),
-        Tiler::Tuple(ts) => by_mode(a, ts, "logical_divide", |m, t| divide_at(m, t, depth + 1)),
+        TilerRef::None => Ok(a.clone()),
+        TilerRef::Int(n) => divide_core(a, &int_tiler(*n, "logical_divide")?),
+        TilerRef::Layout(l) | &TilerRef::Borrowed(l) => divide_core(a, l),
+        TilerRef::Tuple(ts) => by_mode(a, ts, "logical_divide", |m, t| divide_at(m, t, depth + 1)),
     }
 }
 
@@ -87,14 +88,14 @@ pub(crate) fn int_tiler(n: i64, op: &str) -> Result<Layout> {
 /// `make_layout(op(A_i, B_i))` with `B_i = None` past the tuple's end.
 pub(crate) fn by_mode(
     a: &Layout,
-    ts: &[Tiler],
+    ts: &[TilerRef<'_>],
     op_name: &str,
-    mut op: impl FnMut(&Layout, &Tiler) -> Result<Layout>,
+    mut op: impl FnMut(&Layout, &TilerRef<'_>) -> Result<Layout>,
 ) -> Result<Layout> {
     if a.rank() < ts.len() {
         return Err(Error::rank(format!(
             "{op_name}: Rank mismatch: the tiler {} has {} modes but {a} has rank {}",
-            Tiler::Tuple(ts.to_vec()),
+            TilerRef::Tuple(ts.to_vec()),
             ts.len(),
             a.rank()
         )));
@@ -165,14 +166,14 @@ fn extent(l: &Layout, p: HRef<'_, i64>, depth: usize) -> Result<HTuple<i64>> {
 /// ```
 /// use rcute::{algebra::logical_divide_none, HTuple, Layout, Scalar, Tiler};
 /// let b = Layout::new(HTuple::leaf(4), HTuple::leaf(Scalar::Int(2))).unwrap();
-/// assert_eq!(logical_divide_none(&Tiler::Layout(b)).unwrap().to_string(), "(4, 2):(2, 1)");
-/// assert!(logical_divide_none(&Tiler::None).is_err());
+/// assert_eq!(logical_divide_none(&TilerRef::Layout(b)).unwrap().to_string(), "(4, 2):(2, 1)");
+/// assert!(logical_divide_none(&TilerRef::None).is_err());
 /// ```
-pub fn logical_divide_none(b: &Tiler) -> Result<Layout> {
+pub fn logical_divide_none(b: &TilerRef<'_>) -> Result<Layout> {
     let t = tiler_to_layout(b)?;
     let p = super::coprofile(&t)?;
     let ones: HTuple<i64> = HTuple::repeat_like(1, p.as_ref());
-    let a = tiler_to_layout(&Tiler::from_shape(ones.as_ref()))?;
+    let a = tiler_to_layout(&TilerRef::from_shape(ones.as_ref()))?;
     logical_divide(&a, b)
 }
 
@@ -187,11 +188,11 @@ pub fn logical_divide_none(b: &Tiler) -> Result<Layout> {
 /// ```
 /// use rcute::{algebra::zipped_divide, HTuple, Layout, Tiler};
 /// let a = Layout::column_major(HTuple::flat([8, 24])).unwrap();
-/// let b = Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8)]);
+/// let b = TilerRef::Tuple(vec![TilerRef::Int(4), TilerRef::Int(8)]);
 /// assert_eq!(zipped_divide(&a, &b).unwrap().to_string(), "((4, 8), (2, 3)):((1, 8), (4, 64))");
-/// assert!(zipped_divide(&a, &Tiler::Tuple(vec![Tiler::Int(4), Tiler::None])).is_err());
+/// assert!(zipped_divide(&a, &TilerRef::Tuple(vec![TilerRef::Int(4), TilerRef::None])).is_err());
 /// ```
-pub fn zipped_divide(a: &Layout, b: &Tiler) -> Result<Layout> {
+pub fn zipped_divide(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
     if let Some(r) = super::fast::zipped_divide(a, b) {
         return Ok(r);
     }
@@ -199,9 +200,9 @@ pub fn zipped_divide(a: &Layout, b: &Tiler) -> Result<Layout> {
 }
 
 /// [`zipped_divide`] without the mode-by-mode integer fast path.
-pub(crate) fn zipped_divide_general(a: &Layout, b: &Tiler) -> Result<Layout> {
+pub(crate) fn zipped_divide_general(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
     let t = tiler_to_layout(b)?;
-    logical_divide(a, &Tiler::Layout(t))
+    logical_divide(a, &TilerRef::Layout(t))
 }
 
 /// `unpack(M)` (`algebra.md` section 7): the modes of `M` when it has a
@@ -233,11 +234,11 @@ pub(crate) fn two_modes(z: &Layout, op: &str) -> Result<(Layout, Layout)> {
 /// ```
 /// use rcute::{algebra::tiled_divide, HTuple, Layout, Tiler};
 /// let a = Layout::column_major(HTuple::flat([8, 24])).unwrap();
-/// let b = Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8)]);
+/// let b = TilerRef::Tuple(vec![TilerRef::Int(4), TilerRef::Int(8)]);
 /// assert_eq!(tiled_divide(&a, &b).unwrap().to_string(), "((4, 8), 2, 3):((1, 8), 4, 64)");
-/// assert!(tiled_divide(&a, &Tiler::None).is_err());
+/// assert!(tiled_divide(&a, &TilerRef::None).is_err());
 /// ```
-pub fn tiled_divide(a: &Layout, b: &Tiler) -> Result<Layout> {
+pub fn tiled_divide(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
     let z = zipped_divide(a, b)?;
     let (z0, z1) = two_modes(&z, "tiled_divide")?;
     let mut modes = vec![z0];
@@ -254,11 +255,11 @@ pub fn tiled_divide(a: &Layout, b: &Tiler) -> Result<Layout> {
 /// ```
 /// use rcute::{algebra::flat_divide, HTuple, Layout, Tiler};
 /// let a = Layout::column_major(HTuple::flat([8, 24])).unwrap();
-/// let b = Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8)]);
+/// let b = TilerRef::Tuple(vec![TilerRef::Int(4), TilerRef::Int(8)]);
 /// assert_eq!(flat_divide(&a, &b).unwrap().to_string(), "(4, 8, 2, 3):(1, 8, 4, 64)");
-/// assert!(flat_divide(&a, &Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8), Tiler::Int(2)])).is_err());
+/// assert!(flat_divide(&a, &TilerRef::Tuple(vec![TilerRef::Int(4), TilerRef::Int(8), TilerRef::Int(2)])).is_err());
 /// ```
-pub fn flat_divide(a: &Layout, b: &Tiler) -> Result<Layout> {
+pub fn flat_divide(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
     let z = zipped_divide(a, b)?;
     let (z0, z1) = two_modes(&z, "flat_divide")?;
     let mut modes = unpack(z0);

@@ -9,6 +9,7 @@
 //! general code, which gives the same result or the exact error. A `Some`
 //! result is always the one the general code computes.
 
+use crate::tiler::TilerRef;
 use smallvec::SmallVec;
 
 use crate::htuple::{HRef, Leaves, Nodes, LEAF, MAX_DEPTH, WIDE};
@@ -431,12 +432,11 @@ enum ModeTiler<'a> {
 }
 
 impl<'a> ModeTiler<'a> {
-    fn of(t: Option<&'a crate::Tiler>) -> Option<ModeTiler<'a>> {
-        use crate::Tiler;
+    fn of(t: Option<&'a crate::TilerRef<'_>>) -> Option<ModeTiler<'a>> {
         Some(match t {
-            None | Some(Tiler::None) => ModeTiler::Keep,
-            Some(Tiler::Int(n)) if *n > 0 => ModeTiler::Int(*n),
-            Some(Tiler::Layout(l)) => ModeTiler::Layout(l),
+            None | Some(TilerRef::None) => ModeTiler::Keep,
+            Some(TilerRef::Int(n)) if *n > 0 => ModeTiler::Int(*n),
+            Some(TilerRef::Layout(l) | &TilerRef::Borrowed(l)) => ModeTiler::Layout(l),
             Some(_) => return None,
         })
     }
@@ -452,7 +452,7 @@ impl<'a> ModeTiler<'a> {
 /// reports the error otherwise). `None` for any other form.
 fn by_mode_into(
     a: &Layout,
-    ts: &[crate::Tiler],
+    ts: &[crate::TilerRef<'_>],
     out: &mut Layout,
     op: impl Fn(&[i64], &[i64], &Layout, RawLeaves<'_>) -> Option<()>,
 ) -> Option<()> {
@@ -504,7 +504,7 @@ type RawLeaves<'a> = (&'a mut Nodes, &'a mut Leaves<i64>, &'a mut Leaves<Scalar>
 /// into `out`.
 pub(crate) fn composition_modes_into(
     a: &Layout,
-    ts: &[crate::Tiler],
+    ts: &[crate::TilerRef<'_>],
     out: &mut Layout,
 ) -> Option<()> {
     by_mode_into(a, ts, out, |ash, ast, b, (nodes, sh, st)| {
@@ -518,7 +518,7 @@ pub(crate) fn composition_modes_into(
 /// written into `out`.
 pub(crate) fn logical_divide_modes_into(
     a: &Layout,
-    ts: &[crate::Tiler],
+    ts: &[crate::TilerRef<'_>],
     out: &mut Layout,
 ) -> Option<()> {
     by_mode_into(a, ts, out, |ash, ast, b, (nodes, sh, st)| {
@@ -925,7 +925,7 @@ pub(crate) fn coalesce_into(a: &Layout, trailing: bool, out: &mut Layout) -> Opt
 /// integer strides in the modes it coalesces: each mode is folded from
 /// A's leaves in place and written straight into the result.
 #[cfg(test)]
-pub(crate) fn coalesce_modes(a: &Layout, ps: &[crate::Tiler], trailing: bool) -> Option<Layout> {
+pub(crate) fn coalesce_modes(a: &Layout, ps: &[crate::TilerRef<'_>], trailing: bool) -> Option<Layout> {
     let mut out = Layout::blank();
     coalesce_modes_into(a, ps, trailing, &mut out)?;
     Some(out)
@@ -934,11 +934,11 @@ pub(crate) fn coalesce_modes(a: &Layout, ps: &[crate::Tiler], trailing: bool) ->
 /// [`coalesce_modes`] written into `out`.
 pub(crate) fn coalesce_modes_into(
     a: &Layout,
-    ps: &[crate::Tiler],
+    ps: &[crate::TilerRef<'_>],
     trailing: bool,
     out: &mut Layout,
 ) -> Option<()> {
-    use crate::Tiler;
+    
     let rank = a.rank();
     if a.is_leaf() || rank == 0 || ps.len() > rank {
         return None;
@@ -947,9 +947,9 @@ pub(crate) fn coalesce_modes_into(
         a,
         trailing,
         |i| match ps.get(i) {
-            Some(Tiler::Int(_) | Tiler::Layout(_)) => Some(true),
-            None | Some(Tiler::None) => Some(false),
-            Some(Tiler::Tuple(_)) => None,
+            Some(TilerRef::Int(_) | TilerRef::Layout(_) | TilerRef::Borrowed(_)) => Some(true),
+            None | Some(TilerRef::None) => Some(false),
+            Some(TilerRef::Tuple(_)) => None,
         },
         out,
     )
@@ -1270,9 +1270,9 @@ fn divide_append(
 /// and the result `((T_0, ..., T_k), (R_0, ..., R_k, A_(k+1), ...))`, which
 /// is what dividing by `tiler_to_layout(B)` (basis strides `1@i`) gives,
 /// without the coordinate strides (each of which is an `Arc`).
-pub(crate) fn zipped_divide(a: &Layout, b: &crate::Tiler) -> Option<Layout> {
-    use crate::Tiler;
-    let Tiler::Tuple(ts) = b else {
+pub(crate) fn zipped_divide(a: &Layout, b: &crate::TilerRef<'_>) -> Option<Layout> {
+    
+    let TilerRef::Tuple(ts) = b else {
         return None;
     };
     if a.is_leaf() || ts.len() < 2 || ts.len() > a.rank() || ts.len() > 8 {
@@ -1290,8 +1290,8 @@ pub(crate) fn zipped_divide(a: &Layout, b: &crate::Tiler) -> Option<Layout> {
     for (i, t) in ts.iter().enumerate() {
         let ai = a.mode(i as i64).ok()?;
         let d = match t {
-            Tiler::Int(n) if *n > 0 => logical_divide(&ai, &Layout::leaf(*n, Scalar::Int(1)))?,
-            Tiler::Layout(l) => logical_divide(&ai, l)?,
+            TilerRef::Int(n) if *n > 0 => logical_divide(&ai, &Layout::leaf(*n, Scalar::Int(1)))?,
+            TilerRef::Layout(l) | &TilerRef::Borrowed(l) => logical_divide(&ai, l)?,
             _ => return None,
         };
         if d.is_leaf() || d.rank() != 2 {
@@ -1542,11 +1542,11 @@ mod tests {
             let k = 2 + r.next(a.rank() as u64 - 1) as usize;
             let ts: Vec<Tiler> = (0..k)
                 .map(|_| match r.next(3) {
-                    0 => Tiler::Layout(layout(&mut r, 6, STRIDES)),
-                    _ => Tiler::Int(r.next(9) as i64 - 1),
+                    0 => TilerRef::Layout(layout(&mut r, 6, STRIDES)),
+                    _ => TilerRef::Int(r.next(9) as i64 - 1),
                 })
                 .collect();
-            let b = Tiler::Tuple(ts);
+            let b = TilerRef::Tuple(ts);
             let g = super::super::divide::zipped_divide_general(&a, &b);
             if g.is_ok() {
                 ok += 1;
@@ -1626,22 +1626,22 @@ mod tests {
             let k = 1 + r.next(a.rank().min(6) as u64 + 1) as usize;
             let ts: Vec<Tiler> = (0..k)
                 .map(|_| match r.next(6) {
-                    0 if wide => Tiler::Layout(wide_layout(&mut r)),
-                    0 | 1 => Tiler::Layout(layout(&mut r, 6, STRIDES)),
-                    2 => Tiler::None,
-                    3 => Tiler::Tuple(vec![Tiler::Int(2)]),
-                    _ => Tiler::Int(r.next(9) as i64 - 1),
+                    0 if wide => TilerRef::Layout(wide_layout(&mut r)),
+                    0 | 1 => TilerRef::Layout(layout(&mut r, 6, STRIDES)),
+                    2 => TilerRef::None,
+                    3 => TilerRef::Tuple(vec![TilerRef::Int(2)]),
+                    _ => TilerRef::Int(r.next(9) as i64 - 1),
                 })
                 .collect();
             let divide = i % 2 == 0;
             let (g, f) = if divide {
                 (
-                    super::super::divide::logical_divide(&a, &Tiler::Tuple(ts.clone())),
+                    super::super::divide::logical_divide(&a, &TilerRef::Tuple(ts.clone())),
                     logical_divide_modes_into(&a, &ts, &mut out),
                 )
             } else {
                 (
-                    super::super::composition::composition(&a, &Tiler::Tuple(ts.clone())),
+                    super::super::composition::composition(&a, &TilerRef::Tuple(ts.clone())),
                     composition_modes_into(&a, &ts, &mut out),
                 )
             };
@@ -1654,7 +1654,7 @@ mod tests {
                     g.as_ref().ok(),
                     Some(&out),
                     "divide {divide}: {a} by {}",
-                    Tiler::Tuple(ts)
+                    TilerRef::Tuple(ts)
                 );
             }
         }
@@ -1667,7 +1667,6 @@ mod tests {
     #[test]
     fn products_into_match_general() {
         use super::super::product::{blocked_raked_general, product_core_general};
-        use crate::Tiler;
         let mut r = Rng(37);
         let (mut fast, mut ok) = (0, 0);
         let mut out = Layout::blank();
@@ -1691,7 +1690,7 @@ mod tests {
                 }
                 k => {
                     let raked = k == 3;
-                    let t = Tiler::Layout(b.clone());
+                    let t = TilerRef::Layout(b.clone());
                     let g = if !a.is_leaf() && !b.is_leaf() && a.rank() == b.rank() {
                         blocked_raked_general(&a, &b, raked)
                     } else if raked {
@@ -1725,12 +1724,12 @@ mod tests {
             let k = r.next(4) as usize;
             let ps: Vec<Tiler> = (0..k)
                 .map(|_| match r.next(4) {
-                    0 => Tiler::None,
-                    1 => Tiler::Layout(Layout::leaf(2, Scalar::Int(1))),
-                    _ => Tiler::Int(1),
+                    0 => TilerRef::None,
+                    1 => TilerRef::Layout(Layout::leaf(2, Scalar::Int(1))),
+                    _ => TilerRef::Int(1),
                 })
                 .collect();
-            let p = Tiler::Tuple(ps);
+            let p = TilerRef::Tuple(ps);
             let trailing = r.next(2) == 0;
             let g = if trailing {
                 super::super::coalesce::by_mode(
@@ -1752,7 +1751,7 @@ mod tests {
             if g.is_ok() {
                 ok += 1;
             }
-            let Tiler::Tuple(ps) = &p else { unreachable!() };
+            let TilerRef::Tuple(ps) = &p else { unreachable!() };
             if let Some(f) = coalesce_modes(&a, ps, trailing) {
                 fast += 1;
                 assert_eq!(
@@ -1994,7 +1993,7 @@ mod tests {
         for _ in 0..100_000 {
             let a = layout(&mut r, 6, STRIDES);
             let n = 1 + r.next(3) as usize;
-            let p = crate::Tiler::Tuple(vec![crate::Tiler::Int(0); n]);
+            let p = crate::TilerRef::Tuple(vec![crate::TilerRef::Int(0); n]);
             let g = super::super::coalesce::coalesce_z_by_mode(&a, &p);
             if let Some(f) = coalesce_z_first_modes(&a, n) {
                 fast += 1;

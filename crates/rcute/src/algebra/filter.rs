@@ -1,8 +1,9 @@
 //! filter_zeros and filter (`algebra.md` section 3): C++ CuTe's definitions
 //! on top of rcute's coalesce.
 
+use crate::tiler::TilerRef;
 use crate::error::Result;
-use crate::{Layout, Scalar, Tiler};
+use crate::{Layout, Scalar};
 
 /// `filter_zeros(A)` (`algebra.md` section 3; C++ CuTe `filter_zeros`):
 /// the same profile and stride, with every shape leaf whose stride leaf is
@@ -59,9 +60,9 @@ pub fn filter(a: &Layout) -> Result<Layout> {
 /// let s = HTuple::tuple([HTuple::leaf(4i64), HTuple::flat([2i64, 3])]);
 /// let d = HTuple::tuple([HTuple::leaf(Scalar::Int(0)), HTuple::flat([Scalar::Int(1), Scalar::Int(2)])]);
 /// let a = Layout::new(s, d).unwrap();
-/// let p = Tiler::Tuple(vec![Tiler::Int(1), Tiler::Int(1)]);
+/// let p = TilerRef::Tuple(vec![TilerRef::Int(1), TilerRef::Int(1)]);
 /// assert_eq!(filter_by_mode(&a, &p).unwrap().to_string(), "(1, 6):(0, 1)");
 /// ```
-pub fn filter_by_mode(a: &Layout, profile: &Tiler) -> Result<Layout> {
+pub fn filter_by_mode(a: &Layout, profile: &TilerRef<'_>) -> Result<Layout> {
     super::coalesce::by_mode(a, profile, &filter, "filter", 0)
 }

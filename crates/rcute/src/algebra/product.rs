@@ -5,6 +5,7 @@
 //! replaced by a distinct repetition of A (A* the minimal complement of A,
 //! whose trailing extension mode composition extends as far as B needs).
 
+use crate::tiler::TilerRef;
 use std::borrow::Cow;
 
 use smallvec::SmallVec;
@@ -13,7 +14,6 @@ use crate::error::{Error, Result};
 use crate::htuple::{Builder, MAX_DEPTH};
 use crate::layout::Layout;
 use crate::stride::Scalar;
-use crate::tiler::Tiler;
 
 use super::divide::{by_mode, int_tiler, two_modes, unpack};
 
@@ -39,20 +39,20 @@ use super::divide::{by_mode, int_tiler, two_modes, unpack};
 /// use rcute::{algebra::logical_product, HTuple, Layout, Scalar, Tiler};
 /// let a = Layout::column_major(HTuple::leaf(4)).unwrap();
 /// let b = Layout::new(HTuple::leaf(3), HTuple::leaf(Scalar::Int(5))).unwrap();
-/// assert_eq!(logical_product(&a, &Tiler::Layout(b)).unwrap().to_string(), "(4, 3):(1, 20)");
-/// assert_eq!(logical_product(&a, &Tiler::None).unwrap(), a);
+/// assert_eq!(logical_product(&a, &TilerRef::Layout(b)).unwrap().to_string(), "(4, 3):(1, 20)");
+/// assert_eq!(logical_product(&a, &TilerRef::None).unwrap(), a);
 /// ```
-pub fn logical_product(a: &Layout, b: &Tiler) -> Result<Layout> {
+pub fn logical_product(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
     product_at(a, b, 0)
 }
 
 /// [`logical_product`] written into `out`, reusing its storage (the notation's
 /// prepared calls evaluate into a caller's slot). On an error `out` holds
 /// an unspecified layout.
-pub(crate) fn logical_product_into(a: &Layout, b: &Tiler, out: &mut Layout) -> Result<()> {
+pub(crate) fn logical_product_into(a: &Layout, b: &TilerRef<'_>, out: &mut Layout) -> Result<()> {
     let done = match b {
-        Tiler::Layout(l) => super::fast::logical_product_into(a, l, out).is_some(),
-        Tiler::Int(n) if *n > 0 => {
+        TilerRef::Layout(l) | &TilerRef::Borrowed(l) => super::fast::logical_product_into(a, l, out).is_some(),
+        TilerRef::Int(n) if *n > 0 => {
             super::fast::logical_product_into(a, &Layout::leaf(*n, Scalar::Int(1)), out).is_some()
         }
         _ => false,
@@ -68,11 +68,11 @@ pub(crate) fn logical_product_into(a: &Layout, b: &Tiler, out: &mut Layout) -> R
 /// an unspecified layout.
 pub(crate) fn blocked_raked_into(
     a: &Layout,
-    b: &Tiler,
+    b: &TilerRef<'_>,
     raked: bool,
     out: &mut Layout,
 ) -> Result<()> {
-    if let Tiler::Layout(l) = b {
+    if let Some(l) = b.as_layout() {
         if super::fast::blocked_raked_into(a, l, raked, out).is_some() {
             return Ok(());
         }
@@ -81,15 +81,15 @@ pub(crate) fn blocked_raked_into(
     Ok(())
 }
 
-fn product_at(a: &Layout, b: &Tiler, depth: usize) -> Result<Layout> {
+fn product_at(a: &Layout, b: &TilerRef<'_>, depth: usize) -> Result<Layout> {
     if depth > MAX_DEPTH {
         return Err(Error::value("logical_product: tiler nested too deeply"));
     }
     match b {
-        Tiler::None => Ok(a.clone()),
-        Tiler::Int(n) => product_core(a, &int_tiler(*n, "logical_product")?),
-        Tiler::Layout(l) => product_core(a, l),
-        Tiler::Tuple(ts) => by_mode(a, ts, "logical_product", |m, t| product_at(m, t, depth + 1)),
+        TilerRef::None => Ok(a.clone()),
+        TilerRef::Int(n) => product_core(a, &int_tiler(*n, "logical_product")?),
+        TilerRef::Layout(l) | &TilerRef::Borrowed(l) => product_core(a, l),
+        TilerRef::Tuple(ts) => by_mode(a, ts, "logical_product", |m, t| product_at(m, t, depth + 1)),
     }
 }
 
@@ -116,12 +116,12 @@ pub(crate) fn product_core_general(a: &Layout, b: &Layout) -> Result<Layout> {
 
 /// `zip2_by(L, G)` (`algebra.md` section 9): regroups the by-mode pairs of
 /// `L` guided by the tiler `G` into `((M, N, ...), (TileM, TileN, ..., L...))`.
-fn zip2_by(l: &Layout, g: &Tiler, depth: usize) -> Result<Layout> {
+fn zip2_by(l: &Layout, g: &TilerRef<'_>, depth: usize) -> Result<Layout> {
     if depth > MAX_DEPTH {
         return Err(Error::value("zip2_by: tiler nested too deeply"));
     }
     match g {
-        Tiler::Tuple(gs) => {
+        TilerRef::Tuple(gs) => {
             let modes: Vec<Layout> = l.modes().collect();
             if modes.len() < gs.len() {
                 return Err(Error::rank(format!(
@@ -159,10 +159,10 @@ fn zip2_by(l: &Layout, g: &Tiler, depth: usize) -> Result<Layout> {
 /// ```
 /// use rcute::{algebra::zipped_product, HTuple, Layout, Tiler};
 /// let a = Layout::column_major(HTuple::leaf(4)).unwrap();
-/// assert_eq!(zipped_product(&a, &Tiler::Int(3)).unwrap().to_string(), "(4, 3):(1, 4)");
-/// assert!(zipped_product(&a, &Tiler::None).is_err());
+/// assert_eq!(zipped_product(&a, &TilerRef::Int(3)).unwrap().to_string(), "(4, 3):(1, 4)");
+/// assert!(zipped_product(&a, &TilerRef::None).is_err());
 /// ```
-pub fn zipped_product(a: &Layout, b: &Tiler) -> Result<Layout> {
+pub fn zipped_product(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
     let r = logical_product(a, b)?;
     zip2_by(&r, b, 0)
 }
@@ -176,10 +176,10 @@ pub fn zipped_product(a: &Layout, b: &Tiler) -> Result<Layout> {
 /// ```
 /// use rcute::{algebra::tiled_product, HTuple, Layout, Tiler};
 /// let a = Layout::column_major(HTuple::leaf(4)).unwrap();
-/// assert_eq!(tiled_product(&a, &Tiler::Int(3)).unwrap().to_string(), "(4, 3):(1, 4)");
-/// assert!(tiled_product(&a, &Tiler::Tuple(vec![Tiler::Int(2), Tiler::Int(2)])).is_err());
+/// assert_eq!(tiled_product(&a, &TilerRef::Int(3)).unwrap().to_string(), "(4, 3):(1, 4)");
+/// assert!(tiled_product(&a, &TilerRef::Tuple(vec![TilerRef::Int(2), TilerRef::Int(2)])).is_err());
 /// ```
-pub fn tiled_product(a: &Layout, b: &Tiler) -> Result<Layout> {
+pub fn tiled_product(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
     let z = zipped_product(a, b)?;
     let (z0, z1) = two_modes(&z, "tiled_product")?;
     let mut modes = vec![z0];
@@ -196,10 +196,10 @@ pub fn tiled_product(a: &Layout, b: &Tiler) -> Result<Layout> {
 /// use rcute::{algebra::flat_product, HTuple, Layout, Tiler};
 /// let a = Layout::column_major(HTuple::leaf(4)).unwrap();
 /// let b = Layout::column_major(HTuple::flat([3, 2])).unwrap();
-/// assert_eq!(flat_product(&a, &Tiler::Layout(b)).unwrap().to_string(), "(4, 3, 2):(1, 4, 12)");
-/// assert!(flat_product(&a, &Tiler::Int(0)).is_err());
+/// assert_eq!(flat_product(&a, &TilerRef::Layout(b)).unwrap().to_string(), "(4, 3, 2):(1, 4, 12)");
+/// assert!(flat_product(&a, &TilerRef::Int(0)).is_err());
 /// ```
-pub fn flat_product(a: &Layout, b: &Tiler) -> Result<Layout> {
+pub fn flat_product(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
     let z = zipped_product(a, b)?;
     let (z0, z1) = two_modes(&z, "flat_product")?;
     let mut modes = unpack(z0);
@@ -272,19 +272,19 @@ fn pair_halves(r0: &Layout, r1: &Layout, raked: bool) -> Result<Layout> {
     Ok(Layout::from_parts(bs.finish(), bd.finish()))
 }
 
-fn blocked_raked(a: &Layout, b: &Tiler, raked: bool) -> Result<Layout> {
+fn blocked_raked(a: &Layout, b: &TilerRef<'_>, raked: bool) -> Result<Layout> {
     let op = if raked {
         "raked_product"
     } else {
         "blocked_product"
     };
     let b = match b {
-        Tiler::None => {
+        TilerRef::None => {
             return Err(Error::type_(format!(
                 "{op}({a}, None): the tiler must be a layout, an integer or a tuple"
             )))
         }
-        Tiler::Tuple(ts) => {
+        TilerRef::Tuple(ts) => {
             // the reference's by-mode form: the first two modes of the
             // by-mode logical product are paired
             if ts.len() != a.rank() {
@@ -302,8 +302,8 @@ fn blocked_raked(a: &Layout, b: &Tiler, raked: bool) -> Result<Layout> {
             }
             return pair_halves(&r.mode(0)?, &r.mode(1)?, raked);
         }
-        Tiler::Int(n) => Cow::Owned(int_tiler(*n, op)?),
-        Tiler::Layout(l) => Cow::Borrowed(l),
+        TilerRef::Int(n) => Cow::Owned(int_tiler(*n, op)?),
+        TilerRef::Layout(l) | &TilerRef::Borrowed(l) => Cow::Borrowed(l),
     };
     let r = a.rank().max(b.rank());
     let ap = pad(a, r)?;
@@ -328,10 +328,10 @@ fn blocked_raked(a: &Layout, b: &Tiler, raked: bool) -> Result<Layout> {
 /// ```
 /// use rcute::{algebra::blocked_product, HTuple, Layout, Tiler};
 /// let a = Layout::column_major(HTuple::leaf(4)).unwrap();
-/// assert_eq!(blocked_product(&a, &Tiler::Int(3)).unwrap().to_string(), "((4, 3),):((1, 4),)");
-/// assert!(blocked_product(&a, &Tiler::None).is_err());
+/// assert_eq!(blocked_product(&a, &TilerRef::Int(3)).unwrap().to_string(), "((4, 3),):((1, 4),)");
+/// assert!(blocked_product(&a, &TilerRef::None).is_err());
 /// ```
-pub fn blocked_product(a: &Layout, b: &Tiler) -> Result<Layout> {
+pub fn blocked_product(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
     blocked_raked(a, b, false)
 }
 
@@ -345,9 +345,9 @@ pub fn blocked_product(a: &Layout, b: &Tiler) -> Result<Layout> {
 /// ```
 /// use rcute::{algebra::raked_product, HTuple, Layout, Tiler};
 /// let a = Layout::column_major(HTuple::leaf(4)).unwrap();
-/// assert_eq!(raked_product(&a, &Tiler::Int(3)).unwrap().to_string(), "((3, 4),):((4, 1),)");
-/// assert!(raked_product(&a, &Tiler::Tuple(vec![Tiler::Int(2), Tiler::Int(2)])).is_err());
+/// assert_eq!(raked_product(&a, &TilerRef::Int(3)).unwrap().to_string(), "((3, 4),):((4, 1),)");
+/// assert!(raked_product(&a, &TilerRef::Tuple(vec![TilerRef::Int(2), TilerRef::Int(2)])).is_err());
 /// ```
-pub fn raked_product(a: &Layout, b: &Tiler) -> Result<Layout> {
+pub fn raked_product(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
     blocked_raked(a, b, true)
 }

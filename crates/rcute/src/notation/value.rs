@@ -447,6 +447,7 @@ impl Value {
             Tiler::None => Value::None,
             Tiler::Int(n) => Value::Int(*n),
             Tiler::Layout(l) => Value::Layout(l.clone()),
+            crate::tiler::TilerRef::Borrowed(l) => Value::Layout((*l).clone()),
             Tiler::Tuple(v) => Value::Tuple(v.iter().map(Value::from_tiler).collect()),
         }
     }

@@ -31,6 +31,7 @@ mod partition;
 mod print;
 mod slice;
 
+use crate::tiler::TilerRef;
 use std::fmt;
 
 pub use accessor::{
@@ -50,7 +51,6 @@ use crate::htuple::HRef;
 use crate::layout::Layout;
 use crate::shape::{DisplayCoord, Shape};
 use crate::stride::Scalar;
-use crate::tiler::Tiler;
 
 /// A tensor `Tensor(e, L)` (`tensor.md` section 1): an accessor `e` and a
 /// layout `L`. Its shape, size, rank and depth are those of `L`;
@@ -196,10 +196,10 @@ impl<A> Tensor<A> {
     /// use rcute::tensor::Tensor;
     /// use rcute::{Layout, HTuple, Tiler};
     /// let t = Tensor::from_layout(Layout::column_major(HTuple::leaf(24)).unwrap());
-    /// let b = Tiler::Layout(Layout::column_major(HTuple::flat([4, 6])).unwrap());
+    /// let b = TilerRef::Layout(Layout::column_major(HTuple::flat([4, 6])).unwrap());
     /// assert_eq!(t.composition(&b).unwrap().to_string(), "{0} o (4, 6):(1, 4)");
     /// ```
-    pub fn composition(self, b: &Tiler) -> Result<Tensor<A>> {
+    pub fn composition(self, b: &TilerRef<'_>) -> Result<Tensor<A>> {
         self.map_layout(|l| crate::algebra::composition(l, b))
     }
 
@@ -210,10 +210,10 @@ impl<A> Tensor<A> {
     /// use rcute::tensor::Tensor;
     /// use rcute::{Layout, HTuple, Scalar, Tiler};
     /// let t = Tensor::from_layout(Layout::column_major(HTuple::leaf(24)).unwrap());
-    /// let b = Tiler::Layout(Layout::leaf(4, Scalar::Int(2)));
+    /// let b = TilerRef::Layout(Layout::leaf(4, Scalar::Int(2)));
     /// assert_eq!(t.logical_divide(&b).unwrap().to_string(), "{0} o (4, (2, 3)):(2, (1, 8))");
     /// ```
-    pub fn logical_divide(self, b: &Tiler) -> Result<Tensor<A>> {
+    pub fn logical_divide(self, b: &TilerRef<'_>) -> Result<Tensor<A>> {
         self.map_layout(|l| crate::algebra::logical_divide(l, b))
     }
 
@@ -224,11 +224,11 @@ impl<A> Tensor<A> {
     /// use rcute::tensor::Tensor;
     /// use rcute::{Layout, HTuple, Tiler};
     /// let t = Tensor::from_layout(Layout::column_major(HTuple::flat([8, 24])).unwrap());
-    /// let b = Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8)]);
+    /// let b = TilerRef::Tuple(vec![TilerRef::Int(4), TilerRef::Int(8)]);
     /// assert_eq!(t.zipped_divide(&b).unwrap().to_string(),
     ///            "{0} o ((4, 8), (2, 3)):((1, 8), (4, 64))");
     /// ```
-    pub fn zipped_divide(self, b: &Tiler) -> Result<Tensor<A>> {
+    pub fn zipped_divide(self, b: &TilerRef<'_>) -> Result<Tensor<A>> {
         self.map_layout(|l| crate::algebra::zipped_divide(l, b))
     }
 
@@ -239,10 +239,10 @@ impl<A> Tensor<A> {
     /// use rcute::tensor::Tensor;
     /// use rcute::{Layout, HTuple, Tiler};
     /// let t = Tensor::from_layout(Layout::column_major(HTuple::flat([8, 24])).unwrap());
-    /// let b = Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8)]);
+    /// let b = TilerRef::Tuple(vec![TilerRef::Int(4), TilerRef::Int(8)]);
     /// assert_eq!(t.tiled_divide(&b).unwrap().layout().rank(), 3);
     /// ```
-    pub fn tiled_divide(self, b: &Tiler) -> Result<Tensor<A>> {
+    pub fn tiled_divide(self, b: &TilerRef<'_>) -> Result<Tensor<A>> {
         self.map_layout(|l| crate::algebra::tiled_divide(l, b))
     }
 
@@ -253,10 +253,10 @@ impl<A> Tensor<A> {
     /// use rcute::tensor::Tensor;
     /// use rcute::{Layout, HTuple, Tiler};
     /// let t = Tensor::from_layout(Layout::column_major(HTuple::flat([8, 24])).unwrap());
-    /// let b = Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8)]);
+    /// let b = TilerRef::Tuple(vec![TilerRef::Int(4), TilerRef::Int(8)]);
     /// assert_eq!(t.flat_divide(&b).unwrap().layout().rank(), 4);
     /// ```
-    pub fn flat_divide(self, b: &Tiler) -> Result<Tensor<A>> {
+    pub fn flat_divide(self, b: &TilerRef<'_>) -> Result<Tensor<A>> {
         self.map_layout(|l| crate::algebra::flat_divide(l, b))
     }
 }

@@ -6,6 +6,7 @@
 //! `inner_partition` keeps a whole tile and chooses which one;
 //! `outer_partition` keeps one position of every tile.
 
+use crate::tiler::TilerRef;
 use crate::error::{Error, Result};
 use crate::htuple::{HRef, HTuple};
 use crate::layout::Layout;
@@ -55,17 +56,17 @@ pub fn dice<T: Clone>(proj: &[Step], x: HRef<'_, T>) -> Result<HTuple<T>> {
     ))
 }
 
-fn dice_tiler(proj: &[Step], tiler: &Tiler) -> Result<Tiler> {
+fn dice_tiler<'a>(proj: &[Step], tiler: &TilerRef<'a>) -> Result<TilerRef<'a>> {
     match tiler {
-        Tiler::Tuple(v) if v.len() == proj.len() => Ok(Tiler::Tuple(
+        TilerRef::Tuple(v) if v.len() == proj.len() => Ok(TilerRef::Tuple(
             v.iter()
                 .zip(proj)
                 .filter(|(_, p)| **p == Step::Keep)
                 .map(|(t, _)| t.clone())
                 .collect(),
         )),
-        Tiler::Layout(l) if l.rank() == proj.len() && !l.is_leaf() => {
-            Ok(Tiler::Layout(Layout::concat_allow_empty(
+        TilerRef::Layout(l) | &TilerRef::Borrowed(l) if l.rank() == proj.len() && !l.is_leaf() => {
+            Ok(TilerRef::Layout(Layout::concat_allow_empty(
                 l.modes()
                     .zip(proj)
                     .filter(|(_, p)| **p == Step::Keep)
@@ -130,13 +131,13 @@ fn slice_z<'t, A: Accessor>(t: &'t Tensor<A>, z: &Layout, c: Coord) -> Result<Te
 /// use rcute::{Layout, HTuple, Scalar, Tiler};
 /// // D = (8,24):(1,8); zipped_divide(D, (4,8)) = ((4, 8), (2, 3)):((1, 8), (4, 64))
 /// let d = Tensor::from_layout(Layout::column_major(HTuple::flat([8, 24])).unwrap());
-/// let tiler = Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8)]);
+/// let tiler = TilerRef::Tuple(vec![TilerRef::Int(4), TilerRef::Int(8)]);
 /// assert_eq!(inner_partition(&d, &tiler, (1, 2)).unwrap().to_string(), "{132} o (4, 8):(1, 8)");
 /// assert_eq!(inner_partition(&d, &tiler, 5).unwrap().to_string(), "{132} o (4, 8):(1, 8)");
 /// ```
 pub fn inner_partition<'t, A: Accessor>(
     t: &'t Tensor<A>,
-    tiler: &Tiler,
+    tiler: &TilerRef<'_>,
     coord: impl IntoCoord,
 ) -> Result<Tensor<A::View<'t>>> {
     let (z, c) = inner_coord(&t.layout, tiler, coord.into_coord())?;
@@ -144,7 +145,7 @@ pub fn inner_partition<'t, A: Accessor>(
 }
 
 /// `Z = zipped_divide(L, tiler)` and the coordinate `(all, rest)`.
-fn inner_coord(l: &Layout, tiler: &Tiler, coord: Coord) -> Result<(Layout, Coord)> {
+fn inner_coord(l: &Layout, tiler: &TilerRef<'_>, coord: Coord) -> Result<(Layout, Coord)> {
     let z = crate::algebra::zipped_divide(l, tiler)?;
     let (r0, r1) = ranks(&z)?;
     let rest = pad(coord, r1, "inner_partition")?;
@@ -152,7 +153,7 @@ fn inner_coord(l: &Layout, tiler: &Tiler, coord: Coord) -> Result<(Layout, Coord
 }
 
 /// `Z = zipped_divide(L, tiler)` and the coordinate `(tile, all)`.
-fn outer_coord(l: &Layout, tiler: &Tiler, coord: Coord) -> Result<(Layout, Coord)> {
+fn outer_coord(l: &Layout, tiler: &TilerRef<'_>, coord: Coord) -> Result<(Layout, Coord)> {
     let z = crate::algebra::zipped_divide(l, tiler)?;
     let (r0, r1) = ranks(&z)?;
     let tile = pad(coord, r0, "outer_partition")?;
@@ -179,13 +180,13 @@ fn slice_z_mut<'t, A: AccessorMut>(
 /// use rcute::tensor::{fill, local_tile_mut, make_tensor_shape};
 /// use rcute::Tiler;
 /// let mut t = make_tensor_shape::<i32>((4, 4)).unwrap();
-/// let tiler = Tiler::Tuple(vec![Tiler::Int(2), Tiler::Int(2)]);
+/// let tiler = TilerRef::Tuple(vec![TilerRef::Int(2), TilerRef::Int(2)]);
 /// fill(&mut local_tile_mut(&mut t, &tiler, (1, 0)).unwrap(), 1).unwrap();
 /// assert_eq!(t.accessor().as_slice(), &[0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0]);
 /// ```
 pub fn local_tile_mut<'t, A: AccessorMut>(
     t: &'t mut Tensor<A>,
-    tiler: &Tiler,
+    tiler: &TilerRef<'_>,
     coord: impl IntoCoord,
 ) -> Result<Tensor<A::ViewMut<'t>>> {
     let (z, c) = inner_coord(&t.layout, tiler, coord.into_coord())?;
@@ -202,13 +203,13 @@ pub fn local_tile_mut<'t, A: AccessorMut>(
 /// use rcute::tensor::{outer_partition, Tensor};
 /// use rcute::{Layout, HTuple, Tiler};
 /// let d = Tensor::from_layout(Layout::column_major(HTuple::flat([8, 24])).unwrap());
-/// let tiler = Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8)]);
+/// let tiler = TilerRef::Tuple(vec![TilerRef::Int(4), TilerRef::Int(8)]);
 /// // element 5 = (1,1) of every tile
 /// assert_eq!(outer_partition(&d, &tiler, 5).unwrap().to_string(), "{9} o (2, 3):(4, 64)");
 /// ```
 pub fn outer_partition<'t, A: Accessor>(
     t: &'t Tensor<A>,
-    tiler: &Tiler,
+    tiler: &TilerRef<'_>,
     coord: impl IntoCoord,
 ) -> Result<Tensor<A::View<'t>>> {
     let (z, c) = outer_coord(&t.layout, tiler, coord.into_coord())?;
@@ -224,13 +225,13 @@ pub fn outer_partition<'t, A: Accessor>(
 /// use rcute::tensor::{local_tile, make_tensor_shape};
 /// use rcute::Tiler;
 /// let t = make_tensor_shape::<f32>((8, 24)).unwrap();
-/// let tile = local_tile(&t, &Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8)]), (1, 2)).unwrap();
+/// let tile = local_tile(&t, &TilerRef::Tuple(vec![TilerRef::Int(4), TilerRef::Int(8)]), (1, 2)).unwrap();
 /// assert_eq!(tile.layout().to_string(), "(4, 8):(1, 8)");
 /// assert_eq!(tile.accessor().base(), 132);
 /// ```
 pub fn local_tile<'t, A: Accessor>(
     t: &'t Tensor<A>,
-    tiler: &Tiler,
+    tiler: &TilerRef<'_>,
     coord: impl IntoCoord,
 ) -> Result<Tensor<A::View<'t>>> {
     inner_partition(t, tiler, coord)
@@ -247,13 +248,13 @@ pub fn local_tile<'t, A: Accessor>(
 /// use rcute::{Layout, HTuple, Tiler};
 /// // the (BM, BK) tile of A at (m, k) from a (BM, BN, BK) tiler, C++ Step<_1, X, _1>
 /// let a = Tensor::from_layout(Layout::column_major(HTuple::flat([8, 12])).unwrap());
-/// let tiler = Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(2), Tiler::Int(3)]);
+/// let tiler = TilerRef::Tuple(vec![TilerRef::Int(4), TilerRef::Int(2), TilerRef::Int(3)]);
 /// let t = local_tile_proj(&a, &tiler, (1, 5, 2), &[Step::Keep, Step::X, Step::Keep]).unwrap();
 /// assert_eq!(t.to_string(), "{52} o (4, 3):(1, 8)");
 /// ```
 pub fn local_tile_proj<'t, A: Accessor>(
     t: &'t Tensor<A>,
-    tiler: &Tiler,
+    tiler: &TilerRef<'_>,
     coord: impl IntoCoord,
     proj: &[Step],
 ) -> Result<Tensor<A::View<'t>>> {
@@ -342,11 +343,11 @@ pub fn local_partition<'t, A: Accessor>(
 /// `product_each(shape(thr))` as a tiler and `flat_coord(thr, idx)`.
 fn thread_tiler(thr: &Layout, idx: i64) -> Result<(Tiler, Coord)> {
     let tiler = if thr.is_leaf() {
-        Tiler::Int(thr.size()?)
+        TilerRef::Int(thr.size()?)
     } else {
-        Tiler::Tuple(
+        TilerRef::Tuple(
             thr.modes()
-                .map(|m| m.size().map(Tiler::Int))
+                .map(|m| m.size().map(TilerRef::Int))
                 .collect::<Result<_>>()?,
         )
     };

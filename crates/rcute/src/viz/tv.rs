@@ -2,13 +2,14 @@
 //! checks, the folding of a linear-offset TV layout through the tile, and
 //! the first-hit rule.
 
+use crate::tiler::TilerRef;
 use super::{View, MAX_CELLS};
 use crate::error::{Error, Result};
 use crate::htuple::{Builder, HTuple, MAX_DEPTH};
 use crate::layout::Layout;
 use crate::shape::{self, Shape};
 use crate::stride::Scalar;
-use crate::tiler::{tiler_to_layout, Tiler};
+use crate::tiler::tiler_to_layout;
 
 /// A TV layout ready to draw: `layout` maps `(tid, vid)` to a coordinate
 /// value `(m, n)` inside the `rows x cols` tile `tile`.
@@ -98,8 +99,8 @@ pub fn fold_tv(l: &Layout, tile_mn: Option<&Shape>) -> Result<TvLayout> {
     }
     let mut folded = l.clone();
     if !stride_sum(l)?.is_coord() {
-        let tile_layout = tiler_to_layout(&Tiler::from_shape(tile.as_ref()))?;
-        folded = crate::algebra::composition(&tile_layout, &Tiler::Layout(l.clone()))?;
+        let tile_layout = tiler_to_layout(&TilerRef::from_shape(tile.as_ref()))?;
+        folded = crate::algebra::composition(&tile_layout, &TilerRef::Layout(l.clone()))?;
     }
     let profile = stride_sum(&folded)?;
     let two_axes = match &profile {

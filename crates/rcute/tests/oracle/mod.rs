@@ -831,6 +831,7 @@ fn op_composition(src: &mut impl Src) -> Result<Outcome, String> {
     let _ = r.to_string();
     match &t {
         Tiler::Layout(b) => check_composition(&a, b, &r)?,
+        rcute::TilerRef::Borrowed(b) => check_composition(&a, b, &r)?,
         Tiler::Int(n) => {
             let b = Layout::leaf(*n, Scalar::Int(1));
             check_composition(&a, &b, &r)?;
