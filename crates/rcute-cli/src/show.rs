@@ -118,7 +118,9 @@ fn render(args: &ShowArgs) -> Result<String> {
         Format::Table => viz::print_table(&view, print_type),
         Format::Auto => match viz::print_layout(&view) {
             Ok(s) => Ok(with_header(s)),
-            Err(e) if matches!(e.kind(), ErrorKind::Value | ErrorKind::Type) && view.rank() != 2 => {
+            Err(e)
+                if matches!(e.kind(), ErrorKind::Value | ErrorKind::Type) && view.rank() != 2 =>
+            {
                 viz::print_tensor(&view, print_type)
             }
             Err(e) if e.kind() == ErrorKind::Type => viz::print_tensor(&view, print_type),

@@ -258,7 +258,10 @@ mod tests {
         assert_eq!((7,).into_shape().unwrap().to_string(), "(7,)");
         let e: HTuple<i64> = ().into_shape().unwrap();
         assert_eq!(e.to_string(), "()");
-        assert_eq!(vec![[1, 2], [3, 4]].into_shape().unwrap().to_string(), "((1, 2), (3, 4))");
+        assert_eq!(
+            vec![[1, 2], [3, 4]].into_shape().unwrap().to_string(),
+            "((1, 2), (3, 4))"
+        );
     }
 
     #[test]
@@ -271,6 +274,9 @@ mod tests {
     #[test]
     fn coordinates_take_none_leaves() {
         let c = (None::<i64>, (1, 2)).into_coord().unwrap();
-        assert_eq!(c.leaves(), &[None, Some(Scalar::Int(1)), Some(Scalar::Int(2))]);
+        assert_eq!(
+            c.leaves(),
+            &[None, Some(Scalar::Int(1)), Some(Scalar::Int(2))]
+        );
     }
 }

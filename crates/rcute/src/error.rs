@@ -159,7 +159,11 @@ impl Error {
     /// The same error, recording the operation `op` and the operands that
     /// `operands` prints (called only on failure).
     #[cold]
-    pub fn in_operation(mut self, op: &'static str, operands: impl FnOnce() -> Vec<String>) -> Self {
+    pub fn in_operation(
+        mut self,
+        op: &'static str,
+        operands: impl FnOnce() -> Vec<String>,
+    ) -> Self {
         if self.operation.is_none() {
             self.operation = Some(op);
             self.operands = operands();

@@ -4,9 +4,9 @@
 
 use std::fmt;
 
+use crate::convert::{IntoShape, IntoStride};
 use crate::error::{Error, Result};
 use crate::htuple::{Builder, HRef, HTuple};
-use crate::convert::{IntoShape, IntoStride};
 use crate::int;
 use crate::shape::{self, Shape};
 use crate::stride::{self, Scalar};

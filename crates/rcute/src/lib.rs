@@ -34,13 +34,13 @@ pub mod viz;
 #[cfg(test)]
 mod testing;
 
+pub use api::*;
 pub use atuple::ArithTuple;
+pub use convert::{IntoCoord, IntoHTuple, IntoShape, IntoStride};
 pub use error::{Error, ErrorKind, Result};
 pub use htuple::{HRef, HTuple};
 pub use layout::{Layout, Stride};
 pub use shape::{Coord, Shape};
 pub use stride::Scalar;
 pub use swizzle::{Swizzle, SwizzledLayout};
-pub use api::*;
-pub use convert::{IntoCoord, IntoHTuple, IntoShape, IntoStride};
 pub use tiler::{IntoTiler, Tiler, TilerRef};

@@ -55,8 +55,8 @@ impl Swizzle {
     /// use rcute::{ErrorKind, Swizzle};
     /// assert!(Swizzle::new(2, 0, -2).is_ok());
     /// assert!(Swizzle::new(0, 4, 0).is_ok());
-    /// assert_eq!(Swizzle::new(3, 0, 1).unwrap_err().kind, ErrorKind::Value);
-    /// assert_eq!(Swizzle::new(2, -1, 3).unwrap_err().kind, ErrorKind::Value);
+    /// assert_eq!(Swizzle::new(3, 0, 1).unwrap_err().kind(), ErrorKind::Value);
+    /// assert_eq!(Swizzle::new(2, -1, 3).unwrap_err().kind(), ErrorKind::Value);
     /// ```
     pub fn new(bits: i64, base: i64, shift: i64) -> Result<Swizzle> {
         let name = format!("Swizzle({bits}, {base}, {shift})");

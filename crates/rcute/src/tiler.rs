@@ -19,7 +19,7 @@ use crate::stride::Scalar;
 ///
 /// ```
 /// use rcute::{Tiler, tiler::tiler_to_layout};
-/// let t = TilerRef::Tuple(vec![TilerRef::Int(4), TilerRef::Int(5)]);
+/// let t = Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(5)]);
 /// assert_eq!(tiler_to_layout(&t).unwrap().to_string(), "(4, 5):(1@0, 1@1)");
 /// ```
 #[derive(Clone, Debug, PartialEq)]
@@ -79,7 +79,9 @@ impl<'a> TilerRef<'a> {
             TilerRef::Int(n) => TilerRef::Int(n),
             TilerRef::Layout(l) => TilerRef::Layout(l),
             TilerRef::Borrowed(l) => TilerRef::Layout(l.clone()),
-            TilerRef::Tuple(v) => TilerRef::Tuple(v.into_iter().map(TilerRef::into_owned).collect()),
+            TilerRef::Tuple(v) => {
+                TilerRef::Tuple(v.into_iter().map(TilerRef::into_owned).collect())
+            }
         }
     }
 }

@@ -450,7 +450,10 @@ fn argument_promotion_and_none() {
         ok("complement(Layout(4, 2), shape(Layout(20, 1)))"),
         "(2, 3):(1, 8)"
     );
-    assert_eq!(err("complement(4:2, 24, extend=24)").kind(), ErrorKind::Type);
+    assert_eq!(
+        err("complement(4:2, 24, extend=24)").kind(),
+        ErrorKind::Type
+    );
     assert_eq!(err("complement(4:2, width=24)").kind(), ErrorKind::Type);
     // shapes of layouts where shapes are expected
     assert_eq!(
@@ -589,7 +592,10 @@ fn tensors() {
     assert_eq!(ok("identity_tensor(4) == identity_tensor(4)"), "True");
     assert_eq!(ok("identity_tensor(4) == (4:1)"), "False");
     // layout-only operations reject tensors
-    assert_eq!(err("complement(identity_tensor(4))").kind(), ErrorKind::Type);
+    assert_eq!(
+        err("complement(identity_tensor(4))").kind(),
+        ErrorKind::Type
+    );
     // make_tensor: a zero-filled memory tensor (tensor.md 2); no integer
     // codomain is a type error
     assert!(ok("make_tensor(4:1)").ends_with(", i64) o 4:1"));

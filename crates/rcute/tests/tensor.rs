@@ -121,7 +121,10 @@ fn accessor_kinds() {
     // memory accessors reject coordinate offsets and out-of-range reads
     let a = Array::new(vec![1, 2, 3]);
     assert_eq!(a.read(&scalar("1@0")).unwrap_err().kind(), ErrorKind::Type);
-    assert_eq!(a.read(&Scalar::Int(3)).unwrap_err().kind(), ErrorKind::Bounds);
+    assert_eq!(
+        a.read(&Scalar::Int(3)).unwrap_err().kind(),
+        ErrorKind::Bounds
+    );
     assert_eq!(
         a.read(&Scalar::Int(-1)).unwrap_err().kind(),
         ErrorKind::Bounds
@@ -146,7 +149,9 @@ fn make_tensor_allocates_cosize() {
         ErrorKind::Value
     );
     assert_eq!(
-        make_tensor::<f32>(lay("(4,8):(1@0,1@1)")).unwrap_err().kind(),
+        make_tensor::<f32>(lay("(4,8):(1@0,1@1)"))
+            .unwrap_err()
+            .kind(),
         ErrorKind::Type
     );
     assert_eq!(
@@ -205,7 +210,10 @@ fn indexing_errors() {
     let t = implicit(T3);
     // a tuple coordinate that is too short, or a tuple for a leaf shape
     assert_eq!(t.slice(crd("(None,)")).unwrap_err().kind(), ErrorKind::Rank);
-    assert_eq!(t.at(crd("((1,2,3),0)")).unwrap_err().kind(), ErrorKind::Rank);
+    assert_eq!(
+        t.at(crd("((1,2,3),0)")).unwrap_err().kind(),
+        ErrorKind::Rank
+    );
     assert_eq!(
         implicit("5:1").at(crd("(1,2)")).unwrap_err().kind(),
         ErrorKind::Rank
@@ -266,7 +274,10 @@ fn spec_identity_tensors() {
         identity_tensor((4, 6)).unwrap().at(13).unwrap().to_string(),
         "(1, 3)"
     );
-    assert_eq!(identity_tensor((0, 2)).unwrap_err().kind(), ErrorKind::Value);
+    assert_eq!(
+        identity_tensor((0, 2)).unwrap_err().kind(),
+        ErrorKind::Value
+    );
 }
 
 #[test]
@@ -374,7 +385,10 @@ fn copy_errors_write_nothing() {
     let mut c = make_tensor::<Scalar>(lay("6:1")).unwrap();
     let coords = identity_tensor((2, 3)).unwrap();
     let mut cdst = Tensor::new(c.accessor_mut().view_mut(), lay("(2,3):(1@0,1@1)"));
-    assert_eq!(copy(&coords, &mut cdst).unwrap_err().kind(), ErrorKind::Type);
+    assert_eq!(
+        copy(&coords, &mut cdst).unwrap_err().kind(),
+        ErrorKind::Type
+    );
 }
 
 #[test]

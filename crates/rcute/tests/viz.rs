@@ -331,7 +331,9 @@ fn print_layout_rows_and_errors() {
         ErrorKind::Value
     );
     assert_eq!(
-        viz::print_layout(&lay("(2,2):(1@0,1@1)")).unwrap_err().kind(),
+        viz::print_layout(&lay("(2,2):(1@0,1@1)"))
+            .unwrap_err()
+            .kind(),
         ErrorKind::Type
     );
     // F2 values print as integers

@@ -206,7 +206,7 @@ pub(crate) fn by_mode(
     }
 }
 
-/// `coalesce(A, profile)` (`algebra.md` section 2): `TilerRef::None` leaves A
+/// `coalesce(A, profile)` (`algebra.md` section 2): `Tiler::None` leaves A
 /// alone, any other leaf value coalesces (the values themselves are
 /// ignored), a tuple goes by mode and concatenates the modes' results (so a
 /// 1-tuple profile on a leaf-shaped layout returns a 1-tuple); modes beyond
@@ -221,7 +221,7 @@ pub(crate) fn by_mode(
 /// let s = HTuple::tuple([HTuple::leaf(2i64), HTuple::flat([1i64, 6])]);
 /// let d = HTuple::tuple([HTuple::leaf(Scalar::Int(1)), HTuple::flat([Scalar::Int(6), Scalar::Int(2)])]);
 /// let a = Layout::new(s, d).unwrap();
-/// let p = TilerRef::Tuple(vec![TilerRef::Int(1), TilerRef::Int(1)]);
+/// let p = Tiler::Tuple(vec![Tiler::Int(1), Tiler::Int(1)]);
 /// assert_eq!(coalesce_by_mode(&a, &p).unwrap().to_string(), "(2, 6):(1, 2)");
 /// ```
 pub fn coalesce_by_mode(a: &Layout, profile: &TilerRef<'_>) -> Result<Layout> {
@@ -233,7 +233,11 @@ pub fn coalesce_by_mode(a: &Layout, profile: &TilerRef<'_>) -> Result<Layout> {
 /// [`coalesce_by_mode`] written into `out`, reusing its storage (the notation's
 /// prepared calls evaluate into a caller's slot). On an error `out` holds
 /// an unspecified layout.
-pub(crate) fn coalesce_by_mode_into(a: &Layout, profile: &TilerRef<'_>, out: &mut Layout) -> Result<()> {
+pub(crate) fn coalesce_by_mode_into(
+    a: &Layout,
+    profile: &TilerRef<'_>,
+    out: &mut Layout,
+) -> Result<()> {
     if let TilerRef::Tuple(ps) = profile {
         if super::fast::coalesce_modes_into(a, ps, false, out).is_some() {
             return Ok(());
@@ -252,7 +256,7 @@ pub(crate) fn coalesce_by_mode_into(a: &Layout, profile: &TilerRef<'_>, out: &mu
 /// let s = HTuple::tuple([HTuple::leaf(3i64), HTuple::flat([2i64, 6, 1])]);
 /// let d = HTuple::tuple([HTuple::leaf(Scalar::Int(1)), HTuple::flat([Scalar::Int(3), Scalar::Int(6), Scalar::Int(5)])]);
 /// let a = Layout::new(s, d).unwrap();
-/// let p = TilerRef::Tuple(vec![TilerRef::None, TilerRef::Int(1)]);
+/// let p = Tiler::Tuple(vec![Tiler::None, Tiler::Int(1)]);
 /// assert_eq!(coalesce_z_by_mode(&a, &p).unwrap().to_string(), "(3, (12, 1)):(1, (3, 5))");
 /// ```
 pub fn coalesce_z_by_mode(a: &Layout, profile: &TilerRef<'_>) -> Result<Layout> {
@@ -264,7 +268,11 @@ pub fn coalesce_z_by_mode(a: &Layout, profile: &TilerRef<'_>) -> Result<Layout> 
 /// [`coalesce_z_by_mode`] written into `out`, reusing its storage (the notation's
 /// prepared calls evaluate into a caller's slot). On an error `out` holds
 /// an unspecified layout.
-pub(crate) fn coalesce_z_by_mode_into(a: &Layout, profile: &TilerRef<'_>, out: &mut Layout) -> Result<()> {
+pub(crate) fn coalesce_z_by_mode_into(
+    a: &Layout,
+    profile: &TilerRef<'_>,
+    out: &mut Layout,
+) -> Result<()> {
     if let TilerRef::Tuple(ps) = profile {
         if super::fast::coalesce_modes_into(a, ps, true, out).is_some() {
             return Ok(());

@@ -1,7 +1,7 @@
 //! coshape, coprofile and cosize (`strides.md` section 5).
-use crate::tiler::TilerRef;
 use crate::htuple::MAX_DEPTH;
 use crate::tiler::tiler_to_layout;
+use crate::tiler::TilerRef;
 use crate::{Error, HTuple, Layout, Result, Scalar};
 
 /// `0 + sum of xs` in the stride algebras, as Python's `sum` computes it.
@@ -122,9 +122,9 @@ pub fn coprofile(a: &Layout) -> Result<HTuple<i64>> {
 ///
 /// ```
 /// use rcute::{Tiler, algebra::codomain::coprofile_tiler};
-/// let t = TilerRef::Tuple(vec![TilerRef::None, TilerRef::Int(4)]);
+/// let t = Tiler::Tuple(vec![Tiler::None, Tiler::Int(4)]);
 /// assert_eq!(coprofile_tiler(&t).unwrap().to_string(), "(0, 0)");
-/// assert_eq!(coprofile_tiler(&TilerRef::Int(24)).unwrap().to_string(), "0");
+/// assert_eq!(coprofile_tiler(&Tiler::Int(24)).unwrap().to_string(), "0");
 /// ```
 pub fn coprofile_tiler(t: &TilerRef<'_>) -> Result<HTuple<i64>> {
     fn none_to_axis<'a>(t: &TilerRef<'a>) -> TilerRef<'a> {

@@ -48,7 +48,7 @@ use crate::stride::{Path, Scalar};
 /// let x = HTuple::leaf(24);
 /// assert_eq!(complement(&a, Some(x.as_ref())).unwrap().to_string(), "(2, 3):(1, 8)");
 /// let bad = Layout::new(HTuple::flat([2, 2]), HTuple::flat([Scalar::Int(1), Scalar::Int(1)])).unwrap();
-/// assert_eq!(complement(&bad, None).unwrap_err().kind, rcute::ErrorKind::Injectivity);
+/// assert_eq!(complement(&bad, None).unwrap_err().kind(), rcute::ErrorKind::Injectivity);
 /// ```
 #[inline]
 pub fn complement(a: &Layout, extend: Option<HRef<'_, i64>>) -> Result<Layout> {

@@ -32,14 +32,14 @@ use crate::{int, Layout, Scalar, Tiler};
 /// use rcute::{HTuple, Layout, Scalar, Tiler};
 /// assert_eq!(EVAL_LIMIT, 1 << 16);
 /// let a = Layout::new(HTuple::leaf(1i64 << 22), HTuple::leaf(Scalar::F2(1))).unwrap();
-/// assert!(composition(&a, &TilerRef::Int(1 << 17)).is_err()); // 2^17 points to check
-/// assert!(composition(&a, &TilerRef::Int(1 << 10)).is_ok());
+/// assert!(composition(&a, &Tiler::Int(1 << 17)).is_err()); // 2^17 points to check
+/// assert!(composition(&a, &Tiler::Int(1 << 10)).is_ok());
 /// ```
 pub const EVAL_LIMIT: i64 = 1 << 16;
 
 /// `composition(A, B)` ("A after B"; `algebra.md` section 4, C++ CuTe
 /// `composition`), with the tiler dispatch of `algebra.md` section 0:
-/// `TilerRef::None` returns A, an integer `n` composes with `n:1`, a tuple
+/// `Tiler::None` returns A, an integer `n` composes with `n:1`, a tuple
 /// tiler composes mode by mode (modes of A beyond the tuple are kept) and
 /// concatenates, a layout runs the layout core.
 ///
@@ -65,11 +65,11 @@ pub const EVAL_LIMIT: i64 = 1 << 16;
 /// use rcute::{algebra::composition, HTuple, Layout, Scalar, Tiler};
 /// let a = Layout::new(HTuple::flat([6i64, 2]), HTuple::flat([8, 2].map(Scalar::Int))).unwrap();
 /// let b = Layout::new(HTuple::flat([4i64, 3]), HTuple::flat([3, 1].map(Scalar::Int))).unwrap();
-/// assert_eq!(composition(&a, &TilerRef::Layout(b)).unwrap().to_string(), "((2, 2), 3):((24, 2), 8)");
+/// assert_eq!(composition(&a, &Tiler::Layout(b)).unwrap().to_string(), "((2, 2), 3):((24, 2), 8)");
 /// // A is not additive across B's modes here: an error, not a wrong layout
 /// let a = Layout::new(HTuple::flat([6i64, 2]), HTuple::flat([1, 7].map(Scalar::Int))).unwrap();
 /// let b = Layout::new(HTuple::flat([3i64, 2]), HTuple::flat([2, 3].map(Scalar::Int))).unwrap();
-/// assert!(composition(&a, &TilerRef::Layout(b)).is_err());
+/// assert!(composition(&a, &Tiler::Layout(b)).is_err());
 /// ```
 #[inline]
 pub fn composition(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
@@ -135,7 +135,7 @@ pub(crate) fn composition_layout(a: &Layout, b: &Layout) -> Result<Layout> {
 /// let a = Layout::new(HTuple::flat([6i64, 2]), HTuple::flat([1, 7].map(Scalar::Int))).unwrap();
 /// let b = Layout::new(HTuple::flat([3i64, 2]), HTuple::flat([2, 3].map(Scalar::Int))).unwrap();
 /// // the reference's (wrong) answer: R(5) = 7 while A(B(5)) = A(7) = 8
-/// assert_eq!(composition_unchecked(&a, &TilerRef::Layout(b)).unwrap().to_string(), "(3, 2):(2, 3)");
+/// assert_eq!(composition_unchecked(&a, &Tiler::Layout(b)).unwrap().to_string(), "(3, 2):(2, 3)");
 /// ```
 pub fn composition_unchecked(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
     dispatch(a, b, false, 0)

@@ -5,12 +5,12 @@
 //! cover A. rcute extends the complement to `size(A)` along each codomain
 //! axis, as the whitepaper and C++ CuTe do (section 21, item 2).
 
-use crate::tiler::TilerRef;
 use crate::error::{Error, Result};
 use crate::htuple::{Builder, HRef, HTuple, MAX_DEPTH};
 use crate::layout::Layout;
 use crate::stride::Scalar;
 use crate::tiler::tiler_to_layout;
+use crate::tiler::TilerRef;
 
 /// `logical_divide(A, B)` (`algebra.md` section 6; C++ CuTe `logical_divide`).
 ///
@@ -37,8 +37,8 @@ use crate::tiler::tiler_to_layout;
 /// use rcute::{algebra::logical_divide, HTuple, Layout, Scalar, Tiler};
 /// let a = Layout::column_major(HTuple::leaf(24)).unwrap();
 /// let b = Layout::new(HTuple::leaf(4), HTuple::leaf(Scalar::Int(2))).unwrap();
-/// assert_eq!(logical_divide(&a, &TilerRef::Layout(b)).unwrap().to_string(), "(4, (2, 3)):(2, (1, 8))");
-/// assert_eq!(logical_divide(&a, &TilerRef::None).unwrap(), a);
+/// assert_eq!(logical_divide(&a, &Tiler::Layout(b)).unwrap().to_string(), "(4, (2, 3)):(2, (1, 8))");
+/// assert_eq!(logical_divide(&a, &Tiler::None).unwrap(), a);
 /// ```
 pub fn logical_divide(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
     divide_at(a, b, 0)
@@ -49,7 +49,9 @@ pub fn logical_divide(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
 /// an unspecified layout.
 pub(crate) fn logical_divide_into(a: &Layout, b: &TilerRef<'_>, out: &mut Layout) -> Result<()> {
     let done = match b {
-        TilerRef::Layout(l) | &TilerRef::Borrowed(l) => super::fast::logical_divide_into(a, l, out).is_some(),
+        TilerRef::Layout(l) | &TilerRef::Borrowed(l) => {
+            super::fast::logical_divide_into(a, l, out).is_some()
+        }
         TilerRef::Int(n) if *n > 0 => {
             super::fast::logical_divide_into(a, &Layout::leaf(*n, Scalar::Int(1)), out).is_some()
         }
@@ -166,8 +168,8 @@ fn extent(l: &Layout, p: HRef<'_, i64>, depth: usize) -> Result<HTuple<i64>> {
 /// ```
 /// use rcute::{algebra::logical_divide_none, HTuple, Layout, Scalar, Tiler};
 /// let b = Layout::new(HTuple::leaf(4), HTuple::leaf(Scalar::Int(2))).unwrap();
-/// assert_eq!(logical_divide_none(&TilerRef::Layout(b)).unwrap().to_string(), "(4, 2):(2, 1)");
-/// assert!(logical_divide_none(&TilerRef::None).is_err());
+/// assert_eq!(logical_divide_none(&Tiler::Layout(b)).unwrap().to_string(), "(4, 2):(2, 1)");
+/// assert!(logical_divide_none(&Tiler::None).is_err());
 /// ```
 pub fn logical_divide_none(b: &TilerRef<'_>) -> Result<Layout> {
     let t = tiler_to_layout(b)?;
@@ -188,9 +190,9 @@ pub fn logical_divide_none(b: &TilerRef<'_>) -> Result<Layout> {
 /// ```
 /// use rcute::{algebra::zipped_divide, HTuple, Layout, Tiler};
 /// let a = Layout::column_major(HTuple::flat([8, 24])).unwrap();
-/// let b = TilerRef::Tuple(vec![TilerRef::Int(4), TilerRef::Int(8)]);
+/// let b = Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8)]);
 /// assert_eq!(zipped_divide(&a, &b).unwrap().to_string(), "((4, 8), (2, 3)):((1, 8), (4, 64))");
-/// assert!(zipped_divide(&a, &TilerRef::Tuple(vec![TilerRef::Int(4), TilerRef::None])).is_err());
+/// assert!(zipped_divide(&a, &Tiler::Tuple(vec![Tiler::Int(4), Tiler::None])).is_err());
 /// ```
 pub fn zipped_divide(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
     if let Some(r) = super::fast::zipped_divide(a, b) {
@@ -234,9 +236,9 @@ pub(crate) fn two_modes(z: &Layout, op: &str) -> Result<(Layout, Layout)> {
 /// ```
 /// use rcute::{algebra::tiled_divide, HTuple, Layout, Tiler};
 /// let a = Layout::column_major(HTuple::flat([8, 24])).unwrap();
-/// let b = TilerRef::Tuple(vec![TilerRef::Int(4), TilerRef::Int(8)]);
+/// let b = Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8)]);
 /// assert_eq!(tiled_divide(&a, &b).unwrap().to_string(), "((4, 8), 2, 3):((1, 8), 4, 64)");
-/// assert!(tiled_divide(&a, &TilerRef::None).is_err());
+/// assert!(tiled_divide(&a, &Tiler::None).is_err());
 /// ```
 pub fn tiled_divide(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
     let z = zipped_divide(a, b)?;
@@ -255,9 +257,9 @@ pub fn tiled_divide(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
 /// ```
 /// use rcute::{algebra::flat_divide, HTuple, Layout, Tiler};
 /// let a = Layout::column_major(HTuple::flat([8, 24])).unwrap();
-/// let b = TilerRef::Tuple(vec![TilerRef::Int(4), TilerRef::Int(8)]);
+/// let b = Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8)]);
 /// assert_eq!(flat_divide(&a, &b).unwrap().to_string(), "(4, 8, 2, 3):(1, 8, 4, 64)");
-/// assert!(flat_divide(&a, &TilerRef::Tuple(vec![TilerRef::Int(4), TilerRef::Int(8), TilerRef::Int(2)])).is_err());
+/// assert!(flat_divide(&a, &Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8), Tiler::Int(2)])).is_err());
 /// ```
 pub fn flat_divide(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
     let z = zipped_divide(a, b)?;

@@ -925,7 +925,11 @@ pub(crate) fn coalesce_into(a: &Layout, trailing: bool, out: &mut Layout) -> Opt
 /// integer strides in the modes it coalesces: each mode is folded from
 /// A's leaves in place and written straight into the result.
 #[cfg(test)]
-pub(crate) fn coalesce_modes(a: &Layout, ps: &[crate::TilerRef<'_>], trailing: bool) -> Option<Layout> {
+pub(crate) fn coalesce_modes(
+    a: &Layout,
+    ps: &[crate::TilerRef<'_>],
+    trailing: bool,
+) -> Option<Layout> {
     let mut out = Layout::blank();
     coalesce_modes_into(a, ps, trailing, &mut out)?;
     Some(out)
@@ -938,7 +942,6 @@ pub(crate) fn coalesce_modes_into(
     trailing: bool,
     out: &mut Layout,
 ) -> Option<()> {
-    
     let rank = a.rank();
     if a.is_leaf() || rank == 0 || ps.len() > rank {
         return None;
@@ -1271,7 +1274,6 @@ fn divide_append(
 /// is what dividing by `tiler_to_layout(B)` (basis strides `1@i`) gives,
 /// without the coordinate strides (each of which is an `Arc`).
 pub(crate) fn zipped_divide(a: &Layout, b: &crate::TilerRef<'_>) -> Option<Layout> {
-    
     let TilerRef::Tuple(ts) = b else {
         return None;
     };
@@ -1751,7 +1753,9 @@ mod tests {
             if g.is_ok() {
                 ok += 1;
             }
-            let TilerRef::Tuple(ps) = &p else { unreachable!() };
+            let TilerRef::Tuple(ps) = &p else {
+                unreachable!()
+            };
             if let Some(f) = coalesce_modes(&a, ps, trailing) {
                 fast += 1;
                 assert_eq!(

@@ -39,8 +39,8 @@ use super::divide::{by_mode, int_tiler, two_modes, unpack};
 /// use rcute::{algebra::logical_product, HTuple, Layout, Scalar, Tiler};
 /// let a = Layout::column_major(HTuple::leaf(4)).unwrap();
 /// let b = Layout::new(HTuple::leaf(3), HTuple::leaf(Scalar::Int(5))).unwrap();
-/// assert_eq!(logical_product(&a, &TilerRef::Layout(b)).unwrap().to_string(), "(4, 3):(1, 20)");
-/// assert_eq!(logical_product(&a, &TilerRef::None).unwrap(), a);
+/// assert_eq!(logical_product(&a, &Tiler::Layout(b)).unwrap().to_string(), "(4, 3):(1, 20)");
+/// assert_eq!(logical_product(&a, &Tiler::None).unwrap(), a);
 /// ```
 pub fn logical_product(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
     product_at(a, b, 0)
@@ -51,7 +51,9 @@ pub fn logical_product(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
 /// an unspecified layout.
 pub(crate) fn logical_product_into(a: &Layout, b: &TilerRef<'_>, out: &mut Layout) -> Result<()> {
     let done = match b {
-        TilerRef::Layout(l) | &TilerRef::Borrowed(l) => super::fast::logical_product_into(a, l, out).is_some(),
+        TilerRef::Layout(l) | &TilerRef::Borrowed(l) => {
+            super::fast::logical_product_into(a, l, out).is_some()
+        }
         TilerRef::Int(n) if *n > 0 => {
             super::fast::logical_product_into(a, &Layout::leaf(*n, Scalar::Int(1)), out).is_some()
         }
@@ -89,7 +91,9 @@ fn product_at(a: &Layout, b: &TilerRef<'_>, depth: usize) -> Result<Layout> {
         TilerRef::None => Ok(a.clone()),
         TilerRef::Int(n) => product_core(a, &int_tiler(*n, "logical_product")?),
         TilerRef::Layout(l) | &TilerRef::Borrowed(l) => product_core(a, l),
-        TilerRef::Tuple(ts) => by_mode(a, ts, "logical_product", |m, t| product_at(m, t, depth + 1)),
+        TilerRef::Tuple(ts) => {
+            by_mode(a, ts, "logical_product", |m, t| product_at(m, t, depth + 1))
+        }
     }
 }
 
@@ -159,8 +163,8 @@ fn zip2_by(l: &Layout, g: &TilerRef<'_>, depth: usize) -> Result<Layout> {
 /// ```
 /// use rcute::{algebra::zipped_product, HTuple, Layout, Tiler};
 /// let a = Layout::column_major(HTuple::leaf(4)).unwrap();
-/// assert_eq!(zipped_product(&a, &TilerRef::Int(3)).unwrap().to_string(), "(4, 3):(1, 4)");
-/// assert!(zipped_product(&a, &TilerRef::None).is_err());
+/// assert_eq!(zipped_product(&a, &Tiler::Int(3)).unwrap().to_string(), "(4, 3):(1, 4)");
+/// assert!(zipped_product(&a, &Tiler::None).is_err());
 /// ```
 pub fn zipped_product(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
     let r = logical_product(a, b)?;
@@ -176,8 +180,8 @@ pub fn zipped_product(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
 /// ```
 /// use rcute::{algebra::tiled_product, HTuple, Layout, Tiler};
 /// let a = Layout::column_major(HTuple::leaf(4)).unwrap();
-/// assert_eq!(tiled_product(&a, &TilerRef::Int(3)).unwrap().to_string(), "(4, 3):(1, 4)");
-/// assert!(tiled_product(&a, &TilerRef::Tuple(vec![TilerRef::Int(2), TilerRef::Int(2)])).is_err());
+/// assert_eq!(tiled_product(&a, &Tiler::Int(3)).unwrap().to_string(), "(4, 3):(1, 4)");
+/// assert!(tiled_product(&a, &Tiler::Tuple(vec![Tiler::Int(2), Tiler::Int(2)])).is_err());
 /// ```
 pub fn tiled_product(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
     let z = zipped_product(a, b)?;
@@ -196,8 +200,8 @@ pub fn tiled_product(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
 /// use rcute::{algebra::flat_product, HTuple, Layout, Tiler};
 /// let a = Layout::column_major(HTuple::leaf(4)).unwrap();
 /// let b = Layout::column_major(HTuple::flat([3, 2])).unwrap();
-/// assert_eq!(flat_product(&a, &TilerRef::Layout(b)).unwrap().to_string(), "(4, 3, 2):(1, 4, 12)");
-/// assert!(flat_product(&a, &TilerRef::Int(0)).is_err());
+/// assert_eq!(flat_product(&a, &Tiler::Layout(b)).unwrap().to_string(), "(4, 3, 2):(1, 4, 12)");
+/// assert!(flat_product(&a, &Tiler::Int(0)).is_err());
 /// ```
 pub fn flat_product(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
     let z = zipped_product(a, b)?;
@@ -328,8 +332,8 @@ fn blocked_raked(a: &Layout, b: &TilerRef<'_>, raked: bool) -> Result<Layout> {
 /// ```
 /// use rcute::{algebra::blocked_product, HTuple, Layout, Tiler};
 /// let a = Layout::column_major(HTuple::leaf(4)).unwrap();
-/// assert_eq!(blocked_product(&a, &TilerRef::Int(3)).unwrap().to_string(), "((4, 3),):((1, 4),)");
-/// assert!(blocked_product(&a, &TilerRef::None).is_err());
+/// assert_eq!(blocked_product(&a, &Tiler::Int(3)).unwrap().to_string(), "((4, 3),):((1, 4),)");
+/// assert!(blocked_product(&a, &Tiler::None).is_err());
 /// ```
 pub fn blocked_product(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
     blocked_raked(a, b, false)
@@ -345,8 +349,8 @@ pub fn blocked_product(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
 /// ```
 /// use rcute::{algebra::raked_product, HTuple, Layout, Tiler};
 /// let a = Layout::column_major(HTuple::leaf(4)).unwrap();
-/// assert_eq!(raked_product(&a, &TilerRef::Int(3)).unwrap().to_string(), "((3, 4),):((4, 1),)");
-/// assert!(raked_product(&a, &TilerRef::Tuple(vec![TilerRef::Int(2), TilerRef::Int(2)])).is_err());
+/// assert_eq!(raked_product(&a, &Tiler::Int(3)).unwrap().to_string(), "((3, 4),):((4, 1),)");
+/// assert!(raked_product(&a, &Tiler::Tuple(vec![Tiler::Int(2), Tiler::Int(2)])).is_err());
 /// ```
 pub fn raked_product(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
     blocked_raked(a, b, true)

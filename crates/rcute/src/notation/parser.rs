@@ -175,7 +175,7 @@ pub enum Statement {
 /// assert!(matches!(s, Statement::Assign(ref n, _) if n == "A"));
 /// assert!(parse_statement("  # nothing").unwrap().is_none());
 /// let e = parse_statement("(4,8):(8,1))").unwrap_err();
-/// assert!(e.message.contains("column 12"));
+/// assert!(e.message().contains("column 12"));
 /// ```
 pub fn parse_statement(src: &str) -> Result<Option<Statement>> {
     let toks = tokenize(src)?;

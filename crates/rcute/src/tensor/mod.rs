@@ -196,7 +196,7 @@ impl<A> Tensor<A> {
     /// use rcute::tensor::Tensor;
     /// use rcute::{Layout, HTuple, Tiler};
     /// let t = Tensor::from_layout(Layout::column_major(HTuple::leaf(24)).unwrap());
-    /// let b = TilerRef::Layout(Layout::column_major(HTuple::flat([4, 6])).unwrap());
+    /// let b = Tiler::Layout(Layout::column_major(HTuple::flat([4, 6])).unwrap());
     /// assert_eq!(t.composition(&b).unwrap().to_string(), "{0} o (4, 6):(1, 4)");
     /// ```
     pub fn composition(self, b: &TilerRef<'_>) -> Result<Tensor<A>> {
@@ -210,7 +210,7 @@ impl<A> Tensor<A> {
     /// use rcute::tensor::Tensor;
     /// use rcute::{Layout, HTuple, Scalar, Tiler};
     /// let t = Tensor::from_layout(Layout::column_major(HTuple::leaf(24)).unwrap());
-    /// let b = TilerRef::Layout(Layout::leaf(4, Scalar::Int(2)));
+    /// let b = Tiler::Layout(Layout::leaf(4, Scalar::Int(2)));
     /// assert_eq!(t.logical_divide(&b).unwrap().to_string(), "{0} o (4, (2, 3)):(2, (1, 8))");
     /// ```
     pub fn logical_divide(self, b: &TilerRef<'_>) -> Result<Tensor<A>> {
@@ -224,7 +224,7 @@ impl<A> Tensor<A> {
     /// use rcute::tensor::Tensor;
     /// use rcute::{Layout, HTuple, Tiler};
     /// let t = Tensor::from_layout(Layout::column_major(HTuple::flat([8, 24])).unwrap());
-    /// let b = TilerRef::Tuple(vec![TilerRef::Int(4), TilerRef::Int(8)]);
+    /// let b = Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8)]);
     /// assert_eq!(t.zipped_divide(&b).unwrap().to_string(),
     ///            "{0} o ((4, 8), (2, 3)):((1, 8), (4, 64))");
     /// ```
@@ -239,7 +239,7 @@ impl<A> Tensor<A> {
     /// use rcute::tensor::Tensor;
     /// use rcute::{Layout, HTuple, Tiler};
     /// let t = Tensor::from_layout(Layout::column_major(HTuple::flat([8, 24])).unwrap());
-    /// let b = TilerRef::Tuple(vec![TilerRef::Int(4), TilerRef::Int(8)]);
+    /// let b = Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8)]);
     /// assert_eq!(t.tiled_divide(&b).unwrap().layout().rank(), 3);
     /// ```
     pub fn tiled_divide(self, b: &TilerRef<'_>) -> Result<Tensor<A>> {
@@ -253,7 +253,7 @@ impl<A> Tensor<A> {
     /// use rcute::tensor::Tensor;
     /// use rcute::{Layout, HTuple, Tiler};
     /// let t = Tensor::from_layout(Layout::column_major(HTuple::flat([8, 24])).unwrap());
-    /// let b = TilerRef::Tuple(vec![TilerRef::Int(4), TilerRef::Int(8)]);
+    /// let b = Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8)]);
     /// assert_eq!(t.flat_divide(&b).unwrap().layout().rank(), 4);
     /// ```
     pub fn flat_divide(self, b: &TilerRef<'_>) -> Result<Tensor<A>> {

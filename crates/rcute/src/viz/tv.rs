@@ -2,7 +2,6 @@
 //! checks, the folding of a linear-offset TV layout through the tile, and
 //! the first-hit rule.
 
-use crate::tiler::TilerRef;
 use super::{View, MAX_CELLS};
 use crate::error::{Error, Result};
 use crate::htuple::{Builder, HTuple, MAX_DEPTH};
@@ -10,6 +9,7 @@ use crate::layout::Layout;
 use crate::shape::{self, Shape};
 use crate::stride::Scalar;
 use crate::tiler::tiler_to_layout;
+use crate::tiler::TilerRef;
 
 /// A TV layout ready to draw: `layout` maps `(tid, vid)` to a coordinate
 /// value `(m, n)` inside the `rows x cols` tile `tile`.
