@@ -138,3 +138,56 @@ pub fn lcm(a: i64, b: i64) -> Result<i64> {
     let g = gcd(a, b);
     mul((a / g).abs(), b.abs())
 }
+
+/// [`floor_divmod`] without the error value: `None` for a zero divisor
+/// or an overflowing quotient.
+#[inline]
+pub(crate) fn fdm(a: i64, b: i64) -> Option<(i64, i64)> {
+    if a >= 0 && b > 0 {
+        // the common case: one unsigned division gives both
+        let (ua, ub) = (a as u64, b as u64);
+        return Some(((ua / ub) as i64, (ua % ub) as i64));
+    }
+    if b == 0 {
+        return None;
+    }
+    let q = a.checked_div(b)?;
+    let r = a.wrapping_rem(b);
+    if r != 0 && ((r < 0) != (b < 0)) {
+        Some((q - 1, r + b))
+    } else {
+        Some((q, r))
+    }
+}
+
+/// no division); equal to [`int::gcd`] on them.
+#[inline]
+pub(crate) fn gcd_pos(a: i64, b: i64) -> i64 {
+    let (mut a, mut b) = (a as u64, b as u64);
+    let shift = (a | b).trailing_zeros();
+    a >>= a.trailing_zeros();
+    loop {
+        b >>= b.trailing_zeros();
+        if a > b {
+            std::mem::swap(&mut a, &mut b);
+        }
+        b -= a;
+        if b == 0 {
+            break;
+        }
+    }
+    (a << shift) as i64
+}
+
+/// `a / b` for positive `a` and `b` dividing it, skipping the division
+/// when `b` is `a` or 1 (the common cases of the walk).
+#[inline(always)]
+pub(crate) fn div_exact(a: i64, b: i64) -> i64 {
+    if a == b {
+        1
+    } else if b == 1 {
+        a
+    } else {
+        a / b
+    }
+}

@@ -493,7 +493,7 @@ fn eval_int(
                 let digit = if k + 1 == n {
                     q
                 } else {
-                    let (qq, r) = crate::algebra::fast::fdm(q, e)?;
+                    let (qq, r) = crate::int::fdm(q, e)?;
                     q = qq;
                     r
                 };

@@ -107,7 +107,7 @@ pub(crate) fn idx2crd_int_leaves(
             out.push((uq % ue) as i64);
             q = (uq / ue) as i64;
         } else {
-            let (qq, r) = crate::algebra::fast::fdm(q, e)?;
+            let (qq, r) = crate::int::fdm(q, e)?;
             out.push(r);
             q = qq;
         }
@@ -704,4 +704,80 @@ pub fn coordinates(s: HRef<'_, i64>) -> Result<Coordinates> {
         digits: smallvec::smallvec![0; s.num_leaves()],
         remaining: u64::try_from(n).unwrap_or(0),
     })
+}
+
+/// The loop of `layout_add::gcd_core` on the leaves of two **positive** shapes,
+/// each common factor `g` starting at index `at` passed to `emit(g, at)`
+/// in order. Only the current leaf of each shape is tracked (the loop
+/// never goes back to an earlier one), so nothing is copied. `None` where
+/// `layout_add::gcd_core` reports an overflow.
+#[inline(always)]
+pub(crate) fn gcd_walk(a: &[i64], b: &[i64], mut emit: impl FnMut(i64, i64)) -> Option<()> {
+    let (mut ai, mut bi) = (a.iter().copied(), b.iter().copied());
+    let (Some(mut ca), Some(mut cb)) = (ai.next(), bi.next()) else {
+        return Some(());
+    };
+    // the index at which the unconsumed part of the current leaf starts
+    let (mut pa, mut pb): (i64, i64) = (1, 1);
+    loop {
+        if ca == 1 {
+            let Some(x) = ai.next() else { break };
+            ca = x;
+            continue;
+        }
+        if cb == 1 {
+            let Some(x) = bi.next() else { break };
+            cb = x;
+            continue;
+        }
+        if pa == pb {
+            // lcm(p, p) = p, ratios 1
+            let g = crate::int::gcd_pos(ca, cb);
+            if g != 1 {
+                emit(g, pa);
+                ca = crate::int::div_exact(ca, g);
+                cb = crate::int::div_exact(cb, g);
+                pa = pa.checked_mul(g)?;
+                pb = pa;
+                continue;
+            }
+        } else {
+            let l = (pa / crate::int::gcd_pos(pa, pb)).checked_mul(pb)?;
+            let (ra, rb) = (l / pa, l / pb);
+            if ca % ra == 0 && cb % rb == 0 {
+                let g = crate::int::gcd_pos(ca / ra, cb / rb);
+                if g != 1 {
+                    emit(g, l);
+                    ca /= ra.checked_mul(g)?;
+                    cb /= rb.checked_mul(g)?;
+                    pa = l.checked_mul(g)?;
+                    pb = pa;
+                    continue;
+                }
+            }
+        }
+        // no common factor here: move past the leaf that ends first (both
+        // when they end together); one ends at a multiple of the other's
+        // end or not, which decides whether the other one moves too
+        let ea = pa.checked_mul(ca)?;
+        let eb = pb.checked_mul(cb)?;
+        let (adv_a, adv_b) = if ea == eb {
+            (true, true)
+        } else if ea < eb {
+            (true, eb % ea != 0)
+        } else {
+            (ea % eb != 0, true)
+        };
+        if adv_a {
+            pa = ea;
+            let Some(x) = ai.next() else { break };
+            ca = x;
+        }
+        if adv_b {
+            pb = eb;
+            let Some(x) = bi.next() else { break };
+            cb = x;
+        }
+    }
+    Some(())
 }

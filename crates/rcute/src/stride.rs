@@ -11,7 +11,6 @@ use std::sync::Arc;
 
 use smallvec::SmallVec;
 
-use crate::atuple::ArithTuple;
 use crate::error::{Error, Result};
 use crate::f2::clmul;
 use crate::htuple::{HRef, HTuple};
@@ -596,4 +595,30 @@ pub fn inner_product(a: HRef<'_, Scalar>, b: HRef<'_, Scalar>) -> Result<Scalar>
         acc = acc.add(&x.mul(y)?)?;
     }
     Ok(acc)
+}
+
+/// The children of a coordinate value, stored verbatim (no normalisation):
+/// `ArithTuple(1, 0)` has two children and `E(0)` one, yet they are equal.
+///
+/// ```
+/// use rcute::{ArithTuple, Scalar};
+/// let a = Scalar::coord(vec![Scalar::Int(3), Scalar::Int(5)]);
+/// assert_eq!(a.to_string(), "(3, 5)");
+/// if let Scalar::Coord(c) = &a { assert_eq!(c.children().len(), 2); }
+/// ```
+#[derive(Clone, Debug)]
+pub struct ArithTuple {
+    children: Vec<Scalar>,
+}
+
+impl ArithTuple {
+    /// The coordinate value with these explicit children.
+    pub fn new(children: Vec<Scalar>) -> Self {
+        ArithTuple { children }
+    }
+    /// The explicit children.
+    #[inline]
+    pub fn children(&self) -> &[Scalar] {
+        &self.children
+    }
 }

@@ -20,26 +20,7 @@ pub(crate) type Ints = SmallVec<[i64; 8]>;
 /// Inline list of `(shape, stride)` integer modes.
 pub(crate) type Modes = SmallVec<[(i64, i64); 8]>;
 
-/// `int::floor_divmod` without the error value: `None` for a zero divisor
-/// or an overflowing quotient.
-#[inline]
-pub(crate) fn fdm(a: i64, b: i64) -> Option<(i64, i64)> {
-    if a >= 0 && b > 0 {
-        // the common case: one unsigned division gives both
-        let (ua, ub) = (a as u64, b as u64);
-        return Some(((ua / ub) as i64, (ua % ub) as i64));
-    }
-    if b == 0 {
-        return None;
-    }
-    let q = a.checked_div(b)?;
-    let r = a.wrapping_rem(b);
-    if r != 0 && ((r < 0) != (b < 0)) {
-        Some((q - 1, r + b))
-    } else {
-        Some((q, r))
-    }
-}
+pub(crate) use crate::int::fdm;
 
 /// The integer strides of `l`, if every stride is an integer.
 #[inline(always)]
@@ -1028,7 +1009,7 @@ pub(crate) fn layout_add_into(a: &Layout, b: &Layout, out: &mut Layout) -> Optio
     // the common factors and their start indices (`None` where gcd_core
     // reports an overflow)
     let mut factors = Modes::new();
-    super::layout_add::gcd_walk(&ash, &bsh, |g, at| factors.push((g, at)))?;
+    crate::shape::gcd_walk(&ash, &bsh, |g, at| factors.push((g, at)))?;
     if factors
         .iter()
         .try_fold(1i64, |acc, f| acc.checked_mul(f.0))?

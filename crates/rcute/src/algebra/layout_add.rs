@@ -7,6 +7,8 @@ use crate::{int, HRef, HTuple, Layout, Result, Scalar};
 
 use super::coalesce::coalesce;
 
+use crate::shape::gcd_walk;
+
 /// `layout_add(A, B)` (`algebra.md` section 15): the layout `R` with
 /// `size(R) = size(A)` and `R(i) = A(i) + B(i)` for `0 <= i < size(A)`,
 /// built on the greatest common domain of `coalesce(A)` and `coalesce(B)`
@@ -222,113 +224,6 @@ fn gcd_fast_into(a: &[i64], b: &[i64], out: &mut Layout) -> Option<()> {
 }
 
 /// `gcd(a, b)` of two positive integers (binary: shifts and subtractions,
-/// no division); equal to [`int::gcd`] on them.
-#[inline]
-fn gcd_pos(a: i64, b: i64) -> i64 {
-    let (mut a, mut b) = (a as u64, b as u64);
-    let shift = (a | b).trailing_zeros();
-    a >>= a.trailing_zeros();
-    loop {
-        b >>= b.trailing_zeros();
-        if a > b {
-            std::mem::swap(&mut a, &mut b);
-        }
-        b -= a;
-        if b == 0 {
-            break;
-        }
-    }
-    (a << shift) as i64
-}
-
-/// `a / b` for positive `a` and `b` dividing it, skipping the division
-/// when `b` is `a` or 1 (the common cases of the walk).
-#[inline(always)]
-fn div_exact(a: i64, b: i64) -> i64 {
-    if a == b {
-        1
-    } else if b == 1 {
-        a
-    } else {
-        a / b
-    }
-}
-
-/// The loop of [`gcd_core`] on the leaves of two **positive** shapes,
-/// each common factor `g` starting at index `at` passed to `emit(g, at)`
-/// in order. Only the current leaf of each shape is tracked (the loop
-/// never goes back to an earlier one), so nothing is copied. `None` where
-/// [`gcd_core`] reports an overflow.
-#[inline(always)]
-pub(crate) fn gcd_walk(a: &[i64], b: &[i64], mut emit: impl FnMut(i64, i64)) -> Option<()> {
-    let (mut ai, mut bi) = (a.iter().copied(), b.iter().copied());
-    let (Some(mut ca), Some(mut cb)) = (ai.next(), bi.next()) else {
-        return Some(());
-    };
-    // the index at which the unconsumed part of the current leaf starts
-    let (mut pa, mut pb): (i64, i64) = (1, 1);
-    loop {
-        if ca == 1 {
-            let Some(x) = ai.next() else { break };
-            ca = x;
-            continue;
-        }
-        if cb == 1 {
-            let Some(x) = bi.next() else { break };
-            cb = x;
-            continue;
-        }
-        if pa == pb {
-            // lcm(p, p) = p, ratios 1
-            let g = gcd_pos(ca, cb);
-            if g != 1 {
-                emit(g, pa);
-                ca = div_exact(ca, g);
-                cb = div_exact(cb, g);
-                pa = pa.checked_mul(g)?;
-                pb = pa;
-                continue;
-            }
-        } else {
-            let l = (pa / gcd_pos(pa, pb)).checked_mul(pb)?;
-            let (ra, rb) = (l / pa, l / pb);
-            if ca % ra == 0 && cb % rb == 0 {
-                let g = gcd_pos(ca / ra, cb / rb);
-                if g != 1 {
-                    emit(g, l);
-                    ca /= ra.checked_mul(g)?;
-                    cb /= rb.checked_mul(g)?;
-                    pa = l.checked_mul(g)?;
-                    pb = pa;
-                    continue;
-                }
-            }
-        }
-        // no common factor here: move past the leaf that ends first (both
-        // when they end together); one ends at a multiple of the other's
-        // end or not, which decides whether the other one moves too
-        let ea = pa.checked_mul(ca)?;
-        let eb = pb.checked_mul(cb)?;
-        let (adv_a, adv_b) = if ea == eb {
-            (true, true)
-        } else if ea < eb {
-            (true, eb % ea != 0)
-        } else {
-            (ea % eb != 0, true)
-        };
-        if adv_a {
-            pa = ea;
-            let Some(x) = ai.next() else { break };
-            ca = x;
-        }
-        if adv_b {
-            pb = eb;
-            let Some(x) = bi.next() else { break };
-            cb = x;
-        }
-    }
-    Some(())
-}
 
 /// Inline list of common factors or of their start indices.
 pub(crate) type Factors = SmallVec<[i64; 8]>;
@@ -393,6 +288,7 @@ pub(crate) fn gcd_core(a: &[i64], b: &[i64]) -> Result<(Factors, Factors)> {
 mod tests {
     use super::*;
 
+    use crate::int::gcd_pos;
     use crate::testing::Rng;
 
     /// A random shape: a leaf or up to 5 modes, each a leaf or a pair;
