@@ -128,7 +128,7 @@ impl Error {
     /// The kind of condition violated.
     ///
     /// ```
-    /// let e = "(4,8):(1,(2,3))".parse::<rcute::Layout>().unwrap_err();
+    /// let e = "(4,8):(1,4,2)".parse::<rcute::Layout>().unwrap_err();
     /// assert_eq!(e.kind(), rcute::ErrorKind::Congruence);
     /// ```
     #[inline]
