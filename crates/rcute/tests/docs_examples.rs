@@ -228,7 +228,16 @@ composition((6,2):(1,7), (3,2):(2,3))
     let lines: Vec<&str> = failures.lines().collect();
     assert_eq!(lines.len(), 6, "{failures}");
     assert!(lines[0].starts_with("doc:5: `A * 2`"), "{failures}");
-    assert!(lines[3].starts_with("doc:7: `A + 1` is not followed"), "{failures}");
-    assert!(lines[4].starts_with("doc:10: `# =>` line without"), "{failures}");
-    assert!(lines[5].contains("unknown fence attribute 'style=fancy'"), "{failures}");
+    assert!(
+        lines[3].starts_with("doc:7: `A + 1` is not followed"),
+        "{failures}"
+    );
+    assert!(
+        lines[4].starts_with("doc:10: `# =>` line without"),
+        "{failures}"
+    );
+    assert!(
+        lines[5].contains("unknown fence attribute 'style=fancy'"),
+        "{failures}"
+    );
 }
