@@ -2,7 +2,7 @@
 //! explicit, ordered sequence of children, each an integer, an F2 value or a
 //! nested coordinate value, with implicit zeros beyond the explicit ones.
 //!
-//! The arithmetic lives on [`Scalar`](crate::Scalar), of which a coordinate
+//! The arithmetic lives on [`Scalar`], of which a coordinate
 //! value is one variant.
 
 use crate::stride::Scalar;
