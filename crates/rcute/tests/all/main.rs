@@ -25,6 +25,7 @@ mod coalesce;
 mod complement;
 mod composition;
 mod divide;
+mod docs_examples;
 mod extended;
 mod filter;
 mod htuple;
