@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Runs every rcute test: formatting, clippy, the Rust test suite (unit,
-# integration, property and doc tests), the shared conformance vectors and,
-# when the Python module is present, its pytest suite.
+# Runs every rcute test: formatting, clippy, rustdoc, the Rust test suite
+# (unit, integration, property and doc tests), a packaging dry run of the
+# library crate, the shared conformance vectors and, when the Python module is
+# present, its pytest suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,9 +11,22 @@ cargo fmt --all -- --check
 
 echo "== cargo clippy"
 cargo clippy --workspace --all-targets -- -D warnings
+# the other feature sets: the library without `png`, the CLI without PNG
+# support and with the allocation counter
+cargo clippy -p rcute-cli --all-targets --no-default-features --features count-allocs -- -D warnings
+
+echo "== cargo doc"
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps
 
 echo "== cargo test"
+# the workspace's features are unified: rcute-cli's default `png` turns the
+# library's on, so its PNG tests run here
 cargo test --workspace
+# `rcute bench`'s allocation counts (a measuring build, not the shipped one)
+cargo test -p rcute-cli --features count-allocs
+
+echo "== cargo publish --dry-run (the library crate)"
+cargo publish --dry-run -p rcute --allow-dirty
 
 echo "== conformance vectors"
 cargo build --release -p rcute-cli

@@ -3,14 +3,14 @@
 //! invalid extents; compact, permuted, random, basis and F2 strides;
 //! tilers, coordinates, scales) through `arbitrary::Unstructured`; every
 //! successful operation is checked against its post-conditions with exact
-//! `i128` models (`crates/rcute/tests/oracle`, shared with the extended
+//! `i128` models (`crates/rcute/tests/all/oracle`, shared with the extended
 //! property run). A violated post-condition or a panic is a crash.
 #![no_main]
 
 use libfuzzer_sys::arbitrary::Unstructured;
 use libfuzzer_sys::fuzz_target;
 
-#[path = "../../crates/rcute/tests/oracle/mod.rs"]
+#[path = "../../crates/rcute/tests/all/oracle/mod.rs"]
 mod oracle;
 
 /// The fuzzer's bytes as a source of choices.

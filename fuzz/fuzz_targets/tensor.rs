@@ -3,14 +3,15 @@
 //! builds memory tensors over small buffers with random layouts (aliasing,
 //! broadcasting, negative strides, offset bases, buffers one element short)
 //! through `arbitrary::Unstructured`. Results are compared with a
-//! sequential model of the reference loops (`crates/rcute/tests/oracle/
-//! tensor.rs`); a failing operation must leave the destination untouched.
+//! sequential model of the reference loops (`crates/rcute/tests/all/
+//! oracle/tensor.rs`); a failing operation must leave the destination
+//! untouched.
 #![no_main]
 
 use libfuzzer_sys::arbitrary::Unstructured;
 use libfuzzer_sys::fuzz_target;
 
-#[path = "../../crates/rcute/tests/oracle/mod.rs"]
+#[path = "../../crates/rcute/tests/all/oracle/mod.rs"]
 mod oracle;
 
 struct Bytes<'a, 'b>(&'b mut Unstructured<'a>);

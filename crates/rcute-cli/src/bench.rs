@@ -7,10 +7,9 @@
 //! (at least 11 batches). Per statement it reports the median and the
 //! minimum over the batches of the time per evaluation, and the heap
 //! allocations per evaluation counted by the binary's global allocator
-//! ([`CountingAlloc`]).
+//! (`CountingAlloc`, installed only when the binary is built with the
+//! `count-allocs` feature; otherwise the allocations are unknown).
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::fs;
 use std::hint::black_box;
 use std::io::{self, Write};
@@ -22,45 +21,69 @@ use rcute::notation::parser::parse_statement;
 use rcute::notation::prepare::Prepared;
 use rcute::notation::{Session, Value};
 
-/// The global allocator of the `rcute` binary: the system allocator, with
-/// a per-thread count of the allocations (and reallocations) made through
-/// it.
-pub struct CountingAlloc;
+#[cfg(feature = "count-allocs")]
+pub use counting::CountingAlloc;
 
-thread_local! {
-    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
+/// The allocation counter of the `count-allocs` feature.
+#[cfg(feature = "count-allocs")]
+mod counting {
+    use std::alloc::{GlobalAlloc, Layout, System};
+    use std::cell::Cell;
+
+    /// The global allocator of the `rcute` binary built with the
+    /// `count-allocs` feature: the system allocator, with a per-thread count
+    /// of the allocations (and reallocations) made through it.
+    pub struct CountingAlloc;
+
+    thread_local! {
+        static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
+    }
+
+    #[inline]
+    fn count_one() {
+        // `try_with`: never fails on a const-initialised, destructor-free slot,
+        // but stays quiet during thread teardown if it ever did
+        let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
+    }
+
+    // SAFETY: every call is forwarded unchanged to the system allocator; the
+    // only addition is a thread-local counter increment.
+    unsafe impl GlobalAlloc for CountingAlloc {
+        unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+            count_one();
+            System.alloc(layout)
+        }
+        unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+            count_one();
+            System.alloc_zeroed(layout)
+        }
+        unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+            count_one();
+            System.realloc(ptr, layout, new_size)
+        }
+        unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+            System.dealloc(ptr, layout)
+        }
+    }
+
+    /// Heap allocations made so far by the calling thread.
+    pub fn allocations() -> u64 {
+        ALLOCATIONS.try_with(Cell::get).unwrap_or(0)
+    }
 }
 
+/// Heap allocations made so far by the calling thread, when the binary
+/// counts them (feature `count-allocs`); `None` otherwise.
 #[inline]
-fn count_one() {
-    // `try_with`: never fails on a const-initialised, destructor-free slot,
-    // but stays quiet during thread teardown if it ever did
-    let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
-}
-
-// SAFETY: every call is forwarded unchanged to the system allocator; the
-// only addition is a thread-local counter increment.
-unsafe impl GlobalAlloc for CountingAlloc {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        count_one();
-        System.alloc(layout)
+fn allocations() -> Option<u64> {
+    #[cfg(feature = "count-allocs")]
+    {
+        Some(counting::allocations())
     }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        count_one();
-        System.alloc_zeroed(layout)
+    #[cfg(not(feature = "count-allocs"))]
+    {
+        None
     }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        count_one();
-        System.realloc(ptr, layout, new_size)
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        System.dealloc(ptr, layout)
-    }
-}
-
-/// Heap allocations made so far by the calling thread.
-pub fn allocations() -> u64 {
-    ALLOCATIONS.try_with(Cell::get).unwrap_or(0)
 }
 
 /// Arguments of `rcute bench`.
@@ -76,7 +99,9 @@ parsed form is re-evaluated: layout literals are rebuilt, operations
 dispatched, results built and dropped, on every evaluation). An assignment
 is timed as the evaluation of its right-hand side and then bound once, so
 later lines can use the name. `allocs` is the number of heap allocations per
-evaluation.")]
+evaluation, counted only by a binary built with the `count-allocs` feature
+(`cargo build --release -p rcute-cli --features count-allocs`); otherwise it
+is `-` (`null` with --json).")]
 pub struct BenchArgs {
     /// The script to time, one statement per line (`-` reads standard input)
     #[arg(short = 'f', long = "file", value_name = "FILE")]
@@ -103,8 +128,9 @@ pub struct Timing {
     pub median_ns: f64,
     /// minimum over the batches of the time per evaluation, ns
     pub min_ns: f64,
-    /// heap allocations per evaluation
-    pub allocs: f64,
+    /// heap allocations per evaluation; `None` when the binary does not
+    /// count them (built without the `count-allocs` feature)
+    pub allocs: Option<f64>,
     /// evaluations timed in all
     pub evaluations: u64,
 }
@@ -140,7 +166,7 @@ pub fn time_it<R>(min_time: Duration, mut f: impl FnMut() -> R) -> Timing {
     let mut evaluations: u64 = 0;
     // counted inside the batches only (growing `samples` is not the
     // evaluation's)
-    let mut allocated: u64 = 0;
+    let mut allocated: Option<u64> = Some(0);
     while samples.len() < 11 || start.elapsed() < min_time {
         let a0 = allocations();
         let t = Instant::now();
@@ -149,11 +175,14 @@ pub fn time_it<R>(min_time: Duration, mut f: impl FnMut() -> R) -> Timing {
             black_box(&f());
         }
         let e = t.elapsed();
-        allocated += allocations() - a0;
+        allocated = match (allocated, a0, allocations()) {
+            (Some(total), Some(a0), Some(a1)) => Some(total + (a1 - a0)),
+            _ => None,
+        };
         samples.push(e.as_nanos() as f64 / n as f64);
         evaluations += n;
     }
-    let allocs = allocated as f64 / evaluations as f64;
+    let allocs = allocated.map(|a| a as f64 / evaluations as f64);
     samples.sort_by(f64::total_cmp);
     let k = samples.len();
     let median_ns = if k % 2 == 1 {
@@ -294,7 +323,7 @@ fn print_json(row: &Row) {
                 json_string(&row.expr),
                 t.median_ns,
                 t.min_ns,
-                fmt_allocs(t.allocs)
+                fmt_allocs(t.allocs, "null")
             );
             if let Some(r) = row.reference_ns {
                 s.push_str(&format!(
@@ -315,11 +344,13 @@ fn print_json(row: &Row) {
     let _ = out.flush();
 }
 
-fn fmt_allocs(a: f64) -> String {
-    if a == a.trunc() {
-        format!("{a:.0}")
-    } else {
-        format!("{a:.2}")
+/// The allocations per evaluation as `--json` and the table write them:
+/// `unknown` (`null` / `-`) when the binary does not count them.
+fn fmt_allocs(a: Option<f64>, unknown: &str) -> String {
+    match a {
+        None => unknown.to_string(),
+        Some(a) if a == a.trunc() => format!("{a:.0}"),
+        Some(a) => format!("{a:.2}"),
     }
 }
 
@@ -348,7 +379,7 @@ fn print_table(rows: &[Row]) {
                     r.expr,
                     t.median_ns,
                     t.min_ns,
-                    fmt_allocs(t.allocs)
+                    fmt_allocs(t.allocs, "-")
                 );
                 if let Some(x) = r.reference_ns {
                     let s = x / t.median_ns;
@@ -447,11 +478,23 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "count-allocs")]
     fn timing_counts_allocations() {
         let t = time_it(Duration::from_millis(5), || vec![1u8; 3]);
-        assert!(t.allocs >= 1.0, "{t:?}");
+        assert!(t.allocs.is_some_and(|a| a >= 1.0), "{t:?}");
         let t = time_it(Duration::from_millis(5), || 3u8);
-        assert_eq!(t.allocs, 0.0);
+        assert_eq!(t.allocs, Some(0.0));
         assert!(t.min_ns <= t.median_ns);
+    }
+
+    #[test]
+    #[cfg(not(feature = "count-allocs"))]
+    fn timing_without_counting_allocations() {
+        let t = time_it(Duration::from_millis(5), || vec![1u8; 3]);
+        assert_eq!(t.allocs, None);
+        assert!(t.min_ns > 0.0 && t.min_ns <= t.median_ns, "{t:?}");
+        assert_eq!(fmt_allocs(t.allocs, "null"), "null");
+        assert_eq!(fmt_allocs(Some(0.0), "null"), "0");
+        assert_eq!(fmt_allocs(Some(1.5), "-"), "1.50");
     }
 }

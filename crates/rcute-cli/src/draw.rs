@@ -80,6 +80,7 @@ pub struct DrawArgs {
 
     /// PNG scale (pixels per SVG unit; default 2, less for big drawings)
     #[arg(long, value_name = "S")]
+    #[cfg_attr(not(feature = "png"), allow(dead_code))]
     pub scale: Option<f32>,
 
     /// Also compile a .tex output with pdflatex (optional; needs a LaTeX installation)
@@ -87,7 +88,25 @@ pub struct DrawArgs {
     pub pdf: bool,
 }
 
+/// The error of a PNG request to a binary built without the `png` feature.
+#[cfg(not(feature = "png"))]
+fn png_unavailable() -> Error {
+    Error::value(
+        "PNG output is not available: this rcute was built without the `png` feature \
+         (rebuild with `cargo build --release -p rcute-cli --features png`, or draw to .svg or .tex)",
+    )
+}
+
 fn format_of(args: &DrawArgs, path: &Path) -> Result<DrawFormat> {
+    let format = format_from(args, path)?;
+    #[cfg(not(feature = "png"))]
+    if format == DrawFormat::Png {
+        return Err(png_unavailable());
+    }
+    Ok(format)
+}
+
+fn format_from(args: &DrawArgs, path: &Path) -> Result<DrawFormat> {
     if let Some(f) = args.format {
         return Ok(f);
     }
@@ -147,7 +166,10 @@ fn render(args: &DrawArgs) -> Result<(PathBuf, DrawFormat, Vec<u8>)> {
             match format {
                 DrawFormat::Svg => viz::draw_svg_tv_with(l, tile.as_ref(), &opts)?.into_bytes(),
                 DrawFormat::Tex => viz::draw_latex_tv_with(l, tile.as_ref(), &opts)?.into_bytes(),
+                #[cfg(feature = "png")]
                 DrawFormat::Png => viz::draw_png_tv(l, tile.as_ref(), &opts, args.scale)?,
+                #[cfg(not(feature = "png"))]
+                DrawFormat::Png => return Err(png_unavailable()),
             }
         }
         None => {
@@ -155,7 +177,10 @@ fn render(args: &DrawArgs) -> Result<(PathBuf, DrawFormat, Vec<u8>)> {
             match format {
                 DrawFormat::Svg => viz::draw_svg_with(&view, &opts)?.into_bytes(),
                 DrawFormat::Tex => viz::draw_latex_with(&view, &opts)?.into_bytes(),
+                #[cfg(feature = "png")]
                 DrawFormat::Png => viz::draw_png(&view, &opts, args.scale)?,
+                #[cfg(not(feature = "png"))]
+                DrawFormat::Png => return Err(png_unavailable()),
             }
         }
     };

@@ -43,7 +43,7 @@ Examples:
 A script has one statement per line; `#` starts a comment; blank and comment
 lines print nothing, every other line prints exactly one line. An error prints
 `error: KIND: message` and the next line still runs; the exit status is 1 if
-any statement failed. The language is described in NOTATION.md.
+any statement failed. The language is described in docs/language.md.
 
 Limits (docs/limits.md): a statement is at most 64 KiB; brackets and unary
 signs nest at most 100 levels and an expression tree is at most 256 high;

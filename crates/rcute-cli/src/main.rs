@@ -10,7 +10,10 @@ mod draw;
 mod eval;
 mod show;
 
-/// Counts heap allocations for `rcute bench` (otherwise the system allocator).
+/// Counts heap allocations for `rcute bench` when built with the
+/// `count-allocs` feature (a measuring build; the shipped binary uses the
+/// system allocator and `rcute bench` reports the allocations as unknown).
+#[cfg(feature = "count-allocs")]
 #[global_allocator]
 static GLOBAL: bench::CountingAlloc = bench::CountingAlloc;
 

@@ -12,6 +12,21 @@
 //! assert_eq!(notation::eval_str("composition((6,2):(8,2), (4,3):(3,1))").unwrap(),
 //!            "((2, 2), 3):((24, 2), 8)");
 //! ```
+//!
+//! ## Cargo features
+//!
+//! | feature | default | what it adds |
+//! |---|---|---|
+//! | `png` | off | `viz::draw_png`, `viz::draw_png_tv` and `viz::png_scale_for`: drawings rendered to PNG bytes in-process (pulls in `tiny-skia` and `ttf-parser`; the glyphs come from an embedded DejaVu Sans subset) |
+//!
+//! Without `png` the library has no rendering dependency; ASCII tables, SVG
+//! and TikZ drawings ([`viz`]) are always available. The `rcute` CLI turns
+//! `png` on (`rcute draw -o FILE.png`):
+//!
+//! ```toml
+//! [dependencies]
+//! rcute = { version = "0.1", features = ["png"] }
+//! ```
 
 pub mod algebra;
 pub mod api;

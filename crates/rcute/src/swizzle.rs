@@ -461,7 +461,7 @@ impl SwizzledLayout {
 
     /// `composition(Sw o L, B) = Sw o composition(L, B)` (`swizzle.md`
     /// section 10; C++ composes into the inner layout).
-    /// Errors: those of [`crate::algebra::composition`].
+    /// Errors: those of [`crate::algebra::composition()`].
     ///
     /// ```
     /// use rcute::{Layout, HTuple, Swizzle, SwizzledLayout, Tiler};

@@ -31,7 +31,7 @@ pub fn filter_zeros(a: &Layout) -> Result<Layout> {
 /// coalesce keeps the last stride). The result has depth at most 1 and no
 /// stride-0 or size-1 modes (unless it is `1:0`).
 ///
-/// Errors: those of [`coalesce`](super::coalesce) (mixed algebras: `type`).
+/// Errors: those of [`coalesce`](super::coalesce()) (mixed algebras: `type`).
 ///
 /// ```
 /// use rcute::{algebra::filter, HTuple, Layout, Scalar};

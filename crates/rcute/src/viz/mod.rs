@@ -21,7 +21,7 @@
 //! | [`print_table`] | PyCuTe `print_table` (section 3) |
 //! | [`draw_svg`], [`draw_svg_tv`] | PyCuTe `draw_svg`, `draw_svg_tv` (sections 7, 8) |
 //! | [`draw_latex`], [`draw_latex_tv`] | PyCuTe `draw_latex`, `draw_latex_tv` (section 9) |
-//! | [`draw_png`], [`draw_png_tv`] | rcute: the SVG's drawing rendered in-process (feature `png`) |
+//! | `draw_png`, `draw_png_tv` | rcute: the SVG's drawing rendered in-process (only with the crate feature `png`, off by default) |
 //!
 //! Beyond the reference, [`DrawOptions`] selects natural (hierarchical)
 //! coordinates for the row and column labels ([`Label::Coord`]), cells

@@ -27,6 +27,8 @@ const TARGET_PIXELS: f64 = 24.0 * 1024.0 * 1024.0;
 /// reduced for big drawings so that the image stays under about 24
 /// megapixels (a 128 x 256 layout renders at 1.0).
 ///
+/// Only with the crate feature `png`.
+///
 /// ```
 /// assert_eq!(rcute::viz::png_scale_for(80, 60), 2.0);
 /// assert!(rcute::viz::png_scale_for(20000, 20000) < 1.0);
@@ -184,6 +186,8 @@ fn render(scene: &Scene, scale: f32) -> Result<Vec<u8>> {
 /// at `scale` pixels per SVG unit (`None`: [`png_scale_for`] the drawing's
 /// size), on a white background.
 ///
+/// Only with the crate feature `png`.
+///
 /// Errors: those of [`draw_svg_with`](super::draw_svg_with); `value` for a
 /// scale outside `(0, 16]` or an image over about 64 megapixels.
 ///
@@ -201,6 +205,8 @@ pub fn draw_png(x: &impl AsView, opts: &DrawOptions, scale: Option<f32>) -> Resu
 
 /// The drawing of [`draw_svg_tv_with`](super::draw_svg_tv_with) rendered
 /// to PNG at `scale` (`None`: [`png_scale_for`] the drawing's size).
+///
+/// Only with the crate feature `png`.
 ///
 /// Errors: those of [`draw_svg_tv_with`](super::draw_svg_tv_with) and of
 /// [`draw_png`].

@@ -1,8 +1,7 @@
 //! coalesce, coalesce_z and by-mode coalesce (`algebra.md` sections 1, 2):
 //! every worked example, and properties on random layouts.
 
-mod compose_util;
-use compose_util::{eval_ref, grouped, l, t};
+use crate::compose_util::{eval_ref, grouped, l, t};
 
 use proptest::prelude::*;
 use rcute::algebra::{coalesce, coalesce_by_mode, coalesce_z, coalesce_z_by_mode};

@@ -2,8 +2,7 @@
 //! every worked example, and the check `R(c) == A(B(c))` against brute force
 //! on random layouts in both directions.
 
-mod compose_util;
-use compose_util::{compatible, eval_point, eval_ref, in_domain, l, t};
+use crate::compose_util::{self, compatible, eval_point, eval_ref, in_domain, l, t};
 
 use proptest::prelude::*;
 use rcute::algebra::composition;
@@ -657,8 +656,9 @@ fn oracle_families_cover_every_outcome() {
     }
 }
 
-/// A longer run of the oracle families (`cargo test --release -- --ignored`;
-/// `RCUTE_STRESS_SEEDS` sets the number of seeds per family).
+/// A longer run of the oracle families (`cargo test --release -p rcute --test
+/// all composition::oracle_stress -- --ignored`; `RCUTE_STRESS_SEEDS` sets
+/// the number of seeds per family).
 #[test]
 #[ignore]
 fn oracle_stress() {

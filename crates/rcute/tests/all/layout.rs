@@ -3,9 +3,7 @@
 //! make_ordered_layout, tiler_to_layout, identity layouts and equality:
 //! every worked example the library can express, plus properties.
 
-mod common;
-
-use common::{crd, lay, sh, st};
+use crate::common::{crd, lay, sh, st};
 use proptest::prelude::*;
 use rcute::algebra::{
     coshape, make_identity_layout, make_layout_like, make_ordered_layout, slice, slice_and_offset,

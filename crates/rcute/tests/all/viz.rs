@@ -3,7 +3,7 @@
 //! properties on random layouts.
 //!
 //! Golden files live in `tests/golden/`; `RCUTE_BLESS=1 cargo test -p rcute
-//! --test viz` rewrites them (look at the PNGs before committing).
+//! --test all viz::` rewrites them (look at the PNGs before committing).
 
 use std::path::PathBuf;
 

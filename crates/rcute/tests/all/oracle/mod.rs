@@ -1,5 +1,5 @@
 //! Structured random operands and post-condition checks of the layout
-//! algebra, shared by the extended property run (`tests/extended.rs`,
+//! algebra, shared by the extended property run (`tests/all/extended.rs`,
 //! driven by a seeded PRNG) and the `algebra` fuzz target
 //! (`fuzz/fuzz_targets/algebra.rs`, driven by libFuzzer through
 //! `arbitrary::Unstructured`).

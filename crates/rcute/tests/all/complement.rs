@@ -1,13 +1,10 @@
 //! complement (`algebra.md` section 5): every worked example of 5.4 and
 //! property tests of the post-conditions of 5.1 / 5.3.
 
-#[path = "divprod_util/mod.rs"]
-mod util;
-
+use crate::divprod_util::{self as util, chain_layout, ev, lay, shp, small_layout};
 use proptest::prelude::*;
 use rcute::algebra::complement;
 use rcute::{ErrorKind, HTuple, Layout, Scalar};
-use util::{chain_layout, ev, lay, shp, small_layout};
 
 fn comp(a: &str) -> String {
     match complement(&lay(a), None) {

@@ -2,7 +2,7 @@
 //! operands for the Rust API, each with the error kind it must give. No
 //! input may panic, overflow the stack or hang. The notation's catalogue is
 //! `tests/bad_input.cute` (run through the CLI by
-//! `crates/rcute-cli/tests/bad_input.rs`); regression cases found by the
+//! `crates/rcute-cli/tests/all/bad_input.rs`); regression cases found by the
 //! fuzz targets live at the end of this file.
 
 use rcute::algebra::{self, Scale};
@@ -910,7 +910,7 @@ fn regression_make_layout_like_mixed_strides() {
     }
 }
 
-/// Found by the prepared-statement agreement test (`tests/prepare.rs`),
+/// Found by the prepared-statement agreement test (`tests/all/prepare.rs`),
 /// panic: `logical_divide(A=4:2)` put A back into the first positional
 /// slot by indexing, and there was none (index out of bounds). A by
 /// keyword now works like A by position.

@@ -1,8 +1,7 @@
 //! filter_zeros and filter (`algebra.md` section 3): every worked example,
 //! and properties on random layouts.
 
-mod compose_util;
-use compose_util::{eval_ref, grouped, l, t};
+use crate::compose_util::{eval_ref, grouped, l, t};
 
 use proptest::prelude::*;
 use rcute::algebra::{coalesce, filter, filter_by_mode, filter_zeros};

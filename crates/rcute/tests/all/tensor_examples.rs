@@ -3,13 +3,13 @@
 //! checked against direct computations.
 
 #[allow(dead_code)]
-#[path = "../examples/einsum.rs"]
+#[path = "../../examples/einsum.rs"]
 mod einsum;
 #[allow(dead_code)]
-#[path = "../examples/im2col.rs"]
+#[path = "../../examples/im2col.rs"]
 mod im2col;
 #[allow(dead_code)]
-#[path = "../examples/tiled_transpose.rs"]
+#[path = "../../examples/tiled_transpose.rs"]
 mod tiled_transpose;
 
 use proptest::prelude::*;

@@ -1,22 +1,26 @@
-//! The extended property run: every operation of `tests/oracle` on
+//! The extended property run: every operation of `tests/all/oracle` on
 //! 1,000,000 random structured cases, post-conditions checked on every
 //! success (`docs/fuzzing.md`). Ignored by default; run it with
 //!
 //! ```text
-//! cargo test --release -p rcute --test extended -- --ignored --nocapture
+//! cargo test --release -p rcute --test all extended:: -- --ignored --nocapture
 //! ```
 //!
+//! (the filter `extended::` keeps the run to this module of the `all` test
+//! binary; one group runs alone by its name, e.g. `extended::composition`,
+//! with `--exact` where it is a prefix of another: `extended::coalesce`).
 //! `RCUTE_EXTENDED_CASES=N` changes the number of cases per operation and
 //! `RCUTE_EXTENDED_SEED=S` the base seed. A failure names the operation and
 //! the seed of the failing case; `RCUTE_EXTENDED_REPLAY=OP:SEED` with
-//! `-- --ignored replay` reruns that one case (algebra and tensor groups). The default (not ignored) test runs 300 cases per operation so
-//! that the oracle itself stays exercised in every test run.
-
-mod oracle;
+//! `cargo test --release -p rcute --test all extended::replay -- --ignored
+//! --nocapture` reruns that one case (algebra and tensor groups). The
+//! default (not ignored) tests, `extended::oracle_smoke` and
+//! `extended::tensor_smoke`, run 300 cases per operation so that the oracle
+//! itself stays exercised in every test run.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use oracle::{run_op, Outcome, Rng, OPS};
+use crate::oracle::{self, run_op, Outcome, Rng, OPS};
 
 fn env_u64(name: &str, default: u64) -> u64 {
     std::env::var(name)

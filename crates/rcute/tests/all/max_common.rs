@@ -1,7 +1,5 @@
 //! max_common_layout and max_common_vector (`algebra.md` section 14).
-mod inverse_support;
-
-use inverse_support::{as_i, flat_layout, ints, l};
+use crate::inverse_support::{as_i, flat_layout, ints, l};
 use proptest::prelude::*;
 use rcute::algebra::{max_common_layout, max_common_vector};
 use rcute::Layout;

@@ -2,9 +2,7 @@
 //! can express, and proptest properties of idx2crd / crd2idx, congruence,
 //! the shape relations, slice_/dice_ and coordinate enumeration.
 
-mod common;
-
-use common::{crd, sh, st};
+use crate::common::{self, crd, sh, st};
 use proptest::prelude::*;
 use rcute::algebra::slice::{dice_, slice_};
 use rcute::htuple::MAX_DEPTH;

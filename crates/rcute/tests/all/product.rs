@@ -2,16 +2,15 @@
 //! sections 8-10, 18, 20): every worked example and property tests of the
 //! post-conditions.
 
-#[path = "divprod_util/mod.rs"]
-mod util;
-
+use crate::divprod_util::{
+    self as util, chain_layout, compatible, lay, show, small_layout, til, values,
+};
 use proptest::prelude::*;
 use rcute::algebra::{
     blocked_product, complement, composition, flat_product, logical_product, raked_product,
     tiled_product, zipped_product,
 };
 use rcute::{Layout, Tiler};
-use util::{chain_layout, compatible, lay, show, small_layout, til, values};
 
 type Op = fn(&Layout, &Tiler) -> rcute::Result<Layout>;
 

@@ -116,9 +116,20 @@ fn draw_svg_tex_png() {
         ],
         &d,
     );
-    assert!(o.status.success(), "{}", err(&o));
-    let png = std::fs::read(d.join("b.png")).unwrap();
-    assert_eq!(&png[1..4], b"PNG");
+    if cfg!(feature = "png") {
+        assert!(o.status.success(), "{}", err(&o));
+        let png = std::fs::read(d.join("b.png")).unwrap();
+        assert_eq!(&png[1..4], b"PNG");
+    } else {
+        // built without PNG support: a clear error, no file
+        assert_eq!(o.status.code(), Some(1));
+        assert!(
+            err(&o).starts_with("error: value: PNG output is not available"),
+            "{}",
+            err(&o)
+        );
+        assert!(!d.join("b.png").exists());
+    }
 
     // default file name, and the reference's default for TV layouts
     let o = rcute(&["draw", "(2,2):(1,2)"], &d);

@@ -1,7 +1,5 @@
 //! layout_add and greatest_common_domain (`algebra.md` sections 15, 16).
-mod inverse_support;
-
-use inverse_support::{as_i, flat_layout, ints, kind, l, sh};
+use crate::inverse_support::{as_i, flat_layout, ints, kind, l, sh};
 use proptest::prelude::*;
 use rcute::algebra::{greatest_common_domain, layout_add};
 use rcute::{Layout, Scalar};

@@ -1,8 +1,6 @@
 //! right_inverse, left_inverse, nullspace (`algebra.md` sections 11-13,
 //! `swizzle.md` section 8).
-mod inverse_support;
-
-use inverse_support::{as_i, flat_layout, ints, kind, l};
+use crate::inverse_support::{as_i, flat_layout, ints, kind, l};
 use proptest::prelude::*;
 use rcute::algebra::{left_inverse, nullspace, right_inverse};
 use rcute::{Layout, Scalar};

@@ -1,7 +1,5 @@
 //! recast, upcast, downcast (`algebra.md` section 17).
-mod inverse_support;
-
-use inverse_support::{flat_layout, ints, kind, l};
+use crate::inverse_support::{flat_layout, ints, kind, l};
 use proptest::prelude::*;
 use rcute::algebra::{downcast, recast, upcast, Scale};
 use rcute::{Layout, Scalar};

@@ -3,9 +3,7 @@
 //! printing, basis_repr / is_basis, proj / unit / as_tuple, F2 values,
 //! coshape / coprofile / cosize and the mixing rules, with properties.
 
-mod common;
-
-use common::{crd, lay, s, sh, st};
+use crate::common::{crd, lay, s, sh, st};
 use proptest::prelude::*;
 use rcute::algebra::codomain::coprofile_tiler;
 use rcute::algebra::{coprofile, coshape, cosize, make_identity_layout};

@@ -2,16 +2,15 @@
 //! 18, 20): every worked example and property tests of the
 //! post-conditions.
 
-#[path = "divprod_util/mod.rs"]
-mod util;
-
+use crate::divprod_util::{
+    self as util, compatible, lay, show, small_layout, til, tiling_pair, values,
+};
 use proptest::prelude::*;
 use rcute::algebra::{
     composition, flat_divide, logical_divide, logical_divide_none, tiled_divide, zipped_divide,
 };
 use rcute::tiler::tiler_to_layout;
 use rcute::{Layout, Tiler};
-use util::{compatible, lay, show, small_layout, til, tiling_pair, values};
 
 fn ld(a: &str, b: &str) -> String {
     show(logical_divide(&lay(a), &til(b)))
