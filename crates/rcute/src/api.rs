@@ -1,6 +1,6 @@
 //! The typed API: the layout algebra as methods of [`Layout`] and as free
 //! functions with C++ CuTe's names, taking operands built from Rust
-//! integers, tuples and arrays ([`IntoShape`], [`IntoStride`],
+//! integers, tuples and arrays ([`IntoShape`], [`IntoStride`](crate::IntoStride),
 //! [`IntoCoord`]) and borrowed tilers ([`IntoTiler`]).
 //!
 //! Each function here is a thin front over the one implementation in

@@ -15,7 +15,7 @@ use crate::stride::Scalar;
 ///
 /// [`Tiler`] is the owned form (`TilerRef<'static>`); the typed API builds
 /// borrowed tilers from `&Layout`, integers, tuples and `None` through
-/// [`IntoTiler`](crate::IntoTiler), without copying the layouts.
+/// [`IntoTiler`], without copying the layouts.
 ///
 /// ```
 /// use rcute::{Tiler, tiler::tiler_to_layout};
