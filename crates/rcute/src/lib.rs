@@ -7,11 +7,36 @@
 //! (with the deliberate departures listed in the spec), with checked 64-bit
 //! arithmetic and `Result` errors instead of panics.
 //!
-//! ```ignore
-//! use rcute::notation;
-//! assert_eq!(notation::eval_str("composition((6,2):(8,2), (4,3):(3,1))").unwrap(),
-//!            "((2, 2), 3):((24, 2), 8)");
 //! ```
+//! use rcute::{ErrorKind, Layout};
+//!
+//! // layouts from integers and tuples, or parsed from the notation
+//! let a = Layout::new((6, 2), (8, 2))?;
+//! let b: Layout = "(4,3):(3,1)".parse()?;
+//!
+//! // the algebra as methods (and as free functions with CuTe's names)
+//! let c = a.compose(&b)?;
+//! assert_eq!(c.to_string(), "((2, 2), 3):((24, 2), 8)");
+//! assert_eq!(c.at(((1, 0), 2))?, 40);
+//! let tiles = Layout::column_major((4096, 4096))?.zipped_divide((128, 64))?;
+//! assert_eq!(tiles.shape().to_string(), "((128, 64), (32, 64))");
+//!
+//! // an error, not a wrong layout, where no layout reproduces A∘B
+//! let e = Layout::new((6, 2), (1, 7))?.compose(&Layout::new((3, 2), (2, 3))?).unwrap_err();
+//! assert_eq!(e.kind(), ErrorKind::Divisibility);
+//! assert_eq!(e.operation(), Some("composition"));
+//!
+//! // the expression language of `rcute eval`
+//! assert_eq!(rcute::notation::eval_str("right_inverse((4,8):(8,1))")?, "(8, 4):(4, 1)");
+//! # Ok::<(), rcute::Error>(())
+//! ```
+//!
+//! Where to start: [`Layout`] (construction, evaluation and the algebra as
+//! methods), the free functions re-exported here ([`composition`],
+//! [`logical_divide`], [`zipped_divide`], [`logical_product`], ...),
+//! [`algebra`] (every operation with its tiler and by-mode forms),
+//! [`notation`] (the expression language), [`swizzle`], [`tensor`] and
+//! [`viz`] (tables and drawings).
 //!
 //! ## Cargo features
 //!
@@ -59,3 +84,13 @@ pub use shape::{Coord, Shape};
 pub use stride::Scalar;
 pub use swizzle::{Swizzle, SwizzledLayout};
 pub use tiler::{IntoTiler, Tiler, TilerRef};
+
+/// The README's Rust examples, run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;
+
+/// The Rust examples of `docs/design.md`, run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/design.md")]
+pub struct DesignDoctests;
