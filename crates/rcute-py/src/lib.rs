@@ -16,8 +16,8 @@ const MAX_DEPTH: usize = 64;
 
 /// rcute error kinds onto the reference's Python exception types.
 fn to_pyerr(e: rcute::Error) -> PyErr {
-    let msg = format!("{}: {}", e.kind, e.message);
-    match e.kind {
+    let msg = format!("{}: {}", e.kind(), e.message());
+    match e.kind() {
         ErrorKind::Type => PyTypeError::new_err(msg),
         ErrorKind::Bounds => PyIndexError::new_err(msg),
         ErrorKind::Overflow => PyOverflowError::new_err(msg),

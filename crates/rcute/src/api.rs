@@ -53,9 +53,8 @@ fn with_tiler<'t, R>(
 ) -> Result<R> {
     let mut shown: Option<String> = None;
     let r = b.with_tiler(|t| {
-        f(a, t).map_err(|e| {
+        f(a, t).inspect_err(|_| {
             shown = Some(t.to_string());
-            e
         })
     });
     r.map_err(|e| {

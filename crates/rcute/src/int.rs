@@ -160,7 +160,8 @@ pub(crate) fn fdm(a: i64, b: i64) -> Option<(i64, i64)> {
     }
 }
 
-/// no division); equal to [`int::gcd`] on them.
+/// `gcd(a, b)` of two positive integers (binary: shifts and subtractions,
+/// no division); equal to [`gcd`] on them.
 #[inline]
 pub(crate) fn gcd_pos(a: i64, b: i64) -> i64 {
     let (mut a, mut b) = (a as u64, b as u64);

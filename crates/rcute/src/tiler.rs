@@ -157,7 +157,7 @@ impl<'a> IntoTiler<'a> for TilerRef<'a> {
         Ok(self)
     }
 }
-impl<'a, 'b> IntoTiler<'a> for &'b TilerRef<'a> {
+impl<'a> IntoTiler<'a> for &TilerRef<'a> {
     fn into_tiler(self) -> Result<TilerRef<'a>> {
         Ok(self.clone())
     }

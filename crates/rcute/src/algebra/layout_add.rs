@@ -223,8 +223,6 @@ fn gcd_fast_into(a: &[i64], b: &[i64], out: &mut Layout) -> Option<()> {
     Some(())
 }
 
-/// `gcd(a, b)` of two positive integers (binary: shifts and subtractions,
-
 /// Inline list of common factors or of their start indices.
 pub(crate) type Factors = SmallVec<[i64; 8]>;
 
