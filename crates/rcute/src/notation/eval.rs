@@ -532,4 +532,3 @@ pub fn binary(op: BinOp, a: &Value, b: &Value) -> Result<Value> {
         ))),
     }
 }
-

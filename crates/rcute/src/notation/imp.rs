@@ -1128,13 +1128,7 @@ pub(crate) mod op {
     // ---------------------------------------------------------------- algebra
 
     pub(crate) fn coalesce(a: &mut Args, path: &[i64]) -> Result<Value> {
-        profile_op(
-            a,
-            path,
-            algebra::coalesce,
-            algebra::coalesce_by_mode,
-            true,
-        )
+        profile_op(a, path, algebra::coalesce, algebra::coalesce_by_mode, true)
     }
 
     pub(crate) fn coalesce_z(a: &mut Args, path: &[i64]) -> Result<Value> {

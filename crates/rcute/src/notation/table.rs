@@ -392,7 +392,7 @@ const TABLE: &[Operation] = &[
         params: &[req("x"), req("profile")],
         mode_indexed: false,
         tensor_first: false,
-        summary: "the profile of a tuple with every leaf replaced by a value",
+        summary: "a tuple nested like a profile, every leaf a value",
         doc: "The tuple nested like `profile` whose every leaf is `x` (`x` itself for a leaf \
               profile). A result of more than 65536 parts is a `value` error. C++ CuTe: \
               `repeat_like`.",
@@ -407,7 +407,7 @@ const TABLE: &[Operation] = &[
         params: &[req("htuple"), req("B")],
         mode_indexed: false,
         tensor_first: false,
-        summary: "the parts of a tuple at the None leaves of a coordinate",
+        summary: "the parts at the None leaves of a coordinate",
         doc: "Walks the coordinate `htuple` (which may contain `None`) together with `B`, \
               following the coordinate's structure, and returns the flat tuple of the \
               sub-tuples of `B` that stand at the coordinate's `None` leaves; missing trailing \
@@ -424,7 +424,7 @@ const TABLE: &[Operation] = &[
         params: &[req("htuple"), req("B")],
         mode_indexed: false,
         tensor_first: false,
-        summary: "the parts of a tuple at the non-None leaves of a coordinate",
+        summary: "the parts at the non-None leaves of a coordinate",
         doc: "The complement of `slice_`: the flat tuple of the sub-tuples of `B` that stand \
               at the leaves of the coordinate `htuple` that are not `None`. C++ CuTe: `dice`.",
         example: "dice_((None,(1,None,1)), ((2,3),(5,7,9)))",
@@ -606,7 +606,7 @@ const TABLE: &[Operation] = &[
         params: &[req("a"), req("b")],
         mode_indexed: false,
         tensor_first: false,
-        summary: "whether every coordinate of one shape is a coordinate of the other",
+        summary: "whether each coordinate of a is one of b",
         doc: "True when shape `a` coarsens shape `b` with equal sizes: two tuples of the same \
               length with compatible modes, or an integer `a` equal to `size(b)`. Layouts and \
               tensors stand for their shapes. A composition `R = A ∘ B` always has \
@@ -695,7 +695,7 @@ const TABLE: &[Operation] = &[
         params: &[req("idx"), req("shape")],
         mode_indexed: false,
         tensor_first: false,
-        summary: "an index (or coordinate) as the natural coordinate of a shape",
+        summary: "an index as a natural coordinate of a shape",
         doc: "The natural coordinate (congruent to `shape`) of the index `idx`, in \
               colexicographic order: the leftmost mode varies fastest and the last mode \
               absorbs any overflow. A coordinate weakly congruent to the shape is converted \
@@ -1049,7 +1049,7 @@ const TABLE: &[Operation] = &[
         params: &[req("A"), opt("profile", "1")],
         mode_indexed: true,
         tensor_first: true,
-        summary: "merges the modes of a layout without changing its function",
+        summary: "merges modes without changing the function",
         doc: "A layout of the same size and depth at most 1 that agrees with `A` on every \
               index in `0..size(A)`: modes of size 1 are dropped and a mode whose stride \
               continues the previous one is merged into it. With a tuple `profile` it works \
@@ -1177,7 +1177,7 @@ const TABLE: &[Operation] = &[
         params: &[req("A"), req("B")],
         mode_indexed: true,
         tensor_first: true,
-        summary: "logical_divide with the tiles and the rests gathered: ((tiles), (rests))",
+        summary: "divide into ((tiles), (rests))",
         doc: "`logical_divide(A, tiler_to_layout(B))`: for a by-mode tiler the tile modes are \
               gathered into mode 0 and the rest modes (with `A`'s modes beyond the tiler) into \
               mode 1, so `R(t, r)` is element `t` of tile `r`. A `None` in the tiler is a \
@@ -1193,7 +1193,7 @@ const TABLE: &[Operation] = &[
         params: &[req("A"), req("B")],
         mode_indexed: false,
         tensor_first: true,
-        summary: "zipped_divide with the rest modes unpacked: ((tiles), rest0, rest1, ...)",
+        summary: "divide into ((tiles), rest0, rest1, ...)",
         doc: "`zipped_divide(A, B)` with its second mode split into its modes: `((TileM, \
               TileN), RestM, RestN, ...)`. C++ CuTe: `tiled_divide`.",
         example: "tiled_divide((8,24):(1,8), (4,8))",
@@ -1207,7 +1207,7 @@ const TABLE: &[Operation] = &[
         params: &[req("A"), req("B")],
         mode_indexed: false,
         tensor_first: true,
-        summary: "zipped_divide with both modes unpacked: (tile0, tile1, ..., rest0, ...)",
+        summary: "divide into (tile0, tile1, ..., rest0, ...)",
         doc: "`zipped_divide(A, B)` with both modes split into their modes: `(TileM, TileN, \
               RestM, RestN, ...)`. C++ CuTe: `flat_divide`.",
         example: "flat_divide((8,24):(1,8), (4,8))",
@@ -1238,7 +1238,7 @@ const TABLE: &[Operation] = &[
         params: &[req("A"), req("B")],
         mode_indexed: false,
         tensor_first: false,
-        summary: "logical_product with the tiles and the repetitions gathered",
+        summary: "product as ((A's modes), (repetitions))",
         doc: "The logical product with the modes of `A` gathered into mode 0 and the \
               repetitions into mode 1, guided by the structure of the tiler `B`: `((M, N), \
               (TileM, TileN, ...))`. C++ CuTe: `zipped_product`.",
@@ -1253,7 +1253,7 @@ const TABLE: &[Operation] = &[
         params: &[req("A"), req("B")],
         mode_indexed: false,
         tensor_first: false,
-        summary: "zipped_product with the repetition modes unpacked",
+        summary: "product as ((A's modes), rep0, rep1, ...)",
         doc: "`zipped_product(A, B)` with its second mode split into its modes: `((M, N), \
               TileM, TileN, ...)`. C++ CuTe: `tiled_product`.",
         example: "tiled_product((2,5):(5,1), (3:5, 4:6))",
@@ -1267,7 +1267,7 @@ const TABLE: &[Operation] = &[
         params: &[req("A"), req("B")],
         mode_indexed: false,
         tensor_first: false,
-        summary: "zipped_product with both modes unpacked",
+        summary: "product as (A0, A1, ..., rep0, rep1, ...)",
         doc: "`zipped_product(A, B)` with both modes split into their modes: `(M, N, TileM, \
               TileN, ...)`. C++ CuTe: `flat_product`.",
         example: "flat_product((2,5):(5,1), (3:5, 4:6))",
@@ -1281,7 +1281,7 @@ const TABLE: &[Operation] = &[
         params: &[req("A"), req("B")],
         mode_indexed: false,
         tensor_first: false,
-        summary: "copies of A arranged by B, each copy contiguous in every mode",
+        summary: "copies of A laid out by B, each one contiguous",
         doc: "The rank-preserving product: mode `i` of the result pairs mode `i` of the tile \
               `A` with mode `i` of the layout of the copies (`A` first), so each copy of `A` \
               stays a contiguous block; the operands are padded with `1:0` modes to the same \
@@ -1299,7 +1299,7 @@ const TABLE: &[Operation] = &[
         params: &[req("A"), req("B")],
         mode_indexed: false,
         tensor_first: false,
-        summary: "copies of A arranged by B, interleaved in every mode",
+        summary: "copies of A laid out by B, interleaved",
         doc: "Like `blocked_product` with the pairs in the other order (the layout of the \
               copies first), so the copies of `A` are interleaved: a cyclic distribution. C++ \
               CuTe: `raked_product`.",
@@ -1365,7 +1365,7 @@ const TABLE: &[Operation] = &[
         params: &[req("A"), req("B")],
         mode_indexed: false,
         tensor_first: false,
-        summary: "the largest run of contiguous offsets A and B share, as a layout",
+        summary: "the contiguous offsets A and B share, as a layout",
         doc: "The layout of the coordinates at which `A` and `B` both place the consecutive \
               offsets `0, 1, ..., n-1` (the vectorisable part of a copy from `B` to `A`): \
               mode 0 of `coalesce(A ∘ right_inverse(B))` composed back through the inverse, or \
@@ -1381,7 +1381,7 @@ const TABLE: &[Operation] = &[
         params: &[req("A"), req("B")],
         mode_indexed: false,
         tensor_first: false,
-        summary: "the number of contiguous offsets A and B share",
+        summary: "how many contiguous offsets A and B share",
         doc: "The size of `max_common_layout(A, B)`: how many elements a copy between the two \
               layouts can move as one vector. C++ CuTe: `max_common_vector`.",
         example: "max_common_vector(((2,2),(2,2)):((8,2),(4,1)), ((2,2),(2,2)):((4,2),(8,1)))",
@@ -1475,7 +1475,7 @@ const TABLE: &[Operation] = &[
         params: &[req("A"), req("crd")],
         mode_indexed: false,
         tensor_first: false,
-        summary: "the sub-layout a slicing coordinate keeps, and its offset",
+        summary: "a slice's sub-layout and offset",
         doc: "For a coordinate `crd` containing `None` (`_`): the pair of the sub-layout of the \
               modes at the `None` positions (`slice_(crd, shape) : slice_(crd, stride)`) and \
               the offset `A(crd)` with `None` read as 0. `A(crd)` alone gives the sub-layout; \
@@ -1661,12 +1661,17 @@ mod tests {
         use crate::notation::{call, eval_value, format_value, Style, Value};
         let mut checked = 0;
         for op in OPERATIONS {
-            let Some(args) = example_args(op) else { continue };
+            let Some(args) = example_args(op) else {
+                continue;
+            };
             if op.params.iter().any(|p| p.kind == ParamKind::Variadic) || args.contains('=') {
                 continue;
             }
             let Ok(Value::Tuple(args)) = eval_value(&format!("({args},)")) else {
-                panic!("{}: the arguments of {} do not evaluate", op.name, op.example);
+                panic!(
+                    "{}: the arguments of {} do not evaluate",
+                    op.name, op.example
+                );
             };
             assert!(args.len() <= op.params.len(), "{}", op.name);
             let kwargs: Vec<(String, Value)> = op
@@ -1677,7 +1682,12 @@ mod tests {
                 .collect();
             let r = call(op.name, &[], vec![], kwargs)
                 .unwrap_or_else(|e| panic!("{} by keywords: {e}", op.name));
-            assert_eq!(format_value(&r, Style::Str), op.example_output, "{} by keywords", op.name);
+            assert_eq!(
+                format_value(&r, Style::Str),
+                op.example_output,
+                "{} by keywords",
+                op.name
+            );
             checked += 1;
         }
         assert!(checked > 50, "{checked}");

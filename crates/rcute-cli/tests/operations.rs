@@ -1,0 +1,153 @@
+//! `rcute help`, `rcute ops` and `docs/operations.md`, all generated from
+//! the operation table (`rcute::ops`).
+//!
+//! `docs/operations.md` must equal `rcute help --markdown`; to regenerate
+//! it run `cargo run -p rcute-cli -- help --markdown > docs/operations.md`
+//! (or this test with `UPDATE=1`).
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use rcute::ops::OPERATIONS;
+
+fn rcute(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_rcute"))
+        .args(args)
+        .output()
+        .expect("run rcute")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn docs_operations_md_is_up_to_date() {
+    let o = rcute(&["help", "--markdown"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let generated = stdout(&o);
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../docs/operations.md");
+    if std::env::var_os("UPDATE").is_some() {
+        std::fs::write(&path, &generated).expect("write docs/operations.md");
+        return;
+    }
+    let on_disk = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        on_disk == generated,
+        "docs/operations.md is out of date with the operation table: run \
+         `cargo run -p rcute-cli -- help --markdown > docs/operations.md` \
+         (or this test with UPDATE=1)"
+    );
+    for op in OPERATIONS {
+        assert!(
+            generated.contains(&format!("### {}\n", op.name)),
+            "{}",
+            op.name
+        );
+    }
+}
+
+#[test]
+fn ops_lists_every_operation() {
+    let o = rcute(&["ops"]);
+    assert!(o.status.success());
+    let names: Vec<String> = stdout(&o).lines().map(str::to_string).collect();
+    let table: Vec<String> = OPERATIONS.iter().map(|op| op.name.to_string()).collect();
+    assert_eq!(names, table);
+    // and each name is an operation of the notation
+    for n in &names {
+        assert!(rcute::notation::is_operation(n), "{n}");
+    }
+}
+
+#[test]
+fn help_lists_every_operation_with_its_summary() {
+    let o = rcute(&["help"]);
+    assert!(o.status.success());
+    let text = stdout(&o);
+    for op in OPERATIONS {
+        let line = text
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(op.name))
+            .unwrap_or_else(|| panic!("{} missing from `rcute help`", op.name));
+        assert!(line.ends_with(op.summary), "{line}");
+    }
+    for g in rcute::ops::Group::ALL {
+        assert!(text.contains(&format!("\n{}:\n", g.title())), "{g:?}");
+    }
+}
+
+#[test]
+fn help_of_one_operation() {
+    let o = rcute(&["help", "coalesce"]);
+    assert!(o.status.success());
+    let text = stdout(&o);
+    assert!(text.starts_with("coalesce(A, profile=1)\ncoalesce[i, ...](A, profile=1)\n"));
+    assert!(text.contains("$ rcute eval 'coalesce((2,(1,6)):(1,(6,2)))'\n  12:1\n"));
+    assert!(text.contains("may be a tensor"));
+    for op in OPERATIONS {
+        let o = rcute(&["help", op.name]);
+        assert!(o.status.success(), "{}", op.name);
+        let text = stdout(&o);
+        assert!(text.starts_with(&op.signature()), "{}", op.name);
+        assert!(text.contains(&op.example_output.to_string()), "{}", op.name);
+        let body = text.split("\nExample:").next().unwrap_or_default();
+        assert!(body
+            .lines()
+            .all(|l| l.chars().count() <= 79 || !l.contains(' ')));
+    }
+}
+
+#[test]
+fn help_of_a_subcommand() {
+    let o = rcute(&["help", "eval"]);
+    assert!(o.status.success());
+    assert!(stdout(&o).contains("--style"));
+}
+
+#[test]
+fn unknown_operation_suggests_the_closest() {
+    let o = rcute(&["help", "coalesc"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(o.stdout.is_empty());
+    let e = stderr(&o);
+    assert!(e.contains("did you mean 'coalesce'"), "{e}");
+    let o = rcute(&["help", "logical_divid"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("'logical_divide'"));
+    let o = rcute(&["help", "qqqqqqqqqqqq"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("`rcute help` lists them"));
+}
+
+#[test]
+fn every_example_runs_in_the_cli() {
+    // the examples printed by `rcute help OP` give their stated output
+    let script: String = OPERATIONS
+        .iter()
+        .map(|op| format!("{}\n", op.example))
+        .collect();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rcute"))
+        .args(["eval", "-f", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn rcute");
+    {
+        use std::io::Write;
+        let mut input = child.stdin.take().expect("stdin");
+        input.write_all(script.as_bytes()).expect("write");
+    }
+    let o = child.wait_with_output().expect("wait");
+    assert!(o.status.success());
+    let lines: Vec<String> = stdout(&o).lines().map(str::to_string).collect();
+    let expected: Vec<String> = OPERATIONS
+        .iter()
+        .map(|op| op.example_output.to_string())
+        .collect();
+    assert_eq!(lines, expected);
+}
