@@ -151,3 +151,69 @@ fn every_example_runs_in_the_cli() {
         .collect();
     assert_eq!(lines, expected);
 }
+
+/// The parameter names of `def __call__(self, ...)` in a stub (before `->`),
+/// without `self`, `*` and the keyword `mode`.
+fn stub_params(sig: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut depth = 0usize;
+    let mut cur = String::new();
+    for c in sig.chars() {
+        match c {
+            '[' | '(' => depth += 1,
+            ']' | ')' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        if c == ',' && depth == 0 {
+            names.push(std::mem::take(&mut cur));
+        } else {
+            cur.push(c);
+        }
+    }
+    names.push(cur);
+    names
+        .iter()
+        .map(|p| {
+            p.split([':', '='])
+                .next()
+                .unwrap_or("")
+                .trim()
+                .trim_start_matches('*')
+        })
+        .filter(|n| !n.is_empty() && *n != "self" && *n != "mode")
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn python_stubs_follow_the_table() {
+    // every operation has a stub in the Python module's type stubs: a
+    // callable `_NAME_op` with the table's parameter names (and `mode` for
+    // the mode-indexed ones), or its own class or function
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../rcute-py/python/rcute/__init__.pyi");
+    let pyi = std::fs::read_to_string(path).expect("read __init__.pyi");
+    for op in OPERATIONS {
+        let class = format!("class _{}_op(Operation):\n    def __call__(self, ", op.name);
+        let Some(at) = pyi.find(&class) else {
+            assert!(
+                pyi.contains(&format!("\ndef {}(", op.name))
+                    || pyi.contains(&format!("\nclass {}(", op.name))
+                    || pyi.contains(&format!("\nclass {}:", op.name)),
+                "{}: no stub in __init__.pyi",
+                op.name
+            );
+            continue;
+        };
+        let rest = &pyi[at + class.len()..];
+        let sig = &rest[..rest.find(") ->").expect("a stub signature")];
+        let table: Vec<String> = op.params.iter().map(|p| p.name.to_string()).collect();
+        assert_eq!(stub_params(sig), table, "{}", op.name);
+        assert_eq!(sig.contains("mode: Mode"), op.mode_indexed, "{}", op.name);
+        assert!(
+            pyi.contains(&format!("\n{}: _{}_op\n", op.name, op.name)),
+            "{}",
+            op.name
+        );
+    }
+}

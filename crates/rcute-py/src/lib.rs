@@ -420,8 +420,10 @@ impl PyComposedLayout {
     }
 }
 
-/// A notation operation exposed as a Python callable; subscripting adds a
-/// mode path (`size[0, 1](A)`), like the reference's `ModeOpDecorator`.
+// A notation operation exposed as a Python callable; subscripting adds a
+// mode path (`size[0, 1](A)`), like the reference's `ModeOpDecorator`.
+// (No doc comment: a class docstring would hide the `__doc__` getter, which
+// gives each operation its own docstring from the operation table.)
 #[pyclass(module = "rcute", name = "Operation", frozen)]
 struct Op {
     op: &'static Operation,
@@ -856,12 +858,33 @@ fn draw_text(
 /// and its example (in the notation), all from the operation table.
 fn docstring(op: &'static Operation) -> String {
     format!(
-        "{}\n\n{}\n\nExample, in the notation (`eval_notation_str`):\n    {}\n    {}\n",
+        "{}\n\n{}.\n\n{}\nExample, in the notation (`eval_notation_str`):\n    {}\n    {}\n",
         op.python_signature(),
-        op.doc,
+        op.summary,
+        wrap(op.doc, 76),
         op.example,
         op.example_output
     )
+}
+
+/// `text` wrapped at `width` columns.
+fn wrap(text: &str, width: usize) -> String {
+    let mut out = String::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && line.len() + 1 + word.len() > width {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    out.push_str(&line);
+    out.push('\n');
+    out
 }
 
 /// `(name, signature, docstring)` of every operation of the notation, in

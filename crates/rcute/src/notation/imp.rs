@@ -724,6 +724,7 @@ pub(crate) mod op {
     }
 
     pub(crate) fn select(a: &mut Args, path: &[i64]) -> Result<Value> {
+        let name = a.name();
         let x = a.req(0)?;
         let idx = index_list(path, a, 1)?;
         let mut out = Vec::with_capacity(idx.len());
@@ -731,9 +732,9 @@ pub(crate) mod op {
             let p: Vec<i64> = match i {
                 Value::Tuple(items) => items
                     .iter()
-                    .map(|v| v.to_int("select"))
+                    .map(|v| v.to_int(name))
                     .collect::<Result<_>>()?,
-                v => vec![v.to_int("select")?],
+                v => vec![v.to_int(name)?],
             };
             out.push(get_path(&x, &p)?);
         }
@@ -741,6 +742,7 @@ pub(crate) mod op {
     }
 
     pub(crate) fn take(a: &mut Args, path: &[i64]) -> Result<Value> {
+        let name = a.name();
         let x = a.req(0)?;
         let idx = index_list(path, a, 1)?;
         if idx.len() != 2 {
@@ -749,8 +751,8 @@ pub(crate) mod op {
                 idx.len()
             )));
         }
-        let b = idx[0].to_int("take")?;
-        let e = idx[1].to_int("take")?;
+        let b = idx[0].to_int(name)?;
+        let e = idx[1].to_int(name)?;
         if b > e {
             return Err(Error::value(format!("take: begin {b} is after end {e}")));
         }
@@ -860,22 +862,25 @@ pub(crate) mod op {
     }
 
     pub(crate) fn coshape(a: &mut Args, path: &[i64]) -> Result<Value> {
+        let name = a.name();
         let v = query_target(a, path)?;
-        let l = codomain_layout(&v, "coshape")?;
+        let l = codomain_layout(&v, name)?;
         Ok(shape_value(&algebra::coshape(&l)?))
     }
 
     pub(crate) fn cosize(a: &mut Args, path: &[i64]) -> Result<Value> {
+        let name = a.name();
         let v = query_target(a, path)?;
         if let Value::Swizzled(s) = &v {
             // the largest swizzled offset plus one (swizzle.md 10)
             return Ok(Value::Int(s.cosize()?));
         }
-        let l = codomain_layout(&v, "cosize")?;
+        let l = codomain_layout(&v, name)?;
         Ok(Value::Int(algebra::cosize(&l)?))
     }
 
     pub(crate) fn coprofile(a: &mut Args, path: &[i64]) -> Result<Value> {
+        let name = a.name();
         let v = query_target(a, path)?;
         let l = match &v {
             Value::Layout(l) => l.clone(),
@@ -883,7 +888,7 @@ pub(crate) mod op {
             Value::Int(_) | Value::Tuple(_) => {
                 // a None entry of a tiler counts as one axis
                 let t = replace_none(&v, 0)?;
-                promote(&t, "coprofile")?
+                promote(&t, name)?
             }
             v => {
                 return Err(Error::type_(format!(
@@ -955,13 +960,14 @@ pub(crate) mod op {
     }
 
     pub(crate) fn prefix_product(a: &mut Args, _: &[i64]) -> Result<Value> {
+        let name = a.name();
         let x = a.req(0)?.to_shape()?;
         let init = a.opt(1)?.unwrap_or(Value::Int(1));
         let r = match &init {
             Value::Tuple(_) => {
                 stride::prefix_product_tuple(x.as_ref(), init.to_stride()?.as_ref())?
             }
-            v => stride::prefix_product(x.as_ref(), &v.to_scalar("prefix_product")?)?,
+            v => stride::prefix_product(x.as_ref(), &v.to_scalar(name)?)?,
         };
         Ok(Value::from_stride(&r))
     }
@@ -988,12 +994,14 @@ pub(crate) mod op {
     }
 
     pub(crate) fn is_basis(a: &mut Args, _: &[i64]) -> Result<Value> {
-        let x = a.req(0)?.to_coord_value("is_basis")?;
+        let name = a.name();
+        let x = a.req(0)?.to_coord_value(name)?;
         Ok(bool_value(x.is_basis()))
     }
 
     pub(crate) fn basis_repr(a: &mut Args, _: &[i64]) -> Result<Value> {
-        let x = a.req(0)?.to_coord_value("basis_repr")?;
+        let name = a.name();
+        let x = a.req(0)?.to_coord_value(name)?;
         let terms = x
             .basis_repr()
             .into_iter()
@@ -1016,14 +1024,16 @@ pub(crate) mod op {
     }
 
     pub(crate) fn unit(a: &mut Args, _: &[i64]) -> Result<Value> {
-        let p = a.req(0)?.to_coord_value("unit")?;
+        let name = a.name();
+        let p = a.req(0)?.to_coord_value(name)?;
         let (_, path) = p.basis_term()?;
         Ok(Value::from_scalar(Scalar::basis(1, &path)))
     }
 
     pub(crate) fn proj(a: &mut Args, _: &[i64]) -> Result<Value> {
+        let name = a.name();
         let x = a.req(0)?;
-        let p = a.req(1)?.to_coord_value("proj")?;
+        let p = a.req(1)?.to_coord_value(name)?;
         let (_, path) = p.basis_term()?;
         let ip: Vec<i64> = path.iter().map(|&i| i as i64).collect();
         match &x {
@@ -1051,6 +1061,7 @@ pub(crate) mod op {
     }
 
     pub(crate) fn make_layout(a: &mut Args, _: &[i64]) -> Result<Value> {
+        let name = a.name();
         let mut items = a.rest(0);
         // PyCuTe's form: one sequence of layouts
         if let [Value::Tuple(inner)] = items.as_slice() {
@@ -1060,7 +1071,7 @@ pub(crate) mod op {
         }
         let ls = items
             .iter()
-            .map(|v| layout_arg(v, "make_layout"))
+            .map(|v| layout_arg(v, name))
             .collect::<Result<Vec<_>>>()?;
         Ok(layout(Layout::concat(ls)?))
     }
@@ -1094,7 +1105,8 @@ pub(crate) mod op {
     }
 
     pub(crate) fn scaled_basis(a: &mut Args, _: &[i64]) -> Result<Value> {
-        let v = a.req(0)?.to_scalar("ScaledBasis")?;
+        let name = a.name();
+        let v = a.req(0)?.to_scalar(name)?;
         let seq = match a.opt(1)? {
             None => Vec::new(),
             Some(Value::Tuple(items)) => items,
@@ -1119,9 +1131,10 @@ pub(crate) mod op {
     }
 
     pub(crate) fn swizzle(a: &mut Args, _: &[i64]) -> Result<Value> {
-        let b = a.req(0)?.to_int("Swizzle")?;
-        let m = a.req(1)?.to_int("Swizzle")?;
-        let s = a.req(2)?.to_int("Swizzle")?;
+        let name = a.name();
+        let b = a.req(0)?.to_int(name)?;
+        let m = a.req(1)?.to_int(name)?;
+        let s = a.req(2)?.to_int(name)?;
         Ok(Value::Swizzle(Swizzle::new(b, m, s)?))
     }
 
@@ -1154,11 +1167,12 @@ pub(crate) mod op {
     }
 
     pub(crate) fn complement(a: &mut Args, _: &[i64]) -> Result<Value> {
+        let name = a.name();
         let x = match none_passthrough(a)? {
             None => return Ok(Value::None),
             Some(x) => x,
         };
-        let l = promote_owned(x, "complement")?;
+        let l = promote_owned(x, name)?;
         let ext = match a.opt(1)? {
             None | Some(Value::None) => None,
             Some(v) => Some(v.to_shape_of()?),
@@ -1188,6 +1202,7 @@ pub(crate) mod op {
     }
 
     pub(crate) fn zipped_divide(a: &mut Args, path: &[i64]) -> Result<Value> {
+        let name = a.name();
         if path.is_empty() {
             binary_tiler_op(a, path, algebra::zipped_divide)
         } else {
@@ -1195,7 +1210,7 @@ pub(crate) mod op {
             let x = a.req(0)?;
             let b = a.req(1)?;
             let bl = crate::tiler::tiler_to_layout(&b.to_tiler()?)?;
-            let l = promote_owned(x, "zipped_divide")?;
+            let l = promote_owned(x, name)?;
             let t = lifted(Value::Layout(bl), path)?.to_tiler()?;
             Ok(layout(algebra::logical_divide(&l, &t)?))
         }
@@ -1263,8 +1278,9 @@ pub(crate) mod op {
     }
 
     pub(crate) fn layout_add(a: &mut Args, _: &[i64]) -> Result<Value> {
-        let x = layout_arg_owned(a.req(0)?, "layout_add")?;
-        let y = layout_arg_owned(a.req(1)?, "layout_add")?;
+        let name = a.name();
+        let x = layout_arg_owned(a.req(0)?, name)?;
+        let y = layout_arg_owned(a.req(1)?, name)?;
         Ok(layout(algebra::layout_add(&x, &y)?))
     }
 
@@ -1278,7 +1294,8 @@ pub(crate) mod op {
     }
 
     pub(crate) fn recast(a: &mut Args, _: &[i64]) -> Result<Value> {
-        let x = layout_arg_owned(a.req(0)?, "recast")?;
+        let name = a.name();
+        let x = layout_arg_owned(a.req(0)?, name)?;
         let s = a.req(1)?.to_scale()?;
         Ok(layout(algebra::recast(&x, &s)?))
     }
@@ -1302,7 +1319,8 @@ pub(crate) mod op {
     }
 
     pub(crate) fn slice_and_offset(a: &mut Args, _: &[i64]) -> Result<Value> {
-        let x = layout_arg_owned(a.req(0)?, "slice_and_offset")?;
+        let name = a.name();
+        let x = layout_arg_owned(a.req(0)?, name)?;
         let c = a.req(1)?.to_coord()?;
         let (sub, off) = algebra::slice_and_offset(&x, c.as_ref())?;
         Ok(Value::Tuple(vec![layout(sub), Value::from_scalar(off)]))
@@ -1333,9 +1351,10 @@ pub(crate) mod op {
     /// `swizzle_layout(Sw o L)`: the equivalent F2-stride layout
     /// (`swizzle.md` 6, 7).
     pub(crate) fn swizzle_layout(a: &mut Args, _: &[i64]) -> Result<Value> {
+        let name = a.name();
         match a.req(0)? {
             Value::Swizzle(sw) => {
-                let n = a.req(1)?.to_int("swizzle_layout")?;
+                let n = a.req(1)?.to_int(name)?;
                 Ok(layout(crate::swizzle::swizzle_layout(&sw, n)?))
             }
             Value::Swizzled(s) => Ok(layout(s.to_f2_layout()?)),
