@@ -514,8 +514,8 @@ const TABLE: &[Operation] = &[
         mode_indexed: true,
         tensor_first: false,
         summary: "the shape",
-        doc: "The shape of a layout, swizzled layout or tensor; a shape (an integer or a \
-              tuple of positive integers) is its own shape. C++ CuTe: `shape`.",
+        doc: "The shape of a layout, swizzled layout or tensor; an integer or a tuple of \
+              integers is its own shape. C++ CuTe: `shape`.",
         example: "shape[0](((6,2),5):((8,2),1))",
         example_output: "(6, 2)",
         imp: op::shape,
