@@ -217,3 +217,43 @@ fn python_stubs_follow_the_table() {
         );
     }
 }
+
+/// `fuzz/dict/notation.dict` with its operation names taken from the
+/// table (in table order, first) and its other tokens kept as they are.
+fn fuzz_dict(existing: &str) -> String {
+    let quoted: Vec<String> = OPERATIONS
+        .iter()
+        .map(|op| format!("\"{}\"", op.name))
+        .collect();
+    let others: Vec<&str> = existing
+        .lines()
+        .filter(|l| l.starts_with("tok"))
+        .filter_map(|l| l.split_once('=').map(|(_, v)| v))
+        .filter(|v| !quoted.iter().any(|q| q == v))
+        .collect();
+    let mut s = String::from(
+        "# tokens of the rcute notation: the operation names (from the operation table,\n\
+         # rcute::ops; `UPDATE=1 cargo test -p rcute-cli --test operations` rewrites them),\n\
+         # then the syntax\n",
+    );
+    for (i, v) in quoted.iter().map(String::as_str).chain(others).enumerate() {
+        s.push_str(&format!("tok{i}={v}\n"));
+    }
+    s
+}
+
+#[test]
+fn fuzz_dictionary_has_every_operation() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/dict/notation.dict");
+    let on_disk = std::fs::read_to_string(&path).expect("read fuzz/dict/notation.dict");
+    let generated = fuzz_dict(&on_disk);
+    if std::env::var_os("UPDATE").is_some() {
+        std::fs::write(&path, &generated).expect("write fuzz/dict/notation.dict");
+        return;
+    }
+    assert!(
+        on_disk == generated,
+        "fuzz/dict/notation.dict is out of date with the operation table: run \
+         `UPDATE=1 cargo test -p rcute-cli --test operations`"
+    );
+}
