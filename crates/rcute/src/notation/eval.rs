@@ -2,10 +2,9 @@
 //! mode access, and calls routed to [`super::ops::call`].
 //!
 //! It sits above the operations ([`super::ops`]) and the applying of
-//! values ([`super::apply`], re-exported here), and below the prepared
-//! statements ([`super::prepare`], which also holds
-//! [`Session::eval_line`]): none of those calls back into it except
-//! `prepare`.
+//! values ([`super::apply`], re-exported here), which do not call back into
+//! it, and below the prepared statements ([`super::prepare`], which also
+//! holds [`Session::eval_line`]).
 
 use std::collections::HashMap;
 
