@@ -3,11 +3,12 @@
 //! Each subcommand lives in its own module; this file only parses the
 //! command line and dispatches.
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 mod bench;
 mod draw;
 mod eval;
+mod help;
 mod show;
 
 /// Counts heap allocations for `rcute bench` when built with the
@@ -19,7 +20,7 @@ static GLOBAL: bench::CountingAlloc = bench::CountingAlloc;
 
 /// CuTe's layout algebra on the command line.
 #[derive(Parser, Debug)]
-#[command(name = "rcute", version, about, long_about = None)]
+#[command(name = "rcute", version, about, long_about = None, disable_help_subcommand = true)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -35,6 +36,10 @@ enum Command {
     Show(show::ShowArgs),
     /// Draw a layout or thread-value layout to SVG, TikZ (.tex) or PNG
     Draw(draw::DrawArgs),
+    /// List the operations of the notation, or describe one: `rcute help OP`
+    Help(help::HelpArgs),
+    /// Print the names of the operations of the notation, one per line
+    Ops,
 }
 
 fn main() {
@@ -44,6 +49,8 @@ fn main() {
         Command::Bench(args) => bench::run(&args),
         Command::Show(args) => show::run(&args),
         Command::Draw(args) => draw::run(&args),
+        Command::Help(args) => help::run(&args, &mut Cli::command()),
+        Command::Ops => help::run_ops(),
     };
     std::process::exit(code);
 }

@@ -9,6 +9,7 @@ use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString, PyTuple};
 use pyo3::IntoPyObjectExt;
 
 use rcute::notation::{self, Style, Value};
+use rcute::ops::{Operation, OPERATIONS};
 use rcute::{ErrorKind, Layout as RLayout, Scalar, Swizzle as RSwizzle, SwizzledLayout};
 
 /// Maximum nesting accepted when converting Python values.
@@ -419,13 +420,14 @@ impl PyComposedLayout {
     }
 }
 
-/// A notation operation exposed as a Python callable; subscripting adds a
-/// mode path (`size[0, 1](A)`), like the reference's `ModeOpDecorator`.
+// A notation operation exposed as a Python callable; subscripting adds a
+// mode path (`size[0, 1](A)`), like the reference's `ModeOpDecorator`.
+// (No doc comment: a class docstring would hide the `__doc__` getter, which
+// gives each operation its own docstring from the operation table.)
 #[pyclass(module = "rcute", name = "Operation", frozen)]
 struct Op {
-    name: &'static str,
+    op: &'static Operation,
     mode: Vec<i64>,
-    doc: &'static str,
 }
 
 #[pymethods]
@@ -447,7 +449,7 @@ impl Op {
                 kw.push((key.extract::<String>()?, to_value(&v, 0)?));
             }
         }
-        let r = notation::call(self.name, &self.mode, a, kw).map_err(to_pyerr)?;
+        let r = notation::call(self.op.name, &self.mode, a, kw).map_err(to_pyerr)?;
         from_value(py, r)
     }
 
@@ -460,29 +462,25 @@ impl Op {
         } else {
             mode.push(key.extract()?);
         }
-        Ok(Op {
-            name: self.name,
-            mode,
-            doc: self.doc,
-        })
+        Ok(Op { op: self.op, mode })
     }
 
     #[getter]
     fn __name__(&self) -> &'static str {
-        self.name
+        self.op.name
     }
 
     #[getter]
-    fn __doc__(&self) -> &'static str {
-        self.doc
+    fn __doc__(&self) -> String {
+        docstring(self.op)
     }
 
     fn __repr__(&self) -> String {
         if self.mode.is_empty() {
-            format!("<rcute operation {}>", self.name)
+            format!("<rcute operation {}>", self.op.name)
         } else {
             let m: Vec<String> = self.mode.iter().map(|x| x.to_string()).collect();
-            format!("<rcute operation {}[{}]>", self.name, m.join(", "))
+            format!("<rcute operation {}[{}]>", self.op.name, m.join(", "))
         }
     }
 }
@@ -856,79 +854,48 @@ fn draw_text(
     .map_err(to_pyerr)
 }
 
-/// One-line docs of the operations, shown as each callable's `__doc__`.
-const OPERATION_DOCS: &[(&str, &str)] = &[
-    ("get", "get(obj, *, mode=()): the element (or sub-layout) at a mode path (htuple.md 10)."),
-    ("select", "select(obj, *, mode=()): the tuple of the elements at the given indices (htuple.md 10)."),
-    ("take", "take(obj, *, mode=(b, e)): the elements b..e-1 (htuple.md 10)."),
-    ("lift", "lift(obj, *, pad=0, mode=()): obj nested at the path, padded (htuple.md 10)."),
-    ("wrap", "wrap(x): x if it is a tuple, else (x,)."),
-    ("unwrap", "unwrap(x): strips 1-tuples."),
-    ("repeat_like", "repeat_like(x, profile): profile's structure with every leaf x."),
-    ("slice_", "slice_(coord, htuple): the sub-tuples at the None leaves of coord (htuple.md 11)."),
-    ("dice_", "dice_(coord, htuple): the sub-tuples at the non-None leaves of coord (htuple.md 11)."),
-    ("size", "size(obj, *, mode=()): product of the shape (htuple.md 3)."),
-    ("cosize", "cosize(A, *, mode=()): product of coshape(A) (strides.md 5)."),
-    ("rank", "rank(obj, *, mode=()): number of modes (htuple.md 3)."),
-    ("depth", "depth(obj, *, mode=()): nesting depth (htuple.md 3)."),
-    ("shape", "shape(obj, *, mode=()): the shape (htuple.md 3)."),
-    ("stride", "stride(obj, *, mode=()): the stride."),
-    ("coshape", "coshape(A, *, mode=()): the extent of the codomain (strides.md 5)."),
-    ("coprofile", "coprofile(A, *, mode=()): the profile of the codomain (strides.md 5)."),
-    ("congruent", "congruent(a, b): same profile (htuple.md 4)."),
-    ("weakly_congruent", "weakly_congruent(a, b): a coarsens b (htuple.md 4)."),
-    ("compatible", "compatible(a, b): a coarsens b and sizes agree (htuple.md 9)."),
-    ("flatten", "flatten(t): the tuple of leaves (htuple.md 5)."),
-    ("product", "product(a): product of the leaves (htuple.md 6)."),
-    ("product_each", "product_each(a): product of each mode (htuple.md 6)."),
-    ("prefix_product", "prefix_product(a, init=1): exclusive running product (htuple.md 6)."),
-    ("inner_product", "inner_product(a, b): sum of leafwise products (htuple.md 6)."),
-    ("idx2crd", "idx2crd(idx, shape): the natural coordinate, colexicographic (htuple.md 7)."),
-    ("crd2idx", "crd2idx(crd, shape): the integral coordinate (htuple.md 7)."),
-    ("common_refinement", "common_refinement(a, b) (htuple.md 9)."),
-    ("common_coarsening", "common_coarsening(a, b) (htuple.md 9)."),
-    ("is_basis", "is_basis(x): exactly one nonzero basis term (strides.md 3.7)."),
-    ("basis_repr", "basis_repr(x): the (value, path) terms of x (strides.md 3.7)."),
-    ("as_tuple", "as_tuple(x): the plain tuple of a coordinate value (strides.md 3.8)."),
-    ("make_basis_like", "make_basis_like(profile): E(path) at every leaf (strides.md 3.8)."),
-    ("unit", "unit(p): the unit basis vector of a basis value (strides.md 3.8)."),
-    ("proj", "proj(x, p): the part of x on p's axis (strides.md 3.8)."),
-    ("make_layout", "make_layout(*layouts): concatenation (layout.md 8)."),
-    ("make_layout_like", "make_layout_like(layout): compact strides ordered like layout's (layout.md 9)."),
-    ("make_ordered_layout", "make_ordered_layout(shape, order): compact strides in the given order (layout.md 9)."),
-    ("tiler_to_layout", "tiler_to_layout(tiler): one layout acting like the tiler (layout.md 10)."),
-    ("make_identity_layout", "make_identity_layout(shape): shape with unit basis strides (layout.md 11)."),
-    ("LayoutLeft", "LayoutLeft(shape): the column-major layout."),
-    ("LayoutRight", "LayoutRight(shape): the row-major layout."),
-    ("coalesce", "coalesce(A, profile=1, *, mode=()) (algebra.md 1-2)."),
-    ("coalesce_z", "coalesce_z(A, profile=1, *, mode=()) (algebra.md 1-2)."),
-    ("filter", "filter(A, profile=1, *, mode=()): coalesce without stride-0 and size-1 modes (algebra.md 3)."),
-    ("filter_zeros", "filter_zeros(A): stride-0 modes get size 1 (algebra.md 3)."),
-    ("composition", "composition(A, B, *, mode=()): A after B; errors where no layout reproduces A∘B (algebra.md 4)."),
-    ("complement", "complement(A, extend=None) (algebra.md 5)."),
-    ("logical_divide", "logical_divide(A, B, *, mode=()) (algebra.md 6)."),
-    ("zipped_divide", "zipped_divide(A, B, *, mode=()) (algebra.md 7)."),
-    ("tiled_divide", "tiled_divide(A, B) (algebra.md 7)."),
-    ("flat_divide", "flat_divide(A, B) (algebra.md 7)."),
-    ("logical_product", "logical_product(A, B, *, mode=()) (algebra.md 8)."),
-    ("zipped_product", "zipped_product(A, B) (algebra.md 9)."),
-    ("tiled_product", "tiled_product(A, B) (algebra.md 9)."),
-    ("flat_product", "flat_product(A, B) (algebra.md 9)."),
-    ("blocked_product", "blocked_product(A, B) (algebra.md 10)."),
-    ("raked_product", "raked_product(A, B) (algebra.md 10)."),
-    ("right_inverse", "right_inverse(A): the largest right inverse (algebra.md 11)."),
-    ("left_inverse", "left_inverse(A) (algebra.md 12)."),
-    ("nullspace", "nullspace(A) (algebra.md 13)."),
-    ("max_common_layout", "max_common_layout(A, B) (algebra.md 14)."),
-    ("max_common_vector", "max_common_vector(A, B) (algebra.md 14)."),
-    ("layout_add", "layout_add(A, B): R(i) = A(i) + B(i) (algebra.md 15)."),
-    ("greatest_common_domain", "greatest_common_domain(A, B) (algebra.md 16)."),
-    ("recast", "recast(layout, scale): scale an int or fractions.Fraction (algebra.md 17)."),
-    ("upcast", "upcast(A, n) (algebra.md 17)."),
-    ("downcast", "downcast(A, n) (algebra.md 17)."),
-    ("slice_and_offset", "slice_and_offset(A, crd): (sub-layout, offset) for a coordinate with None (layout.md 6)."),
-    ("bank_conflicts", "bank_conflicts(smem, access, elem_bytes): shared-memory passes of one warp request (swizzle.md 9)."),
-];
+/// The docstring of an operation: its Python signature, its paragraph
+/// and its example (in the notation), all from the operation table.
+fn docstring(op: &'static Operation) -> String {
+    format!(
+        "{}\n\n{}.\n\n{}\nExample, in the notation (`eval_notation_str`):\n    {}\n    {}\n",
+        op.python_signature(),
+        op.summary,
+        wrap(op.doc, 76),
+        op.example,
+        op.example_output
+    )
+}
+
+/// `text` wrapped at `width` columns.
+fn wrap(text: &str, width: usize) -> String {
+    let mut out = String::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && line.len() + 1 + word.len() > width {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    out.push_str(&line);
+    out.push('\n');
+    out
+}
+
+/// `(name, signature, docstring)` of every operation of the notation, in
+/// the order of the operation table (`rcute::ops`).
+#[pyfunction(name = "operations")]
+fn operations() -> Vec<(&'static str, String, String)> {
+    OPERATIONS
+        .iter()
+        .map(|op| (op.name, op.python_signature(), docstring(op)))
+        .collect()
+}
 
 #[pymodule]
 fn _rcute(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -949,14 +916,16 @@ fn _rcute(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(print_text, m)?)?;
     m.add_function(wrap_pyfunction!(draw_text, m)?)?;
     m.add_function(wrap_pyfunction!(layout_literal, m)?)?;
-    for (name, doc) in OPERATION_DOCS {
-        if notation::is_operation(name) {
+    m.add_function(wrap_pyfunction!(operations, m)?)?;
+    // every operation of the table that the module does not define in its
+    // own form (the classes Layout, F2, ArithTuple, Swizzle; E, ScaledBasis)
+    for op in OPERATIONS {
+        if !m.hasattr(op.name)? {
             m.add(
-                *name,
+                op.name,
                 Op {
-                    name,
+                    op,
                     mode: Vec::new(),
-                    doc,
                 },
             )?;
         }

@@ -64,6 +64,9 @@ pub mod int;
 pub mod layout;
 pub mod notation;
 pub mod offsets;
+/// The operation table of the notation ([`notation::table`]): every
+/// operation's name, parameters, forms, documentation and example.
+pub use notation::table as ops;
 pub mod shape;
 pub mod stride;
 pub mod swizzle;

@@ -34,11 +34,11 @@ from ._rcute import (  # noqa: F401  (re-exported API)
     format_value,
 )
 
-_OPERATIONS = [
-    name
-    for name in dir(_rcute)
-    if isinstance(getattr(_rcute, name), _rcute.Operation)
-]
+# every operation of the notation, from the Rust operation table (the
+# classes Layout, F2, ArithTuple, Swizzle and the functions E, ScaledBasis
+# among them); the helpers below that need Python (leaves, make_layout,
+# make_tensor, identity_tensor, make_identity_tensor) replace the Rust ones
+_OPERATIONS = [_name for _name, _signature, _doc in _rcute.operations()]
 for _name in _OPERATIONS:
     globals()[_name] = getattr(_rcute, _name)
 del _name
@@ -434,14 +434,12 @@ make_identity_tensor = identity_tensor
 __all__ = sorted(
     set(_OPERATIONS)
     | {
-        "ArithTuple", "ComposedLayout", "E", "F2", "Layout", "LayoutBase", "ScaledBasis",
-        "Swizzle", "V", "HTuple", "Profile", "IntTuple", "Shape", "Coord", "Stride", "Tiler",
-        "Integer", "StrideScalar", "register_integer_type", "is_int", "is_static",
-        "is_stride_scalar", "is_tuple", "is_layout", "divmod", "shiftl", "shiftr", "leaves",
+        "ComposedLayout", "LayoutBase", "V", "HTuple", "Profile", "IntTuple", "Shape", "Coord",
+        "Stride", "Tiler", "Integer", "StrideScalar", "register_integer_type", "is_int",
+        "is_static", "is_stride_scalar", "is_tuple", "is_layout", "divmod", "shiftl", "shiftr",
         "zip_leaves", "fold_leaf", "transform_apply_leaf", "transform_leaf", "unflatten",
-        "ModeOpDecorator", "make_layout", "Accessor", "MutableAccessor", "Ptr", "Array",
-        "ImplicitAccessor", "TransformAccessor", "Tensor", "is_tensor", "make_tensor",
-        "identity_tensor", "make_identity_tensor", "eval_notation", "eval_notation_str",
+        "ModeOpDecorator", "Accessor", "MutableAccessor", "Ptr", "Array", "ImplicitAccessor",
+        "TransformAccessor", "Tensor", "is_tensor", "eval_notation", "eval_notation_str",
         "format_value",
     }
 )

@@ -1,10 +1,17 @@
 //! The evaluator: variables, arithmetic, layout evaluation and slicing,
 //! mode access, and calls routed to [`super::ops::call`].
+//!
+//! It sits above the operations ([`super::ops`]) and the applying of
+//! values ([`super::apply`], re-exported here), which do not call back into
+//! it, and below the prepared statements ([`super::prepare`], which also
+//! holds [`Session::eval_line`]).
 
 use std::collections::HashMap;
 
-use super::ops;
-use super::parser::{parse_statement, BinOp, Expr, ExprKind, Statement};
+pub use super::apply::{apply, coordinate_of_args, eval_layout, index};
+use super::ops::{self, is_operation};
+use super::parser::{BinOp, Expr, ExprKind, Statement};
+use super::table::{lookup, Operation};
 use super::value::{check_size, value_parts, values_equal, Value, MAX_VALUE_PARTS};
 use crate::error::{Error, Result};
 use crate::htuple::{Builder, HRef, MAX_DEPTH};
@@ -60,17 +67,6 @@ impl Session {
         check_assignable(name)?;
         self.vars.insert(name.to_string(), v);
         Ok(())
-    }
-
-    /// Evaluates one statement (a line of a script). `None` for a blank or
-    /// comment-only line; otherwise the value (for an assignment, the bound
-    /// value) or the error.
-    pub fn eval_line(&mut self, line: &str) -> Option<Result<Value>> {
-        match parse_statement(line) {
-            Ok(None) => None,
-            Err(e) => Some(Err(e)),
-            Ok(Some(stmt)) => Some(self.run(&super::prepare::Prepared::new(&stmt))),
-        }
     }
 
     /// Executes a parsed statement (an assignment binds and returns the
@@ -193,8 +189,8 @@ impl Session {
         for (k, x) in kwargs {
             kw.push((k.as_str(), Some(self.eval(x)?)));
         }
-        if let Some((name, path)) = self.operation_callee(callee)? {
-            return ops::call_with(name, &path, &mut argv, &mut kw);
+        if let Some((op, path)) = self.operation_callee(callee)? {
+            return ops::call_op(op, &path, &mut argv, &mut kw);
         }
         let f = self.eval(callee)?;
         if !kw.is_empty() {
@@ -216,7 +212,7 @@ impl Session {
     #[inline(never)]
     fn eval_index(&self, target: &Expr, idx: &[Expr]) -> Result<Value> {
         if let ExprKind::Name(n) = &target.kind {
-            if ops::is_operation(n) {
+            if is_operation(n) {
                 return Err(Error::type_(format!(
                     "{n}[...] must be called: write {n}[i, j](args)"
                 )));
@@ -239,15 +235,14 @@ impl Session {
     }
 
     /// If `e` names an operation, possibly with mode subscripts
-    /// (`op`, `op[i, j]`, `op[i][j]`), its name and accumulated path.
-    fn operation_callee<'e>(&self, e: &'e Expr) -> Result<Option<(&'e str, ops::ModePath)>> {
+    /// (`op`, `op[i, j]`, `op[i][j]`), its table entry and accumulated path.
+    fn operation_callee(&self, e: &Expr) -> Result<Option<(&'static Operation, ops::ModePath)>> {
         match &e.kind {
-            ExprKind::Name(n) if ops::is_operation(n) => {
-                Ok(Some((n.as_str(), ops::ModePath::new())))
-            }
+            ExprKind::Name(n) => Ok(lookup(n).map(|op| (op, ops::ModePath::new()))),
             ExprKind::Index(inner, idx) => match self.operation_callee(inner)? {
                 None => Ok(None),
-                Some((n, mut path)) => {
+                Some((op, mut path)) => {
+                    let n = op.name;
                     for x in idx {
                         match self.eval(x)? {
                             Value::Int(i) => path.push(i),
@@ -264,7 +259,7 @@ impl Session {
                             }
                         }
                     }
-                    Ok(Some((n, path)))
+                    Ok(Some((op, path)))
                 }
             },
             _ => Ok(None),
@@ -281,7 +276,7 @@ impl Session {
         if let Some(v) = self.vars.get(n) {
             return Ok(v.clone());
         }
-        if ops::is_operation(n) {
+        if is_operation(n) {
             return Err(Error::type_(format!(
                 "'{n}' is an operation; call it as {n}(...)"
             )));
@@ -360,7 +355,7 @@ fn literal_layout(s: &Expr, d: &Expr) -> Option<Layout> {
 /// True when `e` names an operation, possibly mode-indexed (`op[i](...)`).
 fn is_operation_name(e: &Expr) -> bool {
     match &e.kind {
-        ExprKind::Name(n) => ops::is_operation(n),
+        ExprKind::Name(n) => is_operation(n),
         ExprKind::Index(inner, _) => is_operation_name(inner),
         _ => false,
     }
@@ -424,7 +419,7 @@ pub(super) fn is_reserved(name: &str) -> bool {
 /// A `value` error when `name` cannot be bound: it names an operation or a
 /// constant.
 pub(super) fn check_assignable(name: &str) -> Result<()> {
-    if ops::is_operation(name) || is_reserved(name) {
+    if is_operation(name) || is_reserved(name) {
         return Err(Error::value(format!(
             "cannot assign to '{name}': it names an operation or a constant"
         )));
@@ -533,155 +528,6 @@ pub fn binary(op: BinOp, a: &Value, b: &Value) -> Result<Value> {
             op.symbol(),
             a.kind_name(),
             b.kind_name()
-        ))),
-    }
-}
-
-/// Applies a value to call arguments: a layout is evaluated (or sliced
-/// when the coordinate contains `_`), a swizzle is applied to an integer,
-/// a swizzled layout is evaluated through its swizzle, a tensor is indexed
-/// as `T[c]` (`tensor.md` 3: an element, or a sub-tensor when `c` slices) (`layout.md` 5-6,
-/// `swizzle.md` 10). Errors: `type` for a value that cannot be called;
-/// those of evaluation and slicing.
-///
-/// ```
-/// use rcute::notation::{apply, eval_value, Value};
-/// let l = eval_value("(4,8):(8,1)").unwrap();
-/// assert_eq!(apply(&l, vec![Value::Int(2), Value::Int(3)]).unwrap().to_string(), "19");
-/// assert_eq!(apply(&l, vec![Value::None, Value::Int(3)]).unwrap().to_string(), "(4,):(8,)");
-/// ```
-pub fn apply(f: &Value, args: Vec<Value>) -> Result<Value> {
-    match f {
-        Value::Layout(l) => {
-            let c = coordinate_of_args(args);
-            eval_layout(l, &c)
-        }
-        Value::Swizzle(sw) => {
-            if args.len() != 1 {
-                return Err(Error::type_(format!(
-                    "a swizzle takes one integer argument, got {}",
-                    args.len()
-                )));
-            }
-            let x = args[0].to_int("swizzle argument")?;
-            Ok(Value::Int(sw.apply(x)?))
-        }
-        Value::Swizzled(s) => {
-            let c = coordinate_of_args(args);
-            if c.contains_none() {
-                return Err(Error::type_(
-                    "slicing a swizzled layout is not supported".to_string(),
-                ));
-            }
-            Ok(Value::Int(s.eval(c.to_coord()?.as_ref())?))
-        }
-        Value::Tensor(t) => {
-            let c = coordinate_of_args(args);
-            match t.index(c.to_coord()?)? {
-                crate::tensor::Indexed::Value(v) => Ok(Value::from_scalar(v)),
-                crate::tensor::Indexed::Tensor(t) => Ok(Value::Tensor(t)),
-            }
-        }
-        Value::Array(t) => {
-            let c = coordinate_of_args(args);
-            match t.index(c.to_coord()?)? {
-                crate::tensor::Indexed::Value(v) => Ok(Value::Int(v)),
-                crate::tensor::Indexed::Tensor(t) => Ok(Value::Array(t)),
-            }
-        }
-        v => Err(Error::type_(format!(
-            "the {} {v} cannot be called",
-            v.kind_name()
-        ))),
-    }
-}
-
-/// The coordinate of call arguments: none means `()`, one is itself,
-/// several form a tuple.
-///
-/// ```
-/// use rcute::notation::{eval::coordinate_of_args, Value};
-/// assert_eq!(coordinate_of_args(vec![]).to_string(), "()");
-/// assert_eq!(coordinate_of_args(vec![Value::Int(1), Value::Int(2)]).to_string(), "(1, 2)");
-/// ```
-pub fn coordinate_of_args(mut args: Vec<Value>) -> Value {
-    if args.len() == 1 {
-        args.pop().unwrap_or(Value::None)
-    } else {
-        Value::Tuple(args)
-    }
-}
-
-/// `L(c)`: evaluation, or slicing when `c` contains `_` (`layout.md` 5, 6).
-/// Errors: those of `idx2crd` (`rank`, `value`) and of slicing.
-///
-/// ```
-/// use rcute::notation::{eval::eval_layout, eval_value};
-/// let l = eval_value("(3,(2,4)):(2,(1,6))").unwrap();
-/// let rcute::notation::Value::Layout(l) = l else { panic!() };
-/// assert_eq!(eval_layout(&l, &eval_value("(1,2)").unwrap()).unwrap().to_string(), "8");
-/// ```
-pub fn eval_layout(l: &Layout, c: &Value) -> Result<Value> {
-    let coord = c.to_coord()?;
-    if c.contains_none() {
-        return Ok(Value::Layout(crate::algebra::slice(l, coord.as_ref())?));
-    }
-    Ok(Value::from_scalar(l.eval(coord.as_ref())?))
-}
-
-/// `x[i]` / `x[i, j]` (a path): mode access on layouts and tensors (the
-/// accessor is kept), element access on
-/// tuples (negative indices count from the end). Errors: `bounds` past
-/// the rank, `type` for a value that cannot be indexed.
-///
-/// ```
-/// use rcute::notation::{eval::index, eval_value, Value};
-/// let l = eval_value("(3,(2,4)):(2,(1,6))").unwrap();
-/// assert_eq!(index(&l, &[Value::Int(1), Value::Int(0)]).unwrap().to_string(), "2:1");
-/// assert!(index(&l, &[Value::Int(2)]).is_err());
-/// ```
-pub fn index(t: &Value, idx: &[Value]) -> Result<Value> {
-    let mut cur = t.clone();
-    for i in idx {
-        let path: Vec<i64> = match i {
-            Value::Int(k) => vec![*k],
-            Value::Tuple(items) => items
-                .iter()
-                .map(|x| x.to_int("index"))
-                .collect::<Result<_>>()?,
-            v => {
-                return Err(Error::type_(format!(
-                    "an index must be an integer, got the {} {v}",
-                    v.kind_name()
-                )))
-            }
-        };
-        for k in path {
-            cur = index_one(&cur, k)?;
-        }
-    }
-    Ok(cur)
-}
-
-fn index_one(t: &Value, i: i64) -> Result<Value> {
-    match t {
-        Value::Layout(l) => Ok(Value::Layout(l.mode(i)?)),
-        Value::Swizzled(s) => Ok(Value::Swizzled(s.mode(i)?)),
-        Value::Tensor(t) => Ok(Value::Tensor(t.mode(i)?)),
-        Value::Array(t) => Ok(Value::Array(t.mode(i)?)),
-        Value::Tuple(items) | Value::List(items) => {
-            let n = items.len() as i64;
-            let j = if i < 0 { i + n } else { i };
-            if j < 0 || j >= n {
-                return Err(Error::bounds(format!(
-                    "index {i} out of range for {t} of length {n}"
-                )));
-            }
-            Ok(items[j as usize].clone())
-        }
-        v => Err(Error::type_(format!(
-            "the {} {v} cannot be indexed",
-            v.kind_name()
         ))),
     }
 }

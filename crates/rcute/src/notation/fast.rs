@@ -143,23 +143,25 @@ type Binary = fn(&Layout, &Tiler, &mut Layout) -> Result<()>;
 /// without an `*_into` form: its result is moved into the slot.
 macro_rules! unary {
     ($f:path) => {
-        |a: &Layout, out: &mut Layout| {
+        |a: &$crate::layout::Layout, out: &mut $crate::layout::Layout| {
             *out = $f(a)?;
             Ok(())
         }
     };
 }
+pub(crate) use unary;
 
 /// The [`Binary`] of a library function `fn(&Layout, &Tiler) -> Result<Layout>`
 /// without an `*_into` form, likewise.
 macro_rules! binary {
     ($f:path) => {
-        |a: &Layout, b: &Tiler, out: &mut Layout| {
+        |a: &$crate::layout::Layout, b: &$crate::tiler::Tiler, out: &mut $crate::layout::Layout| {
             *out = $f(a, b)?;
             Ok(())
         }
     };
 }
+pub(crate) use binary;
 
 /// Writes the integer tuple whose pre-order node bytes start at
 /// `nodes[*at]` and whose leaves are `leaves[*k..]` into `out`, reusing
@@ -223,8 +225,8 @@ fn layout_slot(out: &mut Value) -> Option<&mut Layout> {
     }
 }
 
-/// An operation with a direct path, resolved once from its name
-/// ([`Direct::of`]).
+/// The direct path of an operation: the `direct` field of its entry in
+/// the operation table ([`super::table`]).
 #[derive(Clone, Copy)]
 pub(crate) enum Direct {
     /// `op(A)` and `op(A, profile)` (coalesce, coalesce_z, filter).
@@ -247,57 +249,6 @@ pub(crate) enum Direct {
 }
 
 impl Direct {
-    /// The direct path of the operation `op`, if it has one and direct
-    /// calls are on for this thread.
-    pub(crate) fn of(op: &str) -> Option<Direct> {
-        if !enabled() {
-            return None;
-        }
-        Some(match op {
-            "coalesce" => Direct::Profile(
-                algebra::coalesce::coalesce_into,
-                algebra::coalesce::coalesce_by_mode_into,
-            ),
-            "coalesce_z" => Direct::Profile(
-                algebra::coalesce::coalesce_z_into,
-                algebra::coalesce::coalesce_z_by_mode_into,
-            ),
-            "filter" => Direct::Profile(unary!(algebra::filter), binary!(algebra::filter_by_mode)),
-            "filter_zeros" => Direct::Unary(unary!(algebra::filter_zeros)),
-            "right_inverse" => Direct::Unary(algebra::inverse::right_inverse_into),
-            "left_inverse" => Direct::Unary(algebra::inverse::left_inverse_into),
-            "nullspace" => Direct::Unary(algebra::inverse::nullspace_into),
-            "make_layout_like" => Direct::Unary(algebra::make::make_layout_like_into),
-            "composition" => Direct::Tiler(algebra::composition::composition_into),
-            "logical_divide" => Direct::Tiler(algebra::divide::logical_divide_into),
-            "zipped_divide" => Direct::Tiler(binary!(algebra::zipped_divide)),
-            "tiled_divide" => Direct::Tiler(binary!(algebra::tiled_divide)),
-            "flat_divide" => Direct::Tiler(binary!(algebra::flat_divide)),
-            "logical_product" => Direct::Tiler(algebra::product::logical_product_into),
-            "zipped_product" => Direct::Tiler(binary!(algebra::zipped_product)),
-            "tiled_product" => Direct::Tiler(binary!(algebra::tiled_product)),
-            "flat_product" => Direct::Tiler(binary!(algebra::flat_product)),
-            "blocked_product" => {
-                Direct::Tiler(|a, b, out| algebra::product::blocked_raked_into(a, b, false, out))
-            }
-            "raked_product" => {
-                Direct::Tiler(|a, b, out| algebra::product::blocked_raked_into(a, b, true, out))
-            }
-            "complement" => Direct::Complement,
-            "layout_add" => Direct::LayoutAdd,
-            "max_common_layout" => Direct::MaxCommonLayout,
-            "max_common_vector" => Direct::MaxCommonVector,
-            "greatest_common_domain" => Direct::GreatestCommonDomain,
-            "recast" => Direct::Recast,
-            "upcast" => Direct::Upcast,
-            "downcast" => Direct::Downcast,
-            "make_ordered_layout" => Direct::MakeOrderedLayout,
-            "idx2crd" => Direct::Idx2crd,
-            "crd2idx" => Direct::Crd2idx,
-            _ => return None,
-        })
-    }
-
     /// The direct call on positional arguments `args` and keyword
     /// arguments `kw` (only complement's `extend` is covered), or `None`
     /// when the call is not covered (see the module documentation). Like

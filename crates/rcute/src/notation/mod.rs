@@ -9,13 +9,16 @@
 //! assert!(notation::eval_str("(4,8):(8,1").is_err());
 //! ```
 
+mod apply;
 pub mod eval;
 mod fast;
+mod imp;
 pub mod lexer;
 pub mod ops;
 pub mod parser;
 pub mod prepare;
 pub mod print;
+pub mod table;
 pub mod value;
 
 pub use eval::{apply, binary, layout_literal, Session};

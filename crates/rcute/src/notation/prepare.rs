@@ -38,7 +38,8 @@
 use super::eval::{check_assignable, is_reserved, literal_coordinate, Session};
 use super::fast::{self, ArgView, Converted, Direct};
 use super::ops;
-use super::parser::{BinOp, Expr, ExprKind, Statement};
+use super::parser::{parse_statement, BinOp, Expr, ExprKind, Statement};
+use super::table::{lookup, Operation};
 use super::value::{check_size, value_parts, Value, MAX_VALUE_PARTS};
 use crate::error::{Error, Result};
 use crate::htuple::MAX_DEPTH;
@@ -67,7 +68,7 @@ enum Node {
     /// A call of the operation `op` (no mode subscripts), with its direct
     /// path if it has one.
     Call {
-        op: &'static str,
+        op: &'static Operation,
         direct: Option<Direct>,
         args: Vec<Arg>,
         kwargs: Vec<(String, Node)>,
@@ -180,10 +181,10 @@ fn prepare_at(e: &Expr, depth: usize) -> Node {
     } = &e.kind
     {
         if let ExprKind::Name(n) = &callee.kind {
-            if let Some(op) = ops::operation_name(n) {
+            if let Some(op) = lookup(n) {
                 return Node::Call {
                     op,
-                    direct: Direct::of(op),
+                    direct: op.direct,
                     args: args
                         .iter()
                         .map(|x| Arg {
@@ -219,6 +220,25 @@ fn layout_at_into(layout: &Layout, coord: &Coord, out: &mut Value) -> Result<()>
 }
 
 impl Session {
+    /// Evaluates one statement (a line of a script): parsed, prepared
+    /// ([`Prepared::new`]) and run. `None` for a blank or comment-only
+    /// line; otherwise the value (for an assignment, the bound value) or
+    /// the error.
+    ///
+    /// ```
+    /// let mut s = rcute::notation::Session::new();
+    /// assert_eq!(s.eval_line("A = 4:2").unwrap().unwrap().to_string(), "4:2");
+    /// assert!(s.eval_line("  # a comment").is_none());
+    /// assert!(s.eval_line("A(").unwrap().is_err());
+    /// ```
+    pub fn eval_line(&mut self, line: &str) -> Option<Result<Value>> {
+        match parse_statement(line) {
+            Ok(None) => None,
+            Err(e) => Some(Err(e)),
+            Ok(Some(stmt)) => Some(self.run(&Prepared::new(&stmt))),
+        }
+    }
+
     /// Evaluates a prepared statement: for an assignment, binds the value
     /// and returns it. Same value or error as [`Session::exec`] on the
     /// statement it was prepared from.
@@ -356,7 +376,7 @@ impl Session {
                 for (k, x) in kwargs {
                     kw.push((k.as_str(), Some(self.eval_node(x)?)));
                 }
-                let v = ops::call_with(op, &[], &mut argv, &mut kw)?;
+                let v = ops::call_op(op, &[], &mut argv, &mut kw)?;
                 check_size(&v)?;
                 Ok(v)
             }

@@ -1,0 +1,1393 @@
+//! The implementation of every operation of the notation: one function per
+//! operation (`fn(&mut Args, &[i64]) -> Result<Value>`, the arguments and
+//! the mode path), named in the operation's entry of the table
+//! ([`super::table`]), which also gives each argument's keyword name.
+//! Shared argument conversions follow `algebra.md` section 0 (argument
+//! promotion through `tiler_to_layout`, `None` first arguments);
+//! mode-indexed calls follow `algebra.md` section 18 (lifting) and
+//! `htuple.md` section 12 (queries read the mode).
+//!
+//! This module depends only on the values and the library: the dispatch
+//! ([`super::ops`]) and the table call into it, never the reverse.
+
+use super::table::Operation;
+use super::value::{check_depth, Value};
+use crate::algebra;
+use crate::error::{Error, Result};
+use crate::htuple::{HTuple, MAX_DEPTH};
+use crate::layout::Layout;
+use crate::shape;
+use crate::stride::{self, Scalar};
+use crate::swizzle::{Swizzle, SwizzledLayout};
+use crate::tiler::{tiler_to_layout, Tiler};
+use smallvec::SmallVec;
+
+/// Positional arguments of a call (`None` once consumed).
+pub type PosArgs = SmallVec<[Option<Value>; 4]>;
+/// Keyword arguments of a call (`None` once consumed).
+pub type KwArgs<'a> = SmallVec<[(&'a str, Option<Value>); 2]>;
+
+/// The implementation of an operation: its arguments and mode path.
+pub(crate) type Imp = fn(&mut Args<'_, '_>, &[i64]) -> Result<Value>;
+
+/// The arguments of one call of the operation `op`, consumed by position
+/// or by keyword; the keyword of argument `i` is the name of the `i`-th
+/// parameter in the table.
+pub(crate) struct Args<'a, 'k> {
+    pub(crate) op: &'static Operation,
+    pub(crate) pos: &'a mut PosArgs,
+    pub(crate) kw: &'a mut KwArgs<'k>,
+}
+
+impl Args<'_, '_> {
+    /// The operation's name.
+    fn name(&self) -> &'static str {
+        self.op.name
+    }
+
+    /// The keyword of argument `i`: its parameter's name.
+    fn key(&self, i: usize) -> &'static str {
+        self.op.params.get(i).map_or("", |p| p.name)
+    }
+
+    /// Argument `i`, by position or keyword.
+    fn opt(&mut self, i: usize) -> Result<Option<Value>> {
+        let key = self.key(i);
+        let by_kw = self
+            .kw
+            .iter_mut()
+            .find(|(k, _)| *k == key)
+            .and_then(|(_, v)| v.take());
+        let by_pos = self.pos.get_mut(i).and_then(|v| v.take());
+        match (by_pos, by_kw) {
+            (Some(_), Some(_)) => Err(Error::type_(format!(
+                "{}: argument '{key}' given twice",
+                self.name()
+            ))),
+            (a, b) => Ok(a.or(b)),
+        }
+    }
+
+    /// Required argument `i`, by position or keyword.
+    fn req(&mut self, i: usize) -> Result<Value> {
+        self.opt(i)?.ok_or_else(|| {
+            Error::type_(format!(
+                "{}: missing argument {} ('{}')",
+                self.name(),
+                i + 1,
+                self.key(i)
+            ))
+        })
+    }
+
+    /// All remaining positional arguments from `i` on.
+    fn rest(&mut self, i: usize) -> Vec<Value> {
+        self.pos
+            .iter_mut()
+            .skip(i)
+            .filter_map(|v| v.take())
+            .collect()
+    }
+
+    /// Errors for any argument not consumed.
+    pub(crate) fn finish(self) -> Result<()> {
+        let extra_pos = self.pos.iter().filter(|v| v.is_some()).count();
+        if extra_pos > 0 {
+            return Err(Error::type_(format!(
+                "{}: {extra_pos} extra positional argument(s)",
+                self.name()
+            )));
+        }
+        if let Some((k, _)) = self.kw.iter().find(|(_, v)| v.is_some()) {
+            return Err(Error::type_(format!(
+                "{}: unexpected keyword argument '{k}'",
+                self.name()
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// The largest buffer `make_tensor` allocates in the notation.
+pub const MAX_TENSOR_ELEMENTS: i64 = 1 << 24;
+
+/// `get(x, path)` on values: layouts follow shape and stride together,
+/// tuples their elements (negative indices count from the end)
+/// (`htuple.md` 10, `layout.md` 7). Errors: `type` for an index into a
+/// leaf, `bounds` past the rank.
+///
+/// ```
+/// use rcute::notation::{eval_value, ops::get_path};
+/// let a = eval_value("((6,2),5):((8,2),1)").unwrap();
+/// assert_eq!(get_path(&a, &[0, 1]).unwrap().to_string(), "2:2");
+/// assert!(get_path(&a, &[1, 0]).is_err());
+/// ```
+pub fn get_path(x: &Value, path: &[i64]) -> Result<Value> {
+    let mut cur = x.clone();
+    for &i in path {
+        cur = match &cur {
+            Value::Layout(l) => {
+                if l.is_leaf() {
+                    return Err(Error::type_(format!(
+                        "get: index {i} into the leaf layout {l}"
+                    )));
+                }
+                Value::Layout(l.mode(i)?)
+            }
+            Value::Swizzled(s) => {
+                if s.layout.is_leaf() {
+                    return Err(Error::type_(format!(
+                        "get: index {i} into the leaf layout {}",
+                        s.layout
+                    )));
+                }
+                Value::Swizzled(s.mode(i)?)
+            }
+            Value::Tensor(t) => {
+                if t.layout().is_leaf() {
+                    return Err(Error::type_(format!(
+                        "get: index {i} into the leaf tensor {t}"
+                    )));
+                }
+                Value::Tensor(t.mode(i)?)
+            }
+            Value::Array(t) => {
+                if t.layout().is_leaf() {
+                    return Err(Error::type_(format!(
+                        "get: index {i} into the leaf tensor {t}"
+                    )));
+                }
+                Value::Array(t.mode(i)?)
+            }
+            Value::Tuple(items) => {
+                let n = items.len() as i64;
+                let j = if i < 0 { i + n } else { i };
+                if j < 0 || j >= n {
+                    return Err(Error::bounds(format!(
+                        "get: index {i} out of range for {cur} of rank {n}"
+                    )));
+                }
+                items[j as usize].clone()
+            }
+            v => return Err(Error::type_(format!("get: index {i} into the leaf {v}"))),
+        };
+    }
+    Ok(cur)
+}
+
+/// `lift(v, path, pad)` (`htuple.md` 10): for each index `i` of the path
+/// from the innermost outwards, `v` becomes `i` copies of `pad` followed
+/// by `v`. Errors: `value` for a negative or huge index.
+///
+/// ```
+/// use rcute::notation::{ops::lift, Value};
+/// let r = lift(Value::Int(7), &[2, 1], &Value::None).unwrap();
+/// assert_eq!(r.to_string(), "(None, None, (None, 7))");
+/// ```
+pub fn lift(v: Value, path: &[i64], pad: &Value) -> Result<Value> {
+    let total = path
+        .iter()
+        .try_fold(0i64, |acc, &i| acc.checked_add(i.max(0)))
+        .unwrap_or(i64::MAX);
+    if total > super::value::MAX_VALUE_PARTS as i64 {
+        return Err(Error::value(format!(
+            "lift: the path {path:?} would build more than {} parts",
+            super::value::MAX_VALUE_PARTS
+        )));
+    }
+    let mut cur = v;
+    for &i in path.iter().rev() {
+        let i =
+            usize::try_from(i).map_err(|_| Error::value(format!("lift: negative index {i}")))?;
+        let mut items = vec![pad.clone(); i];
+        items.push(cur);
+        cur = Value::Tuple(items);
+    }
+    Ok(cur)
+}
+
+/// The tuple of mode indices of `select`/`take`: the subscript path, or
+/// the second argument.
+fn index_list(path: &[i64], a: &mut Args, key_pos: usize) -> Result<Vec<Value>> {
+    if let Some(v) = a.opt(key_pos)? {
+        return Ok(match v {
+            Value::Tuple(items) => items,
+            v => vec![v],
+        });
+    }
+    Ok(path.iter().map(|&i| Value::Int(i)).collect())
+}
+
+fn mode_path_arg(path: &[i64], a: &mut Args, pos: usize) -> Result<Vec<i64>> {
+    let mut p = path.to_vec();
+    if let Some(v) = a.opt(pos)? {
+        match v {
+            Value::Int(i) => p.push(i),
+            Value::Tuple(items) => {
+                for it in &items {
+                    p.push(it.to_int("path")?);
+                }
+            }
+            v => {
+                return Err(Error::type_(format!(
+                    "path must be a tuple of integers, got {v}"
+                )))
+            }
+        }
+    }
+    Ok(p)
+}
+
+/// A layout argument, promoting integers and tuples through
+/// `tiler_to_layout` (`algebra.md` section 0).
+fn promote(v: &Value, op: &str) -> Result<Layout> {
+    match v {
+        Value::Layout(l) => Ok(l.clone()),
+        Value::Int(_) | Value::Tuple(_) => tiler_to_layout(&v.to_tiler()?),
+        v => Err(Error::type_(format!(
+            "{op}: expected a layout, an integer or a tuple, got the {} {v}",
+            v.kind_name()
+        ))),
+    }
+}
+
+/// [`promote`] of an owned value: a layout is moved, not copied.
+fn promote_owned(v: Value, op: &str) -> Result<Layout> {
+    match v {
+        Value::Layout(l) => Ok(l),
+        v => promote(&v, op),
+    }
+}
+
+/// [`layout_arg`] of an owned value: the layout is moved, not copied.
+fn layout_arg_owned(v: Value, op: &str) -> Result<Layout> {
+    match v {
+        Value::Layout(l) => Ok(l),
+        v => layout_arg(&v, op),
+    }
+}
+
+/// A layout argument without promotion.
+fn layout_arg(v: &Value, op: &str) -> Result<Layout> {
+    match v {
+        Value::Layout(l) => Ok(l.clone()),
+        v => Err(Error::type_(format!(
+            "{op}: expected a layout, got the {} {v}",
+            v.kind_name()
+        ))),
+    }
+}
+
+fn layout(l: Layout) -> Value {
+    Value::Layout(l)
+}
+
+fn shape_value(s: &HTuple<i64>) -> Value {
+    Value::from_shape(s)
+}
+
+fn bool_value(b: bool) -> Value {
+    Value::Bool(b)
+}
+
+fn usize_value(n: usize) -> Result<Value> {
+    Ok(Value::Int(i64::try_from(n).map_err(|_| {
+        Error::overflow("count does not fit in 64 bits")
+    })?))
+}
+
+/// The value whose queries (shape, size, ...) are read, after the mode path.
+fn query_target(a: &mut Args, path: &[i64]) -> Result<Value> {
+    let x = a.req(0)?;
+    get_path(&x, path)
+}
+
+fn rank_of(v: &Value) -> Result<Value> {
+    match v {
+        Value::Layout(l) => usize_value(l.rank()),
+        Value::Swizzled(s) => usize_value(s.layout.rank()),
+        Value::Tensor(t) => usize_value(t.rank()),
+        Value::Array(t) => usize_value(t.rank()),
+        Value::Tuple(items) => usize_value(items.len()),
+        _ => Ok(Value::Int(1)),
+    }
+}
+
+fn depth_of(v: &Value) -> Result<Value> {
+    fn rec(v: &Value, depth: usize) -> Result<usize> {
+        check_depth(depth, "depth")?;
+        match v {
+            Value::Tuple(items) => {
+                if items.is_empty() {
+                    return Err(Error::value("depth of an empty tuple is undefined"));
+                }
+                let mut m = 0;
+                for x in items {
+                    m = m.max(rec(x, depth + 1)?);
+                }
+                Ok(m + 1)
+            }
+            Value::Layout(l) => rec(&shape_value(l.shape()), depth),
+            Value::Swizzled(s) => rec(&shape_value(s.layout.shape()), depth),
+            Value::Tensor(t) => rec(&shape_value(t.shape()), depth),
+            Value::Array(t) => rec(&shape_value(t.shape()), depth),
+            _ => Ok(0),
+        }
+    }
+    usize_value(rec(v, 0)?)
+}
+
+fn size_of(v: &Value) -> Result<Value> {
+    match v {
+        Value::None => Err(Error::type_("size(None) is undefined")),
+        v => Ok(Value::Int(shape::size(v.to_shape_of()?.as_ref())?)),
+    }
+}
+
+fn shape_of(v: &Value) -> Result<Value> {
+    match v {
+        Value::Layout(l) => Ok(shape_value(l.shape())),
+        Value::Swizzled(s) => Ok(shape_value(s.layout.shape())),
+        Value::Tensor(t) => Ok(shape_value(t.shape())),
+        Value::Array(t) => Ok(shape_value(t.shape())),
+        Value::Int(_) | Value::Tuple(_) => {
+            v.to_shape()?;
+            Ok(v.clone())
+        }
+        v => Err(Error::type_(format!(
+            "shape: the {} {v} has no shape",
+            v.kind_name()
+        ))),
+    }
+}
+
+fn flatten_value(v: &Value) -> Result<Value> {
+    fn rec(v: &Value, out: &mut Vec<Value>, depth: usize) -> Result<()> {
+        check_depth(depth, "flatten")?;
+        match v {
+            Value::Tuple(items) => {
+                for x in items {
+                    rec(x, out, depth + 1)?;
+                }
+            }
+            x => out.push(x.clone()),
+        }
+        Ok(())
+    }
+    if let Value::Layout(l) = v {
+        return Ok(layout(Layout::from_parts(
+            l.shape().flatten(),
+            l.stride().flatten(),
+        )));
+    }
+    let mut out = Vec::new();
+    rec(v, &mut out, 0)?;
+    Ok(Value::Tuple(out))
+}
+
+/// `slice_(c, b)` / `dice_(c, b)` (`htuple.md` 11): the sub-values of `b`
+/// paired with `None` (slice) or non-`None` (dice) leaves of `c`.
+fn slice_dice(c: &Value, b: &Value, keep_none: bool) -> Result<Value> {
+    fn rec(
+        c: &Value,
+        b: Option<&Value>,
+        keep_none: bool,
+        out: &mut Vec<Value>,
+        depth: usize,
+    ) -> Result<()> {
+        check_depth(depth, "slice_")?;
+        match c {
+            Value::Tuple(cs) => match b {
+                Some(Value::Tuple(bs)) => {
+                    let n = cs.len().max(bs.len());
+                    for i in 0..n {
+                        let ci = cs.get(i).unwrap_or(&Value::None);
+                        rec(ci, bs.get(i), keep_none, out, depth + 1)?;
+                    }
+                    Ok(())
+                }
+                None => {
+                    for ci in cs {
+                        rec(ci, None, keep_none, out, depth + 1)?;
+                    }
+                    Ok(())
+                }
+                Some(bv) => Err(Error::type_(format!(
+                    "slice_: the tuple coordinate {c} against the leaf {bv}"
+                ))),
+            },
+            Value::None => {
+                if keep_none {
+                    out.push(b.cloned().unwrap_or(Value::None));
+                }
+                Ok(())
+            }
+            _ => {
+                if !keep_none {
+                    out.push(b.cloned().unwrap_or(Value::None));
+                }
+                Ok(())
+            }
+        }
+    }
+    let mut out = Vec::new();
+    rec(c, Some(b), keep_none, &mut out, 0)?;
+    Ok(Value::Tuple(out))
+}
+
+fn repeat_like_value(x: &Value, profile: &Value, depth: usize) -> Result<Value> {
+    check_depth(depth, "repeat_like")?;
+    if depth == 0 {
+        // the result has one copy of `x` per leaf of `profile`
+        let copies = count_leaves(profile);
+        let mut parts = super::value::MAX_VALUE_PARTS;
+        let fits = super::value::check_size(x).is_ok() && {
+            let mut n = 0usize;
+            count_parts(x, &mut n);
+            parts = parts.checked_div(n.max(1)).unwrap_or(0);
+            copies <= parts
+        };
+        if !fits {
+            return Err(Error::value(format!(
+                "repeat_like: the result would have more than {} parts",
+                super::value::MAX_VALUE_PARTS
+            )));
+        }
+    }
+    match profile {
+        Value::Tuple(items) => Ok(Value::Tuple(
+            items
+                .iter()
+                .map(|p| repeat_like_value(x, p, depth + 1))
+                .collect::<Result<_>>()?,
+        )),
+        _ => Ok(x.clone()),
+    }
+}
+
+fn basis_path_value(path: &[usize]) -> Result<Value> {
+    Ok(Value::Tuple(
+        path.iter()
+            .map(|&p| usize_value(p))
+            .collect::<Result<_>>()?,
+    ))
+}
+
+fn count_leaves(v: &Value) -> usize {
+    match v {
+        Value::Tuple(items) => items.iter().map(count_leaves).sum(),
+        _ => 1,
+    }
+}
+
+fn count_parts(v: &Value, n: &mut usize) {
+    *n += 1;
+    if let Value::Tuple(items) | Value::List(items) = v {
+        for x in items {
+            count_parts(x, n);
+        }
+    }
+}
+
+/// `E(*path)`: negative indices contribute no leading zeros.
+fn basis_e(v: Scalar, path: &[Value]) -> Result<Scalar> {
+    let mut p = Vec::with_capacity(path.len());
+    for x in path {
+        let i = x.to_int("E: basis index")?;
+        if i > super::value::MAX_VALUE_PARTS as i64 {
+            return Err(Error::value(format!("E: basis index {i} too large")));
+        }
+        p.push(usize::try_from(i).unwrap_or(0));
+    }
+    if p.len() > MAX_DEPTH {
+        return Err(Error::value("E: basis path too long"));
+    }
+    Ok(Scalar::scaled_basis(v, &p))
+}
+
+fn arith_tuple(args: Vec<Value>) -> Result<Value> {
+    if args.len() == 1 {
+        let v = &args[0];
+        return match v {
+            Value::Tuple(_) => Ok(Value::from_scalar(v.to_coord_value("ArithTuple")?)),
+            Value::Int(_) | Value::Scalar(_) => Ok(v.clone()),
+            v => Err(Error::type_(format!(
+                "ArithTuple: bad child, the {} {v}",
+                v.kind_name()
+            ))),
+        };
+    }
+    let children = args
+        .iter()
+        .map(|v| v.to_coord_value("ArithTuple"))
+        .collect::<Result<Vec<_>>>()?;
+    Ok(Value::Scalar(Scalar::coord(children)))
+}
+
+fn make_basis_like(p: &Value, path: &mut Vec<usize>, depth: usize) -> Result<Value> {
+    check_depth(depth, "make_basis_like")?;
+    match p {
+        Value::Tuple(items) => {
+            let mut out = Vec::with_capacity(items.len());
+            for (i, x) in items.iter().enumerate() {
+                path.push(i);
+                out.push(make_basis_like(x, path, depth + 1)?);
+                path.pop();
+            }
+            Ok(Value::Tuple(out))
+        }
+        _ => Ok(Value::from_scalar(Scalar::basis(1, path))),
+    }
+}
+
+fn as_tuple_value(v: &Value, depth: usize) -> Result<Value> {
+    check_depth(depth, "as_tuple")?;
+    match v {
+        Value::Scalar(s @ Scalar::Coord(_)) => Ok(Value::from_stride(&s.as_tuple())),
+        Value::Tuple(items) => Ok(Value::Tuple(
+            items
+                .iter()
+                .map(|x| as_tuple_value(x, depth + 1))
+                .collect::<Result<_>>()?,
+        )),
+        v => Ok(v.clone()),
+    }
+}
+
+/// A by-mode right-hand side lifted into a `None`-padded tiler
+/// (`algebra.md` section 18).
+fn lifted(v: Value, path: &[i64]) -> Result<Value> {
+    lift(v, path, &Value::None)
+}
+
+/// The first argument of the algebra operations that return `None` for a
+/// `None` argument.
+fn none_passthrough(a: &mut Args) -> Result<Option<Value>> {
+    let x = a.req(0)?;
+    if matches!(x, Value::None) {
+        return Ok(None);
+    }
+    Ok(Some(x))
+}
+
+/// `op(A, B)` with a tiler `B` (lifted for a mode path): the divides and
+/// products.
+fn binary_tiler_op(
+    a: &mut Args,
+    path: &[i64],
+    f: fn(&Layout, &Tiler) -> Result<Layout>,
+) -> Result<Value> {
+    let op = a.name();
+    let x = a.req(0)?;
+    let b = lifted(a.req(1)?, path)?;
+    if let Value::None = x {
+        return Err(Error::type_(format!("{op}: the first argument is None")));
+    }
+    let l = promote_owned(x, op)?;
+    Ok(layout(f(&l, &b.into_tiler()?)?))
+}
+
+/// `composition(A, B)` (`algebra.md` 4): also a swizzle composed with a
+/// layout, and a swizzled layout composed with a tiler (`swizzle.md` 10).
+fn composition_op(a: &mut Args, path: &[i64]) -> Result<Value> {
+    let x = a.req(0)?;
+    let b = lifted(a.req(1)?, path)?;
+    match x {
+        Value::None => Ok(b),
+        Value::Swizzle(sw) => {
+            let l = match &b {
+                Value::Layout(l) => l.clone(),
+                Value::Int(_) | Value::Tuple(_) => promote(&b, "composition")?,
+                v => {
+                    return Err(Error::type_(format!(
+                        "composition: a swizzle composes with a layout, got the {} {v}",
+                        v.kind_name()
+                    )))
+                }
+            };
+            Ok(Value::Swizzled(SwizzledLayout::new(sw, l)?))
+        }
+        Value::Swizzled(s) => Ok(Value::Swizzled(s.compose(&b.to_tiler()?)?)),
+        x => {
+            let l = promote_owned(x, "composition")?;
+            Ok(layout(algebra::composition(&l, &b.into_tiler()?)?))
+        }
+    }
+}
+
+/// `op(A)`, `op(A, profile)` and `op[path](A)`: coalesce, coalesce_z,
+/// filter.
+fn profile_op(
+    a: &mut Args,
+    path: &[i64],
+    whole: fn(&Layout) -> Result<Layout>,
+    by_mode: fn(&Layout, &Tiler) -> Result<Layout>,
+    none_ok: bool,
+) -> Result<Value> {
+    let op = a.name();
+    let x = a.req(0)?;
+    let prof = a.opt(1)?;
+    if let Value::None = x {
+        if none_ok {
+            return Ok(Value::None);
+        }
+        return Err(Error::type_(format!("{op}: the first argument is None")));
+    }
+    let l = if none_ok {
+        promote_owned(x, op)?
+    } else {
+        layout_arg_owned(x, op)?
+    };
+    if path.is_empty() {
+        match prof {
+            None => Ok(layout(whole(&l)?)),
+            Some(p) => Ok(layout(by_mode(&l, &p.to_tiler()?)?)),
+        }
+    } else {
+        let p = lifted(prof.unwrap_or(Value::Int(1)), path)?;
+        Ok(layout(by_mode(&l, &p.to_tiler()?)?))
+    }
+}
+
+/// `op(A)` of a layout operation; `promote_arg` promotes integers and
+/// tuples, `none_ok` answers `None` for a `None` argument.
+fn unary_layout_op(
+    a: &mut Args,
+    f: fn(&Layout) -> Result<Layout>,
+    promote_arg: bool,
+    none_ok: bool,
+) -> Result<Value> {
+    let op = a.name();
+    let x = if none_ok {
+        match none_passthrough(a)? {
+            None => return Ok(Value::None),
+            Some(x) => x,
+        }
+    } else {
+        a.req(0)?
+    };
+    let l = if promote_arg {
+        promote_owned(x, op)?
+    } else {
+        layout_arg_owned(x, op)?
+    };
+    Ok(layout(f(&l)?))
+}
+
+/// A value read as a profile for `congruent`: layouts give their shape.
+fn profile_coord(v: &Value) -> Result<crate::shape::Coord> {
+    match v {
+        Value::Layout(l) => Value::from_shape(l.shape()).to_coord(),
+        Value::Swizzled(s) => Value::from_shape(s.layout.shape()).to_coord(),
+        v => v.to_coord(),
+    }
+}
+
+/// `None` leaves replaced by 1 (each still one axis of a tiler).
+fn replace_none(v: &Value, depth: usize) -> Result<Value> {
+    check_depth(depth, "coprofile")?;
+    match v {
+        Value::None => Ok(Value::Int(1)),
+        Value::Tuple(items) => Ok(Value::Tuple(
+            items
+                .iter()
+                .map(|x| replace_none(x, depth + 1))
+                .collect::<Result<_>>()?,
+        )),
+        v => Ok(v.clone()),
+    }
+}
+
+/// The layout of a `coshape`/`cosize` argument.
+fn codomain_layout(v: &Value, op: &str) -> Result<Layout> {
+    match v {
+        Value::Layout(l) => Ok(l.clone()),
+        Value::Swizzled(s) => Ok(s.layout.clone()),
+        v => Err(Error::type_(format!(
+            "{op}: expected a layout, got the {} {v}",
+            v.kind_name()
+        ))),
+    }
+}
+
+/// The operations, one function each (of type [`Imp`]), named after the
+/// operation (`LayoutLeft` is `layout_left`); the table points at them.
+pub(crate) mod op {
+    use super::*;
+
+    // ---------------------------------------------------------------- HTuple helpers
+
+    pub(crate) fn get(a: &mut Args, path: &[i64]) -> Result<Value> {
+        let x = a.req(0)?;
+        let p = mode_path_arg(path, a, 1)?;
+        get_path(&x, &p)
+    }
+
+    pub(crate) fn select(a: &mut Args, path: &[i64]) -> Result<Value> {
+        let name = a.name();
+        let x = a.req(0)?;
+        let idx = index_list(path, a, 1)?;
+        let mut out = Vec::with_capacity(idx.len());
+        for i in &idx {
+            let p: Vec<i64> = match i {
+                Value::Tuple(items) => items
+                    .iter()
+                    .map(|v| v.to_int(name))
+                    .collect::<Result<_>>()?,
+                v => vec![v.to_int(name)?],
+            };
+            out.push(get_path(&x, &p)?);
+        }
+        Ok(Value::Tuple(out))
+    }
+
+    pub(crate) fn take(a: &mut Args, path: &[i64]) -> Result<Value> {
+        let name = a.name();
+        let x = a.req(0)?;
+        let idx = index_list(path, a, 1)?;
+        if idx.len() != 2 {
+            return Err(Error::value(format!(
+                "take: needs exactly two indices (begin, end), got {}",
+                idx.len()
+            )));
+        }
+        let b = idx[0].to_int(name)?;
+        let e = idx[1].to_int(name)?;
+        if b > e {
+            return Err(Error::value(format!("take: begin {b} is after end {e}")));
+        }
+        let r = match &x {
+            Value::Tuple(items) => items.len() as i64,
+            Value::Layout(l) => l.rank() as i64,
+            _ => 1,
+        };
+        if b < 0 || e > r {
+            return Err(Error::bounds(format!(
+                "take: range ({b}, {e}) outside the rank {r} of {x}"
+            )));
+        }
+        let mut out = Vec::new();
+        for i in b..e {
+            out.push(get_path(&x, &[i])?);
+        }
+        Ok(Value::Tuple(out))
+    }
+
+    pub(crate) fn lift(a: &mut Args, path: &[i64]) -> Result<Value> {
+        let x = a.req(0)?;
+        let p = mode_path_arg(path, a, 1)?;
+        let pad = a.opt(2)?.unwrap_or(Value::Int(0));
+        super::lift(x, &p, &pad)
+    }
+
+    pub(crate) fn wrap(a: &mut Args, _: &[i64]) -> Result<Value> {
+        let x = a.req(0)?;
+        Ok(if x.is_tuple() {
+            x
+        } else {
+            Value::Tuple(vec![x])
+        })
+    }
+
+    pub(crate) fn unwrap(a: &mut Args, _: &[i64]) -> Result<Value> {
+        let mut x = a.req(0)?;
+        loop {
+            match x {
+                Value::Tuple(mut items) if items.len() == 1 => {
+                    x = items.pop().unwrap_or(Value::None);
+                }
+                other => return Ok(other),
+            }
+        }
+    }
+
+    pub(crate) fn repeat_like(a: &mut Args, _: &[i64]) -> Result<Value> {
+        let x = a.req(0)?;
+        let p = a.req(1)?;
+        repeat_like_value(&x, &p, 0)
+    }
+
+    pub(crate) fn slice_(a: &mut Args, _: &[i64]) -> Result<Value> {
+        let c = a.req(0)?;
+        let b = a.req(1)?;
+        slice_dice(&c, &b, true)
+    }
+
+    pub(crate) fn dice_(a: &mut Args, _: &[i64]) -> Result<Value> {
+        let c = a.req(0)?;
+        let b = a.req(1)?;
+        slice_dice(&c, &b, false)
+    }
+
+    pub(crate) fn leaves(a: &mut Args, _: &[i64]) -> Result<Value> {
+        let x = a.req(0)?;
+        match x {
+            Value::Tuple(_) => match flatten_value(&x)? {
+                Value::Tuple(v) => Ok(Value::List(v)),
+                v => Ok(v),
+            },
+            v => Ok(Value::List(vec![v])),
+        }
+    }
+
+    // ---------------------------------------------------------------- properties
+
+    pub(crate) fn size(a: &mut Args, path: &[i64]) -> Result<Value> {
+        size_of(&query_target(a, path)?)
+    }
+
+    pub(crate) fn rank(a: &mut Args, path: &[i64]) -> Result<Value> {
+        rank_of(&query_target(a, path)?)
+    }
+
+    pub(crate) fn depth(a: &mut Args, path: &[i64]) -> Result<Value> {
+        depth_of(&query_target(a, path)?)
+    }
+
+    pub(crate) fn shape(a: &mut Args, path: &[i64]) -> Result<Value> {
+        shape_of(&query_target(a, path)?)
+    }
+
+    pub(crate) fn stride(a: &mut Args, path: &[i64]) -> Result<Value> {
+        match query_target(a, path)? {
+            Value::Layout(l) => Ok(Value::from_stride(l.stride())),
+            Value::Swizzled(s) => Ok(Value::from_stride(s.layout.stride())),
+            Value::Tensor(t) => Ok(Value::from_stride(t.layout().stride())),
+            Value::Array(t) => Ok(Value::from_stride(t.layout().stride())),
+            v => Err(Error::type_(format!(
+                "stride: the {} {v} has no stride",
+                v.kind_name()
+            ))),
+        }
+    }
+
+    pub(crate) fn coshape(a: &mut Args, path: &[i64]) -> Result<Value> {
+        let name = a.name();
+        let v = query_target(a, path)?;
+        let l = codomain_layout(&v, name)?;
+        Ok(shape_value(&algebra::coshape(&l)?))
+    }
+
+    pub(crate) fn cosize(a: &mut Args, path: &[i64]) -> Result<Value> {
+        let name = a.name();
+        let v = query_target(a, path)?;
+        if let Value::Swizzled(s) = &v {
+            // the largest swizzled offset plus one (swizzle.md 10)
+            return Ok(Value::Int(s.cosize()?));
+        }
+        let l = codomain_layout(&v, name)?;
+        Ok(Value::Int(algebra::cosize(&l)?))
+    }
+
+    pub(crate) fn coprofile(a: &mut Args, path: &[i64]) -> Result<Value> {
+        let name = a.name();
+        let v = query_target(a, path)?;
+        let l = match &v {
+            Value::Layout(l) => l.clone(),
+            Value::Swizzled(s) => s.layout.clone(),
+            Value::Int(_) | Value::Tuple(_) => {
+                // a None entry of a tiler counts as one axis
+                let t = replace_none(&v, 0)?;
+                promote(&t, name)?
+            }
+            v => {
+                return Err(Error::type_(format!(
+                    "coprofile: expected a layout or a tiler, got the {} {v}",
+                    v.kind_name()
+                )))
+            }
+        };
+        Ok(shape_value(&algebra::coprofile(&l)?))
+    }
+
+    /// The two profiles of `congruent` and `weakly_congruent`.
+    fn profiles(a: &mut Args) -> Result<(shape::Coord, shape::Coord)> {
+        let x = a.req(0)?;
+        let y = a.req(1)?;
+        Ok((profile_coord(&x)?, profile_coord(&y)?))
+    }
+
+    pub(crate) fn congruent(a: &mut Args, _: &[i64]) -> Result<Value> {
+        let (x, y) = profiles(a)?;
+        Ok(bool_value(shape::congruent(x.as_ref(), y.as_ref())))
+    }
+
+    pub(crate) fn weakly_congruent(a: &mut Args, _: &[i64]) -> Result<Value> {
+        let (x, y) = profiles(a)?;
+        Ok(bool_value(shape::weakly_congruent(x.as_ref(), y.as_ref())))
+    }
+
+    /// The two shapes of the shape relations.
+    fn two_shapes(a: &mut Args) -> Result<(HTuple<i64>, HTuple<i64>)> {
+        let x = a.req(0)?.to_shape_of()?;
+        let y = a.req(1)?.to_shape_of()?;
+        Ok((x, y))
+    }
+
+    pub(crate) fn compatible(a: &mut Args, _: &[i64]) -> Result<Value> {
+        let (x, y) = two_shapes(a)?;
+        Ok(bool_value(shape::compatible(x.as_ref(), y.as_ref())?))
+    }
+
+    pub(crate) fn common_refinement(a: &mut Args, _: &[i64]) -> Result<Value> {
+        let (x, y) = two_shapes(a)?;
+        Ok(shape_value(&shape::common_refinement(
+            x.as_ref(),
+            y.as_ref(),
+        )?))
+    }
+
+    pub(crate) fn common_coarsening(a: &mut Args, _: &[i64]) -> Result<Value> {
+        let (x, y) = two_shapes(a)?;
+        Ok(shape_value(&shape::common_coarsening(
+            x.as_ref(),
+            y.as_ref(),
+        )?))
+    }
+
+    pub(crate) fn flatten(a: &mut Args, _: &[i64]) -> Result<Value> {
+        flatten_value(&a.req(0)?)
+    }
+
+    pub(crate) fn product(a: &mut Args, _: &[i64]) -> Result<Value> {
+        let x = a.req(0)?;
+        Ok(Value::Int(shape::size(x.to_shape()?.as_ref())?))
+    }
+
+    pub(crate) fn product_each(a: &mut Args, _: &[i64]) -> Result<Value> {
+        let x = a.req(0)?.to_shape()?;
+        Ok(shape_value(&shape::product_each(x.as_ref())?))
+    }
+
+    pub(crate) fn prefix_product(a: &mut Args, _: &[i64]) -> Result<Value> {
+        let name = a.name();
+        let x = a.req(0)?.to_shape()?;
+        let init = a.opt(1)?.unwrap_or(Value::Int(1));
+        let r = match &init {
+            Value::Tuple(_) => {
+                stride::prefix_product_tuple(x.as_ref(), init.to_stride()?.as_ref())?
+            }
+            v => stride::prefix_product(x.as_ref(), &v.to_scalar(name)?)?,
+        };
+        Ok(Value::from_stride(&r))
+    }
+
+    pub(crate) fn inner_product(a: &mut Args, _: &[i64]) -> Result<Value> {
+        let x = a.req(0)?.to_stride()?;
+        let y = a.req(1)?.to_stride()?;
+        Ok(Value::from_scalar(stride::inner_product(
+            x.as_ref(),
+            y.as_ref(),
+        )?))
+    }
+
+    pub(crate) fn idx2crd(a: &mut Args, _: &[i64]) -> Result<Value> {
+        let c = a.req(0)?.to_coord()?;
+        let s = a.req(1)?.to_shape_of()?;
+        Ok(Value::from_stride(&shape::idx2crd(c.as_ref(), s.as_ref())?))
+    }
+
+    pub(crate) fn crd2idx(a: &mut Args, _: &[i64]) -> Result<Value> {
+        let c = a.req(0)?.to_coord()?;
+        let s = a.req(1)?.to_shape_of()?;
+        Ok(Value::Int(shape::crd2idx(c.as_ref(), s.as_ref())?))
+    }
+
+    pub(crate) fn is_basis(a: &mut Args, _: &[i64]) -> Result<Value> {
+        let name = a.name();
+        let x = a.req(0)?.to_coord_value(name)?;
+        Ok(bool_value(x.is_basis()))
+    }
+
+    pub(crate) fn basis_repr(a: &mut Args, _: &[i64]) -> Result<Value> {
+        let name = a.name();
+        let x = a.req(0)?.to_coord_value(name)?;
+        let terms = x
+            .basis_repr()
+            .into_iter()
+            .map(|(v, p)| {
+                Ok(Value::Tuple(vec![
+                    Value::from_scalar(v),
+                    basis_path_value(&p)?,
+                ]))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(Value::List(terms))
+    }
+
+    pub(crate) fn as_tuple(a: &mut Args, _: &[i64]) -> Result<Value> {
+        as_tuple_value(&a.req(0)?, 0)
+    }
+
+    pub(crate) fn make_basis_like(a: &mut Args, _: &[i64]) -> Result<Value> {
+        super::make_basis_like(&a.req(0)?, &mut Vec::new(), 0)
+    }
+
+    pub(crate) fn unit(a: &mut Args, _: &[i64]) -> Result<Value> {
+        let name = a.name();
+        let p = a.req(0)?.to_coord_value(name)?;
+        let (_, path) = p.basis_term()?;
+        Ok(Value::from_scalar(Scalar::basis(1, &path)))
+    }
+
+    pub(crate) fn proj(a: &mut Args, _: &[i64]) -> Result<Value> {
+        let name = a.name();
+        let x = a.req(0)?;
+        let p = a.req(1)?.to_coord_value(name)?;
+        let (_, path) = p.basis_term()?;
+        let ip: Vec<i64> = path.iter().map(|&i| i as i64).collect();
+        match &x {
+            Value::Scalar(s) => Ok(Value::from_scalar(s.get_path(&path)?)),
+            x => get_path(x, &ip),
+        }
+    }
+
+    // ---------------------------------------------------------------- construction
+
+    pub(crate) fn layout_ctor(a: &mut Args, _: &[i64]) -> Result<Value> {
+        let s = a.req(0)?.to_shape()?;
+        match a.opt(1)? {
+            None => Ok(layout(Layout::column_major(s)?)),
+            Some(d) => Ok(layout(Layout::with_stride(s, d.to_stride()?.as_ref())?)),
+        }
+    }
+
+    pub(crate) fn layout_left(a: &mut Args, _: &[i64]) -> Result<Value> {
+        Ok(layout(Layout::column_major(a.req(0)?.to_shape()?)?))
+    }
+
+    pub(crate) fn layout_right(a: &mut Args, _: &[i64]) -> Result<Value> {
+        Ok(layout(Layout::row_major(a.req(0)?.to_shape()?)?))
+    }
+
+    pub(crate) fn make_layout(a: &mut Args, _: &[i64]) -> Result<Value> {
+        let name = a.name();
+        let mut items = a.rest(0);
+        // PyCuTe's form: one sequence of layouts
+        if let [Value::Tuple(inner)] = items.as_slice() {
+            if !inner.is_empty() && inner.iter().all(|v| matches!(v, Value::Layout(_))) {
+                items = inner.clone();
+            }
+        }
+        let ls = items
+            .iter()
+            .map(|v| layout_arg(v, name))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(layout(Layout::concat(ls)?))
+    }
+
+    pub(crate) fn make_layout_like(a: &mut Args, _: &[i64]) -> Result<Value> {
+        unary_layout_op(a, algebra::make_layout_like, false, false)
+    }
+
+    pub(crate) fn make_ordered_layout(a: &mut Args, _: &[i64]) -> Result<Value> {
+        let s = a.req(0)?.to_shape()?;
+        let o = a.req(1)?.to_shape()?;
+        Ok(layout(algebra::make_ordered_layout(
+            s.as_ref(),
+            o.as_ref(),
+        )?))
+    }
+
+    pub(crate) fn make_identity_layout(a: &mut Args, _: &[i64]) -> Result<Value> {
+        let s = a.req(0)?.to_shape_of()?;
+        Ok(layout(algebra::make_identity_layout(s.as_ref())?))
+    }
+
+    pub(crate) fn tiler_to_layout(a: &mut Args, _: &[i64]) -> Result<Value> {
+        let t = a.req(0)?.to_tiler()?;
+        Ok(layout(crate::tiler::tiler_to_layout(&t)?))
+    }
+
+    pub(crate) fn e(a: &mut Args, _: &[i64]) -> Result<Value> {
+        let items = a.rest(0);
+        Ok(Value::from_scalar(basis_e(Scalar::Int(1), &items)?))
+    }
+
+    pub(crate) fn scaled_basis(a: &mut Args, _: &[i64]) -> Result<Value> {
+        let name = a.name();
+        let v = a.req(0)?.to_scalar(name)?;
+        let seq = match a.opt(1)? {
+            None => Vec::new(),
+            Some(Value::Tuple(items)) => items,
+            Some(v) => vec![v],
+        };
+        Ok(Value::from_scalar(basis_e(v, &seq)?))
+    }
+
+    pub(crate) fn f2(a: &mut Args, _: &[i64]) -> Result<Value> {
+        match a.req(0)? {
+            Value::Int(x) => Ok(Value::Scalar(Scalar::F2(x))),
+            Value::Scalar(Scalar::F2(x)) => Ok(Value::Scalar(Scalar::F2(x))),
+            v => Err(Error::type_(format!(
+                "F2: expected an integer, got the {} {v}",
+                v.kind_name()
+            ))),
+        }
+    }
+
+    pub(crate) fn arith_tuple(a: &mut Args, _: &[i64]) -> Result<Value> {
+        super::arith_tuple(a.rest(0))
+    }
+
+    pub(crate) fn swizzle(a: &mut Args, _: &[i64]) -> Result<Value> {
+        let name = a.name();
+        let b = a.req(0)?.to_int(name)?;
+        let m = a.req(1)?.to_int(name)?;
+        let s = a.req(2)?.to_int(name)?;
+        Ok(Value::Swizzle(Swizzle::new(b, m, s)?))
+    }
+
+    // ---------------------------------------------------------------- algebra
+
+    pub(crate) fn coalesce(a: &mut Args, path: &[i64]) -> Result<Value> {
+        profile_op(a, path, algebra::coalesce, algebra::coalesce_by_mode, true)
+    }
+
+    pub(crate) fn coalesce_z(a: &mut Args, path: &[i64]) -> Result<Value> {
+        profile_op(
+            a,
+            path,
+            algebra::coalesce_z,
+            algebra::coalesce_z_by_mode,
+            true,
+        )
+    }
+
+    pub(crate) fn filter(a: &mut Args, path: &[i64]) -> Result<Value> {
+        profile_op(a, path, algebra::filter, algebra::filter_by_mode, false)
+    }
+
+    pub(crate) fn filter_zeros(a: &mut Args, _: &[i64]) -> Result<Value> {
+        unary_layout_op(a, algebra::filter_zeros, false, false)
+    }
+
+    pub(crate) fn composition(a: &mut Args, path: &[i64]) -> Result<Value> {
+        composition_op(a, path)
+    }
+
+    pub(crate) fn complement(a: &mut Args, _: &[i64]) -> Result<Value> {
+        let name = a.name();
+        let x = match none_passthrough(a)? {
+            None => return Ok(Value::None),
+            Some(x) => x,
+        };
+        let l = promote_owned(x, name)?;
+        let ext = match a.opt(1)? {
+            None | Some(Value::None) => None,
+            Some(v) => Some(v.to_shape_of()?),
+        };
+        Ok(layout(algebra::complement(
+            &l,
+            ext.as_ref().map(|s| s.as_ref()),
+        )?))
+    }
+
+    pub(crate) fn logical_divide(a: &mut Args, path: &[i64]) -> Result<Value> {
+        let x = a.req(0)?;
+        if let Value::None = x {
+            let b = a.req(1)?;
+            if !path.is_empty() {
+                return Err(Error::type_("logical_divide[...](None, B) is not defined"));
+            }
+            return Ok(layout(algebra::logical_divide_none(&b.to_tiler()?)?));
+        }
+        // put A back for binary_tiler_op (it may have come by keyword,
+        // with no positional arguments at all)
+        match a.pos.get_mut(0) {
+            Some(slot) => *slot = Some(x),
+            None => a.pos.push(Some(x)),
+        }
+        binary_tiler_op(a, path, algebra::logical_divide)
+    }
+
+    pub(crate) fn zipped_divide(a: &mut Args, path: &[i64]) -> Result<Value> {
+        let name = a.name();
+        if path.is_empty() {
+            binary_tiler_op(a, path, algebra::zipped_divide)
+        } else {
+            // zipped_divide[p](A, B) = logical_divide[p](A, tiler_to_layout(B))
+            let x = a.req(0)?;
+            let b = a.req(1)?;
+            let bl = crate::tiler::tiler_to_layout(&b.to_tiler()?)?;
+            let l = promote_owned(x, name)?;
+            let t = lifted(Value::Layout(bl), path)?.to_tiler()?;
+            Ok(layout(algebra::logical_divide(&l, &t)?))
+        }
+    }
+
+    pub(crate) fn tiled_divide(a: &mut Args, path: &[i64]) -> Result<Value> {
+        binary_tiler_op(a, path, algebra::tiled_divide)
+    }
+
+    pub(crate) fn flat_divide(a: &mut Args, path: &[i64]) -> Result<Value> {
+        binary_tiler_op(a, path, algebra::flat_divide)
+    }
+
+    pub(crate) fn logical_product(a: &mut Args, path: &[i64]) -> Result<Value> {
+        binary_tiler_op(a, path, algebra::logical_product)
+    }
+
+    pub(crate) fn zipped_product(a: &mut Args, path: &[i64]) -> Result<Value> {
+        binary_tiler_op(a, path, algebra::zipped_product)
+    }
+
+    pub(crate) fn tiled_product(a: &mut Args, path: &[i64]) -> Result<Value> {
+        binary_tiler_op(a, path, algebra::tiled_product)
+    }
+
+    pub(crate) fn flat_product(a: &mut Args, path: &[i64]) -> Result<Value> {
+        binary_tiler_op(a, path, algebra::flat_product)
+    }
+
+    pub(crate) fn blocked_product(a: &mut Args, path: &[i64]) -> Result<Value> {
+        binary_tiler_op(a, path, algebra::blocked_product)
+    }
+
+    pub(crate) fn raked_product(a: &mut Args, path: &[i64]) -> Result<Value> {
+        binary_tiler_op(a, path, algebra::raked_product)
+    }
+
+    pub(crate) fn right_inverse(a: &mut Args, _: &[i64]) -> Result<Value> {
+        unary_layout_op(a, algebra::right_inverse, true, true)
+    }
+
+    pub(crate) fn left_inverse(a: &mut Args, _: &[i64]) -> Result<Value> {
+        unary_layout_op(a, algebra::left_inverse, true, true)
+    }
+
+    pub(crate) fn nullspace(a: &mut Args, _: &[i64]) -> Result<Value> {
+        unary_layout_op(a, algebra::nullspace, true, true)
+    }
+
+    /// The two promoted layouts of `max_common_layout`/`max_common_vector`.
+    fn two_promoted(a: &mut Args) -> Result<(Layout, Layout)> {
+        let x = promote_owned(a.req(0)?, a.name())?;
+        let y = promote_owned(a.req(1)?, a.name())?;
+        Ok((x, y))
+    }
+
+    pub(crate) fn max_common_layout(a: &mut Args, _: &[i64]) -> Result<Value> {
+        let (x, y) = two_promoted(a)?;
+        Ok(layout(algebra::max_common_layout(&x, &y)?))
+    }
+
+    pub(crate) fn max_common_vector(a: &mut Args, _: &[i64]) -> Result<Value> {
+        let (x, y) = two_promoted(a)?;
+        Ok(Value::Int(algebra::max_common_vector(&x, &y)?))
+    }
+
+    pub(crate) fn layout_add(a: &mut Args, _: &[i64]) -> Result<Value> {
+        let name = a.name();
+        let x = layout_arg_owned(a.req(0)?, name)?;
+        let y = layout_arg_owned(a.req(1)?, name)?;
+        Ok(layout(algebra::layout_add(&x, &y)?))
+    }
+
+    pub(crate) fn greatest_common_domain(a: &mut Args, _: &[i64]) -> Result<Value> {
+        let x = a.req(0)?.to_shape_of()?;
+        let y = a.req(1)?.to_shape_of()?;
+        Ok(layout(algebra::greatest_common_domain(
+            x.as_ref(),
+            y.as_ref(),
+        )?))
+    }
+
+    pub(crate) fn recast(a: &mut Args, _: &[i64]) -> Result<Value> {
+        let name = a.name();
+        let x = layout_arg_owned(a.req(0)?, name)?;
+        let s = a.req(1)?.to_scale()?;
+        Ok(layout(algebra::recast(&x, &s)?))
+    }
+
+    /// The layout and the factor of `upcast`/`downcast`.
+    fn layout_and_factor(a: &mut Args) -> Result<(Layout, i64)> {
+        let name = a.name();
+        let x = layout_arg_owned(a.req(0)?, name)?;
+        let n = a.req(1)?.to_int(name)?;
+        Ok((x, n))
+    }
+
+    pub(crate) fn upcast(a: &mut Args, _: &[i64]) -> Result<Value> {
+        let (x, n) = layout_and_factor(a)?;
+        Ok(layout(algebra::upcast(&x, n)?))
+    }
+
+    pub(crate) fn downcast(a: &mut Args, _: &[i64]) -> Result<Value> {
+        let (x, n) = layout_and_factor(a)?;
+        Ok(layout(algebra::downcast(&x, n)?))
+    }
+
+    pub(crate) fn slice_and_offset(a: &mut Args, _: &[i64]) -> Result<Value> {
+        let name = a.name();
+        let x = layout_arg_owned(a.req(0)?, name)?;
+        let c = a.req(1)?.to_coord()?;
+        let (sub, off) = algebra::slice_and_offset(&x, c.as_ref())?;
+        Ok(Value::Tuple(vec![layout(sub), Value::from_scalar(off)]))
+    }
+
+    // ---------------------------------------------------------------- swizzles and banks
+
+    pub(crate) fn bank_conflicts(a: &mut Args, _: &[i64]) -> Result<Value> {
+        let name = a.name();
+        let smem = a.req(0)?;
+        let access = promote_owned(a.req(1)?, name)?;
+        let elem = a.opt(2)?.unwrap_or(Value::Int(4));
+        let elem = elem.to_int(name)?;
+        let r = match &smem {
+            Value::Layout(l) => crate::swizzle::bank_conflicts(l, &access, elem)?,
+            Value::Swizzled(s) => crate::swizzle::bank_conflicts(s, &access, elem)?,
+            v => {
+                return Err(Error::type_(format!(
+                    "bank_conflicts: expected a (swizzled) layout, got the {} {v}",
+                    v.kind_name()
+                )))
+            }
+        };
+        Ok(Value::Int(r.passes))
+    }
+
+    /// `swizzle_layout(Sw, n)`: the swizzle as an F2 layout on n bits;
+    /// `swizzle_layout(Sw o L)`: the equivalent F2-stride layout
+    /// (`swizzle.md` 6, 7).
+    pub(crate) fn swizzle_layout(a: &mut Args, _: &[i64]) -> Result<Value> {
+        let name = a.name();
+        match a.req(0)? {
+            Value::Swizzle(sw) => {
+                let n = a.req(1)?.to_int(name)?;
+                Ok(layout(crate::swizzle::swizzle_layout(&sw, n)?))
+            }
+            Value::Swizzled(s) => Ok(layout(s.to_f2_layout()?)),
+            v => Err(Error::type_(format!(
+                "swizzle_layout: expected a swizzle or a swizzled layout, got the {} {v}",
+                v.kind_name()
+            ))),
+        }
+    }
+
+    // ---------------------------------------------------------------- tensors
+
+    pub(crate) fn identity_tensor(a: &mut Args, _: &[i64]) -> Result<Value> {
+        let s = a.req(0)?.to_shape()?;
+        Ok(Value::Tensor(crate::tensor::identity_tensor(s)?))
+    }
+
+    /// `make_tensor(L)`: cosize(L) zeros (a shape means Layout(shape)),
+    /// `tensor.md` 2; the buffer is shared by the tensor's slices.
+    pub(crate) fn make_tensor(a: &mut Args, _: &[i64]) -> Result<Value> {
+        let l = match a.req(0)? {
+            Value::Layout(l) => l,
+            v => Layout::column_major(v.to_shape()?)?,
+        };
+        let cosize = crate::algebra::cosize(&l)?;
+        if cosize > MAX_TENSOR_ELEMENTS {
+            return Err(Error::value(format!(
+                "make_tensor: {l} needs {cosize} elements, more than the notation's \
+                 limit of {MAX_TENSOR_ELEMENTS}"
+            )));
+        }
+        Ok(Value::Array(
+            crate::tensor::make_tensor::<i64>(l)?.into_shared(),
+        ))
+    }
+}
