@@ -9,6 +9,9 @@ cd "$(dirname "$0")/.."
 echo "== cargo fmt --check"
 cargo fmt --all -- --check
 
+echo "== module import cycles"
+python3 scripts/module-cycles.py crates/rcute/src
+
 echo "== cargo clippy"
 cargo clippy --workspace --all-targets -- -D warnings
 # the other feature sets: the library without `png`, the CLI without PNG

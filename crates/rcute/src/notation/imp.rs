@@ -10,7 +10,7 @@
 //! This module depends only on the values and the library: the dispatch
 //! ([`super::ops`]) and the table call into it, never the reverse.
 
-use super::table::Operation;
+use super::param::Param;
 use super::value::{check_depth, Value};
 use crate::algebra;
 use crate::error::{Error, Result};
@@ -30,11 +30,12 @@ pub type KwArgs<'a> = SmallVec<[(&'a str, Option<Value>); 2]>;
 /// The implementation of an operation: its arguments and mode path.
 pub(crate) type Imp = fn(&mut Args<'_, '_>, &[i64]) -> Result<Value>;
 
-/// The arguments of one call of the operation `op`, consumed by position
+/// The arguments of one call of the operation `name`, consumed by position
 /// or by keyword; the keyword of argument `i` is the name of the `i`-th
 /// parameter in the table.
 pub(crate) struct Args<'a, 'k> {
-    pub(crate) op: &'static Operation,
+    pub(crate) name: &'static str,
+    pub(crate) params: &'static [Param],
     pub(crate) pos: &'a mut PosArgs,
     pub(crate) kw: &'a mut KwArgs<'k>,
 }
@@ -42,12 +43,12 @@ pub(crate) struct Args<'a, 'k> {
 impl Args<'_, '_> {
     /// The operation's name.
     fn name(&self) -> &'static str {
-        self.op.name
+        self.name
     }
 
     /// The keyword of argument `i`: its parameter's name.
     fn key(&self, i: usize) -> &'static str {
-        self.op.params.get(i).map_or("", |p| p.name)
+        self.params.get(i).map_or("", |p| p.name)
     }
 
     /// Argument `i`, by position or keyword.

@@ -15,6 +15,7 @@ mod fast;
 mod imp;
 pub mod lexer;
 pub mod ops;
+mod param;
 pub mod parser;
 pub mod prepare;
 pub mod print;

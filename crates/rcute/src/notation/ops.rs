@@ -117,7 +117,12 @@ pub(crate) fn call_op(
             }
         }
     }
-    let mut a = Args { op, pos, kw };
+    let mut a = Args {
+        name: op.name,
+        params: op.params,
+        pos,
+        kw,
+    };
     let mut path: ModePath = mode.iter().copied().collect();
     if op.mode_indexed {
         if let Some(m) =

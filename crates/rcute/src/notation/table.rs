@@ -35,26 +35,7 @@ use super::fast::{binary, unary, Direct};
 use super::imp::{op, Imp};
 use crate::algebra;
 
-/// How a parameter is passed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ParamKind {
-    /// One positional argument, also accepted by keyword (its name);
-    /// required unless it has a default.
-    Positional,
-    /// Any number of positional arguments (`*name`), no keyword.
-    Variadic,
-}
-
-/// One parameter of an operation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Param {
-    /// The name, which is also the keyword that passes the argument.
-    pub name: &'static str,
-    /// The default, as notation text (`None`: required).
-    pub default: Option<&'static str>,
-    /// Positional or variadic.
-    pub kind: ParamKind,
-}
+pub use super::param::{Param, ParamKind};
 
 /// A required parameter.
 const fn req(name: &'static str) -> Param {

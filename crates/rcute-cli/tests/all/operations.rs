@@ -233,7 +233,7 @@ fn fuzz_dict(existing: &str) -> String {
         .collect();
     let mut s = String::from(
         "# tokens of the rcute notation: the operation names (from the operation table,\n\
-         # rcute::ops; `UPDATE=1 cargo test -p rcute-cli --test operations` rewrites them),\n\
+         # rcute::ops; `UPDATE=1 cargo test -p rcute-cli --test all operations::` rewrites them),\n\
          # then the syntax\n",
     );
     for (i, v) in quoted.iter().map(String::as_str).chain(others).enumerate() {
@@ -254,6 +254,6 @@ fn fuzz_dictionary_has_every_operation() {
     assert!(
         on_disk == generated,
         "fuzz/dict/notation.dict is out of date with the operation table: run \
-         `UPDATE=1 cargo test -p rcute-cli --test operations`"
+         `UPDATE=1 cargo test -p rcute-cli --test all operations::`"
     );
 }
