@@ -585,6 +585,66 @@ impl FromStr for HTuple<i64> {
     }
 }
 
+/// Parses a stride: a stride scalar (`8`, `1@1`, `E(0,1)`, `F2(3)`) or a
+/// tuple of strides; tuples stay tuples (`"(1, (2, 3))"`).
+///
+/// ```
+/// let d: rcute::Stride = "(1, (F2(3), 1@0))".parse()?;
+/// assert_eq!(d.to_string(), "(1, (F3, 1@0))");
+/// # Ok::<(), rcute::Error>(())
+/// ```
+impl FromStr for HTuple<Scalar> {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<HTuple<Scalar>> {
+        notation::eval_value(s)?.to_stride()
+    }
+}
+
+/// Parses a coordinate: integers, stride scalars and `_`/`None` leaves
+/// (`"(1, (_, 2))"`).
+///
+/// ```
+/// let c: rcute::Coord = "(1, (_, 2))".parse()?;
+/// assert_eq!(c.leaves()[1], None);
+/// # Ok::<(), rcute::Error>(())
+/// ```
+impl FromStr for HTuple<Option<Scalar>> {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<HTuple<Option<Scalar>>> {
+        notation::eval_value(s)?.to_coord()
+    }
+}
+
+/// Parses one stride scalar; a tuple is read as a coordinate value
+/// (`"(0, 5)"` is `5@1`).
+///
+/// ```
+/// let x: rcute::Scalar = "E(1) * 3 + 2@0".parse()?;
+/// assert_eq!(x.to_string(), "(2, 3)");
+/// # Ok::<(), rcute::Error>(())
+/// ```
+impl FromStr for Scalar {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Scalar> {
+        notation::eval_value(s)?.to_coord_value("scalar")
+    }
+}
+
+/// Parses a tiler: a layout, an integer, `_`/`None`, or a tuple of tilers
+/// (`"(4:1, (2,4):(1,8))"`).
+///
+/// ```
+/// let t: rcute::Tiler = "(8:1, _)".parse()?;
+/// assert_eq!(t.to_string(), "(Layout(8, 1), None)");
+/// # Ok::<(), rcute::Error>(())
+/// ```
+impl FromStr for TilerRef<'static> {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<TilerRef<'static>> {
+        notation::eval_value(s)?.into_tiler()
+    }
+}
+
 /// Parses a swizzle `Swizzle(B, M, S)`.
 ///
 /// ```

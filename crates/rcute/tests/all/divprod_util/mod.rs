@@ -1,155 +1,32 @@
-//! Test-only helpers shared by the complement, divide and product tests: a
-//! tiny reader for layouts and tilers written as in the spec
-//! (`(4,8):(1@0,1@1)`, `(3:3, (2,4):(1,8))`, `(3,_)`), brute-force checks and
-//! proptest strategies.
+//! Test-only helpers shared by the complement, divide and product tests:
+//! readers for layouts and tilers written as in the spec
+//! (`(4,8):(1@0,1@1)`, `(3:3, (2,4):(1,8))`, `(3,_)`) through the library's
+//! `FromStr`, brute-force checks and proptest strategies.
 #![allow(dead_code)]
 
 use proptest::prelude::*;
 use rcute::{HTuple, Layout, Scalar, Tiler};
 
-#[derive(Clone, Debug)]
-enum V {
-    Int(i64),
-    Basis(i64, Vec<usize>),
-    None,
-    Tuple(Vec<V>),
-    Layout(Box<Layout>),
-}
-
-struct P<'a> {
-    s: &'a [u8],
-    i: usize,
-}
-
-impl P<'_> {
-    fn ws(&mut self) {
-        while self.i < self.s.len() && self.s[self.i] == b' ' {
-            self.i += 1;
-        }
-    }
-    fn peek(&mut self) -> Option<u8> {
-        self.ws();
-        self.s.get(self.i).copied()
-    }
-    fn eat(&mut self, c: u8) -> bool {
-        if self.peek() == Some(c) {
-            self.i += 1;
-            true
-        } else {
-            false
-        }
-    }
-    fn int(&mut self) -> i64 {
-        self.ws();
-        let st = self.i;
-        if self.s.get(self.i) == Some(&b'-') {
-            self.i += 1;
-        }
-        while self.i < self.s.len() && self.s[self.i].is_ascii_digit() {
-            self.i += 1;
-        }
-        std::str::from_utf8(&self.s[st..self.i])
-            .unwrap()
-            .parse()
-            .unwrap_or_else(|_| panic!("bad int at {}", st))
-    }
-    fn primary(&mut self) -> V {
-        match self.peek() {
-            Some(b'(') => {
-                self.i += 1;
-                let mut items = vec![];
-                while !self.eat(b')') {
-                    items.push(self.value());
-                    self.eat(b',');
-                }
-                V::Tuple(items)
-            }
-            Some(b'_') => {
-                self.i += 1;
-                V::None
-            }
-            _ => {
-                let v = self.int();
-                let mut path = vec![];
-                while self.eat(b'@') {
-                    path.push(self.int() as usize);
-                }
-                if path.is_empty() {
-                    V::Int(v)
-                } else {
-                    path.reverse();
-                    V::Basis(v, path)
-                }
-            }
-        }
-    }
-    fn value(&mut self) -> V {
-        let a = self.primary();
-        if self.eat(b':') {
-            let b = self.primary();
-            V::Layout(Box::new(
-                Layout::new(shape_of(&a), stride_of(&b)).expect("layout literal"),
-            ))
-        } else {
-            a
-        }
-    }
-}
-
-fn shape_of(v: &V) -> HTuple<i64> {
-    match v {
-        V::Int(n) => HTuple::leaf(*n),
-        V::Tuple(t) => HTuple::tuple(t.iter().map(shape_of)),
-        _ => panic!("not a shape: {v:?}"),
-    }
-}
-
-fn stride_of(v: &V) -> HTuple<Scalar> {
-    match v {
-        V::Int(n) => HTuple::leaf(Scalar::Int(*n)),
-        V::Basis(n, p) => HTuple::leaf(Scalar::basis(*n, p)),
-        V::Tuple(t) => HTuple::tuple(t.iter().map(stride_of)),
-        _ => panic!("not a stride: {v:?}"),
-    }
-}
-
-fn tiler_of(v: &V) -> Tiler {
-    match v {
-        V::Int(n) => Tiler::Int(*n),
-        V::None => Tiler::None,
-        V::Layout(l) => Tiler::Layout((**l).clone()),
-        V::Tuple(t) => Tiler::Tuple(t.iter().map(tiler_of).collect()),
-        V::Basis(..) => panic!("a basis is not a tiler"),
-    }
-}
-
-fn parse(s: &str) -> V {
-    let mut p = P {
-        s: s.as_bytes(),
-        i: 0,
-    };
-    let v = p.value();
-    p.ws();
-    assert_eq!(p.i, s.len(), "trailing input in {s}");
-    v
+/// `src` parsed by the library's `FromStr` (the notation); a test input
+/// that does not parse is a bug in the test.
+fn parse<T: std::str::FromStr<Err = rcute::Error>>(src: &str) -> T {
+    src.parse()
+        .unwrap_or_else(|e: rcute::Error| panic!("test input {src:?}: {e}"))
 }
 
 /// Reads a layout `S:D`.
 pub fn lay(s: &str) -> Layout {
-    match parse(s) {
-        V::Layout(l) => *l,
-        v => panic!("not a layout: {v:?}"),
-    }
+    parse(s)
 }
 
 /// Reads a tiler (layout, integer, `_` or tuple of tilers).
 pub fn til(s: &str) -> Tiler {
-    tiler_of(&parse(s))
+    parse(s)
 }
 
 /// Reads a shape (integer or tuple of shapes).
 pub fn shp(s: &str) -> HTuple<i64> {
-    shape_of(&parse(s))
+    parse(s)
 }
 
 /// `L(i)` as an integer (panics for non-integer values).
