@@ -8,97 +8,25 @@
 use std::path::PathBuf;
 
 use proptest::prelude::*;
-use rcute::htuple::Builder;
 use rcute::viz::{self, Color, DrawOptions, Label, Rgb, View};
 use rcute::{ErrorKind, HTuple, Layout, Scalar, Swizzle, SwizzledLayout};
 
 // ---------------------------------------------------------------------------
-// a small reader for layout literals (`((2,2),3):((1,4),F9)`, `1@0`, `2@1@0`)
+// layout literals, read by the library's FromStr
 
-struct P<'a> {
-    s: &'a [u8],
-    i: usize,
-}
-
-impl P<'_> {
-    fn peek(&self) -> u8 {
-        self.s.get(self.i).copied().unwrap_or(0)
-    }
-    fn eat(&mut self, c: u8) -> bool {
-        if self.peek() == c {
-            self.i += 1;
-            true
-        } else {
-            false
-        }
-    }
-    fn int(&mut self) -> i64 {
-        let st = self.i;
-        if self.peek() == b'-' {
-            self.i += 1;
-        }
-        while self.peek().is_ascii_digit() {
-            self.i += 1;
-        }
-        std::str::from_utf8(&self.s[st..self.i])
-            .unwrap()
-            .parse()
-            .unwrap()
-    }
-    fn scalar(&mut self) -> Scalar {
-        if self.eat(b'F') {
-            return Scalar::F2(self.int());
-        }
-        let v = self.int();
-        let mut path = Vec::new();
-        while self.eat(b'@') {
-            path.push(self.int() as usize);
-        }
-        path.reverse(); // printed innermost first
-        if path.is_empty() {
-            Scalar::Int(v)
-        } else {
-            Scalar::basis(v, &path)
-        }
-    }
-    fn tuple<T>(&mut self, b: &mut Builder<T>, leaf: &mut dyn FnMut(&mut Self) -> T) {
-        if self.eat(b'(') {
-            b.open();
-            while !self.eat(b')') {
-                self.tuple(b, leaf);
-                self.eat(b',');
-            }
-            b.close();
-        } else {
-            let v = leaf(self);
-            b.leaf(v);
-        }
-    }
+/// `src` parsed by the library's `FromStr` (the notation); a test input
+/// that does not parse is a bug in the test.
+fn parse<T: std::str::FromStr<Err = rcute::Error>>(src: &str) -> T {
+    src.parse()
+        .unwrap_or_else(|e: rcute::Error| panic!("test input {src:?}: {e}"))
 }
 
 fn lay(src: &str) -> Layout {
-    let s: String = src.chars().filter(|c| !c.is_whitespace()).collect();
-    let mut p = P {
-        s: s.as_bytes(),
-        i: 0,
-    };
-    let mut bs = Builder::new();
-    p.tuple(&mut bs, &mut |p| p.int());
-    assert!(p.eat(b':'), "bad layout literal {src}");
-    let mut bd = Builder::new();
-    p.tuple(&mut bd, &mut |p| p.scalar());
-    Layout::new(bs.finish(), bd.finish()).unwrap()
+    parse(src)
 }
 
 fn shape(src: &str) -> HTuple<i64> {
-    let s: String = src.chars().filter(|c| !c.is_whitespace()).collect();
-    let mut p = P {
-        s: s.as_bytes(),
-        i: 0,
-    };
-    let mut b = Builder::new();
-    p.tuple(&mut b, &mut |p| p.int());
-    b.finish()
+    parse(src)
 }
 
 #[test]

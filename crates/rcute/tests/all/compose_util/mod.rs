@@ -1,174 +1,27 @@
-//! Test-only helpers for the coalesce / filter / composition tests: a tiny
-//! parser for layouts (`S:D`, strides `3`, `-2`, `F5`, `1@0`, `2@1@0`,
-//! `4@2+2@3`, multi-term values written as a tuple at a shape leaf) and
-//! tilers (`_`, integers, layouts, tuples), plus brute-force evaluators.
+//! Test-only helpers for the coalesce / filter / composition tests: readers
+//! for layouts (`S:D`, strides `3`, `-2`, `F5`, `1@0`, `2@1@0`, `4@2+2@3`,
+//! multi-term values written as a tuple at a shape leaf) and tilers (`_`,
+//! integers, layouts, tuples) through the library's `FromStr`, plus
+//! brute-force evaluators.
 #![allow(dead_code)]
 
 use rcute::{HRef, HTuple, Layout, Scalar, Tiler};
 
-#[derive(Clone, Debug)]
-enum Expr {
-    Atom(Scalar),
-    None,
-    Tuple(Vec<Expr>),
-    Layout(Box<Expr>, Box<Expr>),
-}
-
-struct P<'a> {
-    s: &'a [u8],
-    i: usize,
-}
-
-impl P<'_> {
-    fn ws(&mut self) {
-        while self.i < self.s.len() && self.s[self.i].is_ascii_whitespace() {
-            self.i += 1;
-        }
-    }
-    fn peek(&mut self) -> Option<u8> {
-        self.ws();
-        self.s.get(self.i).copied()
-    }
-    fn eat(&mut self, c: u8) -> bool {
-        if self.peek() == Some(c) {
-            self.i += 1;
-            true
-        } else {
-            false
-        }
-    }
-    fn int(&mut self) -> i64 {
-        self.ws();
-        let st = self.i;
-        if self.s.get(self.i) == Some(&b'-') {
-            self.i += 1;
-        }
-        while self.i < self.s.len() && self.s[self.i].is_ascii_digit() {
-            self.i += 1;
-        }
-        std::str::from_utf8(&self.s[st..self.i])
-            .unwrap()
-            .parse()
-            .unwrap_or_else(|_| panic!("bad int at {st}"))
-    }
-    fn term(&mut self) -> Scalar {
-        if self.eat(b'F') {
-            return Scalar::F2(self.int());
-        }
-        let v = self.int();
-        let mut path = Vec::new();
-        while self.eat(b'@') {
-            path.push(self.int() as usize);
-        }
-        path.reverse();
-        Scalar::basis(v, &path)
-    }
-    fn atom(&mut self) -> Scalar {
-        let mut x = self.term();
-        while self.eat(b'+') {
-            x = x.add(&self.term()).unwrap();
-        }
-        x
-    }
-    fn node(&mut self) -> Expr {
-        let e = if self.eat(b'(') {
-            let mut v = Vec::new();
-            if !self.eat(b')') {
-                loop {
-                    v.push(self.node());
-                    if self.eat(b',') {
-                        if self.eat(b')') {
-                            break;
-                        }
-                        continue;
-                    }
-                    assert!(self.eat(b')'), "expected )");
-                    break;
-                }
-            }
-            Expr::Tuple(v)
-        } else if self.eat(b'_') {
-            Expr::None
-        } else {
-            Expr::Atom(self.atom())
-        };
-        if self.eat(b':') {
-            let d = self.node();
-            return Expr::Layout(Box::new(e), Box::new(d));
-        }
-        e
-    }
-}
-
-fn parse(s: &str) -> Expr {
-    let mut p = P {
-        s: s.as_bytes(),
-        i: 0,
-    };
-    let e = p.node();
-    p.ws();
-    assert_eq!(p.i, s.len(), "trailing input in {s}");
-    e
-}
-
-fn to_shape(e: &Expr) -> HTuple<i64> {
-    match e {
-        Expr::Atom(Scalar::Int(v)) => HTuple::leaf(*v),
-        Expr::Tuple(v) => HTuple::tuple(v.iter().map(to_shape)),
-        _ => panic!("bad shape"),
-    }
-}
-
-fn to_value(e: &Expr) -> Scalar {
-    match e {
-        Expr::Atom(s) => s.clone(),
-        Expr::Tuple(v) => Scalar::coord(v.iter().map(to_value).collect()),
-        _ => panic!("bad stride value"),
-    }
-}
-
-fn to_stride(e: &Expr, shape: HRef<'_, i64>) -> HTuple<Scalar> {
-    if shape.is_leaf() {
-        return HTuple::leaf(to_value(e));
-    }
-    match e {
-        Expr::Tuple(v) => {
-            assert_eq!(v.len(), shape.rank(), "stride rank");
-            HTuple::tuple(v.iter().zip(shape.modes()).map(|(x, m)| to_stride(x, m)))
-        }
-        _ => panic!("stride leaf for a tuple shape"),
-    }
-}
-
-fn expr_layout(e: &Expr) -> Layout {
-    match e {
-        Expr::Layout(s, d) => {
-            let shape = to_shape(s);
-            let stride = to_stride(d, shape.as_ref());
-            Layout::new(shape, stride).unwrap()
-        }
-        _ => panic!("not a layout"),
-    }
+/// `src` parsed by the library's `FromStr` (the notation); a test input
+/// that does not parse is a bug in the test.
+fn parse<T: std::str::FromStr<Err = rcute::Error>>(src: &str) -> T {
+    src.parse()
+        .unwrap_or_else(|e: rcute::Error| panic!("test input {src:?}: {e}"))
 }
 
 /// Parses `S:D`.
 pub fn l(s: &str) -> Layout {
-    expr_layout(&parse(s))
-}
-
-fn expr_tiler(e: &Expr) -> Tiler {
-    match e {
-        Expr::None => Tiler::None,
-        Expr::Atom(Scalar::Int(v)) => Tiler::Int(*v),
-        Expr::Tuple(v) => Tiler::Tuple(v.iter().map(expr_tiler).collect()),
-        Expr::Layout(..) => Tiler::Layout(expr_layout(e)),
-        _ => panic!("bad tiler"),
-    }
+    parse(s)
 }
 
 /// Parses a tiler: `_`, an integer, a layout, or a tuple of tilers.
 pub fn t(s: &str) -> Tiler {
-    expr_tiler(&parse(s))
+    parse(s)
 }
 
 /// Builds a layout from flat leaves under a nesting given by `groups`
