@@ -14,12 +14,7 @@ use rcute::{ErrorKind, HTuple, Layout, Scalar, Swizzle, SwizzledLayout};
 // ---------------------------------------------------------------------------
 // layout literals, read by the library's FromStr
 
-/// `src` parsed by the library's `FromStr` (the notation); a test input
-/// that does not parse is a bug in the test.
-fn parse<T: std::str::FromStr<Err = rcute::Error>>(src: &str) -> T {
-    src.parse()
-        .unwrap_or_else(|e: rcute::Error| panic!("test input {src:?}: {e}"))
-}
+use crate::common::parse;
 
 fn lay(src: &str) -> Layout {
     parse(src)

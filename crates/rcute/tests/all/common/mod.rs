@@ -11,38 +11,43 @@ use rcute::{HTuple, Layout, Scalar};
 
 /// `src` parsed as a `T`; a test input that does not parse is a bug in
 /// the test, so it panics with the parser's message.
-fn parse<T: FromStr<Err = rcute::Error>>(src: &str, what: &str) -> T {
+pub fn parse_as<T: FromStr<Err = rcute::Error>>(src: &str, what: &str) -> T {
     src.parse()
         .unwrap_or_else(|e: rcute::Error| panic!("test input {src:?} is not a {what}: {e}"))
 }
 
 /// A coordinate HTuple (`None` for `_`).
 pub fn crd(src: &str) -> HTuple<Option<Scalar>> {
-    parse(src, "coordinate")
+    parse_as(src, "coordinate")
 }
 
 /// An integer HTuple (shape).
 pub fn sh(src: &str) -> HTuple<i64> {
-    parse(src, "shape")
+    parse_as(src, "shape")
 }
 
 /// A stride-scalar HTuple.
 pub fn st(src: &str) -> HTuple<Scalar> {
-    parse(src, "stride")
+    parse_as(src, "stride")
 }
 
 /// A single stride scalar (a tuple becomes a coordinate value).
 pub fn s(src: &str) -> Scalar {
-    parse(src, "stride scalar")
+    parse_as(src, "stride scalar")
 }
 
 /// A layout literal `S:D` (a stride tuple at a shape leaf is one
 /// coordinate value, as in the notation).
 pub fn lay(src: &str) -> Layout {
-    parse(src, "layout")
+    parse_as(src, "layout")
 }
 
 /// The integer-valued scalar.
 pub fn int(v: i64) -> Scalar {
     Scalar::Int(v)
+}
+
+/// `src` parsed as whatever `T` the caller needs.
+pub fn parse<T: FromStr<Err = rcute::Error>>(src: &str) -> T {
+    parse_as(src, std::any::type_name::<T>())
 }

@@ -7,12 +7,7 @@
 
 use rcute::{HRef, HTuple, Layout, Scalar, Tiler};
 
-/// `src` parsed by the library's `FromStr` (the notation); a test input
-/// that does not parse is a bug in the test.
-fn parse<T: std::str::FromStr<Err = rcute::Error>>(src: &str) -> T {
-    src.parse()
-        .unwrap_or_else(|e: rcute::Error| panic!("test input {src:?}: {e}"))
-}
+use crate::common::parse;
 
 /// Parses `S:D`.
 pub fn l(s: &str) -> Layout {

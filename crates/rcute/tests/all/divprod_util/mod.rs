@@ -7,12 +7,7 @@
 use proptest::prelude::*;
 use rcute::{HTuple, Layout, Scalar, Tiler};
 
-/// `src` parsed by the library's `FromStr` (the notation); a test input
-/// that does not parse is a bug in the test.
-fn parse<T: std::str::FromStr<Err = rcute::Error>>(src: &str) -> T {
-    src.parse()
-        .unwrap_or_else(|e: rcute::Error| panic!("test input {src:?}: {e}"))
-}
+use crate::common::parse;
 
 /// Reads a layout `S:D`.
 pub fn lay(s: &str) -> Layout {
