@@ -3,11 +3,13 @@
 //! Each subcommand lives in its own module; this file only parses the
 //! command line and dispatches.
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 mod bench;
+mod completions;
 mod draw;
 mod eval;
+mod hints;
 mod show;
 
 /// Counts heap allocations for `rcute bench` when built with the
@@ -35,6 +37,8 @@ enum Command {
     Show(show::ShowArgs),
     /// Draw a layout or thread-value layout to SVG, TikZ (.tex) or PNG
     Draw(draw::DrawArgs),
+    /// Print a shell completion script: rcute completions bash|zsh|fish
+    Completions(completions::CompletionsArgs),
 }
 
 fn main() {
@@ -44,6 +48,7 @@ fn main() {
         Command::Bench(args) => bench::run(&args),
         Command::Show(args) => show::run(&args),
         Command::Draw(args) => draw::run(&args),
+        Command::Completions(args) => completions::run(&args, &mut Cli::command()),
     };
     std::process::exit(code);
 }

@@ -7,4 +7,5 @@
 mod bad_input;
 mod cli;
 mod draw;
+mod newcomer;
 mod show_tensor;
