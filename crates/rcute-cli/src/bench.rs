@@ -90,9 +90,15 @@ fn allocations() -> Option<u64> {
 #[derive(Args, Debug)]
 #[command(after_help = "\
 Examples:
-  rcute bench -f ../shared/bench/cases.cute
-  rcute bench -f ../shared/bench/cases.cute --json --min-time 500
-  rcute bench -f ../shared/bench/cases.cute --reference ../shared/bench/reference_ns.json
+  rcute bench                                     # the built-in cases (bench/cases.cute)
+  rcute bench --json --min-time 500
+  rcute bench --reference bench/reference_ns.json # from the repository's root: with the
+                                                  # pure-Python reference's times
+  rcute bench -f my_layouts.cute                  # your own script
+
+Without -f, rcute bench times the 33 benchmark cases of the repository's
+bench/cases.cute, built into the binary (so it runs from any directory);
+bench/reference_ns.json holds the reference implementation's times for them.
 
 Each statement is parsed once and then evaluated repeatedly in-process (the
 parsed form is re-evaluated: layout literals are rebuilt, operations
@@ -103,9 +109,10 @@ evaluation, counted only by a binary built with the `count-allocs` feature
 (`cargo build --release -p rcute-cli --features count-allocs`); otherwise it
 is `-` (`null` with --json).")]
 pub struct BenchArgs {
-    /// The script to time, one statement per line (`-` reads standard input)
+    /// The script to time, one statement per line (`-` reads standard
+    /// input) [default: the built-in benchmark cases, bench/cases.cute]
     #[arg(short = 'f', long = "file", value_name = "FILE")]
-    pub file: PathBuf,
+    pub file: Option<PathBuf>,
 
     /// Print one JSON object per statement instead of a table
     #[arg(long)]
@@ -205,23 +212,29 @@ struct Row {
     reference_ns: Option<f64>,
 }
 
+/// The benchmark cases timed without `-f`: the repository's
+/// `bench/cases.cute`, built in.
+pub const BUILTIN_CASES: &str = include_str!("../../../bench/cases.cute");
+
 /// Runs `rcute bench`; returns the exit status.
 pub fn run(args: &BenchArgs) -> i32 {
-    let text = if args.file.as_os_str() == "-" {
-        let mut s = String::new();
-        if let Err(e) = io::Read::read_to_string(&mut io::stdin(), &mut s) {
-            eprintln!("rcute bench: read error: {e}");
-            return 2;
-        }
-        s
-    } else {
-        match fs::read_to_string(&args.file) {
-            Ok(s) => s,
-            Err(e) => {
-                eprintln!("rcute bench: cannot open {}: {e}", args.file.display());
+    let text = match &args.file {
+        None => BUILTIN_CASES.to_string(),
+        Some(file) if file.as_os_str() == "-" => {
+            let mut s = String::new();
+            if let Err(e) = io::Read::read_to_string(&mut io::stdin(), &mut s) {
+                eprintln!("rcute bench: read error: {e}");
                 return 2;
             }
+            s
         }
+        Some(file) => match fs::read_to_string(file) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("rcute bench: cannot open {}: {e}", file.display());
+                return 2;
+            }
+        },
     };
     let reference = match &args.reference {
         None => Vec::new(),

@@ -36,6 +36,7 @@ pub enum LabelArg {
 #[derive(Args, Debug)]
 #[command(after_help = "\
 Examples:
+  rcute draw '(4,8):(1,4)'                            # writes 4_8_1_4.svg
   rcute draw '(4,8):(1,4)' -o layout.svg
   rcute draw 'zipped_divide((8,8):(1,8), (2,2))' --label coord -o zd.png
   rcute draw 'composition(Swizzle(3,3,3), (8,64):(64,1))' --color bank:2 -o smem.png
@@ -46,15 +47,25 @@ Colours: index_grey_8x (layouts' default), bank_color_8x, bank_color_16x,
 bank_color_32x, bank (= bank_color_32x), bank:BYTES (shared-memory bank of
 BYTES-byte elements), thread_color_8x (TV default), value_color_8x,
 warp_color_8x, white, rgb(r,g,b), #rrggbb.
-EXPR may hold several statements on separate lines; the last value is drawn.")]
+EXPR may hold several statements on separate lines; the last value is drawn.
+
+Without -o the file is named after EXPR: its letters, digits and `_`, other
+characters as `_` (`(4,8):(1,4)` -> 4_8_1_4.svg, with --tv `tv_` first),
+with the extension of --format (.svg by default). Such a file is never
+overwritten unless --force is given; a file named with -o is. The path
+written is printed (`Saved as PATH`).")]
 pub struct DrawArgs {
     /// The layout, swizzled layout or tensor to draw (CuTe notation)
     #[arg(value_name = "EXPR")]
     pub expr: String,
 
-    /// Output file: .svg, .tex or .png [default: layout.svg, tvlayout.svg with --tv]
+    /// Output file: .svg, .tex or .png [default: named after EXPR, see below]
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: Option<PathBuf>,
+
+    /// Overwrite the file named after EXPR when it exists (without -o)
+    #[arg(long)]
+    pub force: bool,
 
     /// Output format (default: from the file extension)
     #[arg(long, value_enum)]
@@ -126,16 +137,37 @@ fn format_from(args: &DrawArgs, path: &Path) -> Result<DrawFormat> {
     }
 }
 
+/// The longest file stem [`default_output`] derives from an expression.
+const MAX_STEM: usize = 80;
+
+/// The output file of `rcute draw` without `-o`: EXPR's ASCII letters,
+/// digits and `_`, each run of other characters as one `_` (none at either
+/// end, at most [`MAX_STEM`] characters, `layout` if nothing is left), `tv_`
+/// first with `--tv`, and the extension of `--format` (`.svg` by default).
+pub fn default_output(expr: &str, tv: bool, format: Option<DrawFormat>) -> PathBuf {
+    let mut stem = String::new();
+    for c in expr.chars() {
+        if c.is_ascii_alphanumeric() || c == '_' {
+            stem.push(c);
+        } else if !stem.is_empty() && !stem.ends_with('_') {
+            stem.push('_');
+        }
+    }
+    stem.truncate(MAX_STEM);
+    let stem = stem.trim_matches('_');
+    let stem = if stem.is_empty() { "layout" } else { stem };
+    let ext = match format.unwrap_or(DrawFormat::Svg) {
+        DrawFormat::Svg => "svg",
+        DrawFormat::Tex => "tex",
+        DrawFormat::Png => "png",
+    };
+    let prefix = if tv { "tv_" } else { "" };
+    PathBuf::from(format!("{prefix}{stem}.{ext}"))
+}
+
 /// The drawing's bytes and the path to write them to.
-fn render(args: &DrawArgs) -> Result<(PathBuf, DrawFormat, Vec<u8>)> {
-    let path = args.output.clone().unwrap_or_else(|| {
-        PathBuf::from(if args.tv.is_some() {
-            "tvlayout.svg"
-        } else {
-            "layout.svg"
-        })
-    });
-    let format = format_of(args, &path)?;
+fn render(args: &DrawArgs, path: &Path) -> Result<(DrawFormat, Vec<u8>)> {
+    let format = format_of(args, path)?;
     let opts = DrawOptions {
         color: args.color.as_deref().map(Color::from_name).transpose()?,
         label: match args.label {
@@ -184,7 +216,7 @@ fn render(args: &DrawArgs) -> Result<(PathBuf, DrawFormat, Vec<u8>)> {
             }
         }
     };
-    Ok((path, format, bytes))
+    Ok((format, bytes))
 }
 
 /// Runs pdflatex on `tex` as `visualization.md` section 11 describes,
@@ -246,14 +278,48 @@ fn compile_pdf(tex: &Path) {
 
 /// Runs `rcute draw`; returns the exit status.
 pub fn run(args: &DrawArgs) -> i32 {
-    let (path, format, bytes) = match render(args) {
+    let (path, keep_existing) = match &args.output {
+        Some(p) => (p.clone(), false),
+        None => (
+            default_output(&args.expr, args.tv.is_some(), args.format),
+            !args.force,
+        ),
+    };
+    let exists = |path: &Path| {
+        eprintln!(
+            "error: {} exists; rcute draw does not overwrite it without --force \
+             (or name the output with -o FILE)",
+            path.display()
+        );
+        1
+    };
+    if keep_existing && path.exists() {
+        return exists(&path);
+    }
+    let (format, bytes) = match render(args, &path) {
         Ok(x) => x,
         Err(e) => {
             eprintln!("error: {e}");
+            if let Some(h) = crate::hints::hint(&args.expr, &e) {
+                eprintln!("hint: {h}");
+            }
             return 1;
         }
     };
-    if let Err(e) = std::fs::write(&path, &bytes) {
+    let written = if keep_existing {
+        // create_new: never replaces a file that appeared meanwhile
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+            .and_then(|mut f| std::io::Write::write_all(&mut f, &bytes))
+    } else {
+        std::fs::write(&path, &bytes)
+    };
+    if let Err(e) = written {
+        if e.kind() == std::io::ErrorKind::AlreadyExists {
+            return exists(&path);
+        }
         eprintln!("error: cannot write {}: {e}", path.display());
         return 1;
     }

@@ -1,13 +1,16 @@
 //! `rcute eval`: evaluate one statement or a script of statements
-//! (`NOTATION.md`, "Running it").
+//! (`docs/language.md`).
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Write};
+use std::io::{self, BufRead, BufReader, IsTerminal, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 use rcute::notation::{format_value, Session, Style};
+use rcute::Error;
+
+use crate::hints;
 
 /// Output style of `rcute eval`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -38,12 +41,33 @@ Examples:
   rcute eval 'composition((6,2):(8,2), (4,3):(3,1))'  # ((2, 2), 3):((24, 2), 8)
   rcute eval --style cpp 'Layout((3,),(1,))'          # (3):(1)
   rcute eval --style repr 'LayoutRight((4,8))'        # Layout((4, 8), (8, 1))
-  printf 'A = (4,8):(1,4)\\nsize[1](A)\\n' | rcute eval -f -
+  printf 'A = (4,8):(1,4)\\nsize[1](A)\\n' | rcute eval  # a script on standard input
+  rcute eval --echo -f examples/tour.cute             # a commented transcript
+  rcute eval --json 'size((4,8))'                     # {\"input\": \"size((4,8))\", \"output\": \"32\"}
 
-A script has one statement per line; `#` starts a comment; blank and comment
-lines print nothing, every other line prints exactly one line. An error prints
-`error: KIND: message` and the next line still runs; the exit status is 1 if
-any statement failed. The language is described in docs/language.md.
+Output: a script has one statement per line; `#` starts a comment. Blank and
+comment lines print nothing; every other line prints exactly one line on
+standard output, in order, as soon as it is evaluated: its value, or
+`error: KIND: message` (KIND is parse, type, rank, congruence, divisibility,
+injectivity, overflow, bounds or value) - and the next line still runs.
+A single EXPR is a one-statement script. `NAME = expr` binds NAME and prints
+the value.
+
+Exit status: 0 when every statement succeeded, 1 when any failed (its error
+line is on standard output), 2 for a usage error or a file that cannot be
+read (the message is on standard error).
+
+With --echo, each statement is printed as `> STATEMENT` before its output
+line, and comment and blank lines are copied, so a commented script reads as
+a transcript. With --json, each statement prints one JSON object on one line:
+{\"input\": STATEMENT, \"output\": TEXT} or
+{\"input\": STATEMENT, \"error\": {\"kind\": KIND, \"message\": MESSAGE}}, the
+error object having a \"hint\" as well where there is one.
+
+Hints: when a statement written in C++ CuTe or Python style fails, e.g.
+make_layout(make_shape(4,8), make_stride(1,4)), a `hint:` line on standard
+error suggests the notation's form, (4,8):(1,4). Standard output is unchanged.
+The language is described in docs/language.md.
 
 Limits (docs/limits.md): a statement is at most 64 KiB; brackets and unary
 signs nest at most 100 levels and an expression tree is at most 256 high;
@@ -52,11 +76,11 @@ a call takes at most 16 keyword arguments; a value nests at most 128 levels
 operands of one call together); a layout has at most 4096 leaves;
 integers are signed 64-bit. Inputs beyond them are errors, never crashes.")]
 pub struct EvalArgs {
-    /// The statement to evaluate (e.g. 'logical_divide(24:1, 4:2)')
+    /// The statement to evaluate (e.g. 'logical_divide(24:1, 4:2)'); without
+    /// it, or with `-`, statements are read from standard input, one per line
     #[arg(
         value_name = "EXPR",
         conflicts_with = "file",
-        required_unless_present = "file",
         allow_hyphen_values = true
     )]
     pub expr: Option<String>,
@@ -68,22 +92,93 @@ pub struct EvalArgs {
     /// Output style
     #[arg(long, value_enum, default_value_t = StyleArg::Str)]
     pub style: StyleArg,
+
+    /// Print each statement (`> STATEMENT`) before its output; copy comment
+    /// and blank lines
+    #[arg(long, conflicts_with = "json")]
+    pub echo: bool,
+
+    /// Print one JSON object per statement: {"input": ..., "output": ...} or
+    /// {"input": ..., "error": {"kind": ..., "message": ...}}
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Evaluates one line; `None` for a blank or comment line, else the output
-/// line and whether it was an error. A panic inside the library is reported
-/// as an error line instead of ending the script.
-fn eval_line(session: &mut Session, line: &str, style: Style) -> Option<(String, bool)> {
+/// text or the error. A panic inside the library is reported as an error
+/// instead of ending the script.
+fn eval_line(session: &mut Session, line: &str, style: Style) -> Option<Result<String, Error>> {
     let r = catch_unwind(AssertUnwindSafe(|| session.eval_line(line)));
     match r {
         Ok(None) => None,
-        Ok(Some(Ok(v))) => Some((format_value(&v, style), false)),
-        Ok(Some(Err(e))) => Some((format!("error: {e}"), true)),
-        Err(_) => Some((
-            "error: value: internal error while evaluating this statement".to_string(),
-            true,
-        )),
+        Ok(Some(Ok(v))) => Some(Ok(format_value(&v, style))),
+        Ok(Some(Err(e))) => Some(Err(e)),
+        Err(_) => Some(Err(Error::value(
+            "internal error while evaluating this statement",
+        ))),
     }
+}
+
+/// How the statements' results are written.
+struct Printer<'a, W: Write> {
+    out: &'a mut W,
+    echo: bool,
+    json: bool,
+}
+
+impl<W: Write> Printer<'_, W> {
+    /// Writes the result of `input` (the statement's text): one line, after
+    /// the echo line with `--echo`; a hint, if any, goes to standard error
+    /// (into the JSON object with `--json`). Fails when standard output is
+    /// gone.
+    fn statement(&mut self, input: &str, result: &Result<String, Error>) -> io::Result<()> {
+        let hint = result.as_ref().err().and_then(|e| hints::hint(input, e));
+        if self.json {
+            let line = match result {
+                Ok(text) => format!("{{\"input\": {}, \"output\": {}}}", json(input), json(text)),
+                Err(e) => {
+                    let hint = hint
+                        .as_deref()
+                        .map(|h| format!(", \"hint\": {}", json(h)))
+                        .unwrap_or_default();
+                    format!(
+                        "{{\"input\": {}, \"error\": {{\"kind\": {}, \"message\": {}{hint}}}}}",
+                        json(input),
+                        json(e.kind().name()),
+                        json(e.message())
+                    )
+                }
+            };
+            writeln!(self.out, "{line}")?;
+            return self.out.flush();
+        }
+        if self.echo {
+            writeln!(self.out, "> {input}")?;
+        }
+        match result {
+            Ok(text) => writeln!(self.out, "{text}")?,
+            Err(e) => writeln!(self.out, "error: {e}")?,
+        }
+        self.out.flush()?;
+        if let Some(h) = hint {
+            eprintln!("hint: {h}");
+        }
+        Ok(())
+    }
+
+    /// A blank or comment line: copied with `--echo`, else nothing.
+    fn other(&mut self, line: &str) -> io::Result<()> {
+        if self.echo && !self.json {
+            writeln!(self.out, "{line}")?;
+            self.out.flush()?;
+        }
+        Ok(())
+    }
+}
+
+/// `s` as a JSON string.
+fn json(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".to_string())
 }
 
 /// Runs `rcute eval`; returns the exit status.
@@ -92,36 +187,49 @@ pub fn run(args: &EvalArgs) -> i32 {
     let mut session = Session::new();
     let stdout = io::stdout();
     let mut out = stdout.lock();
-    if let Some(expr) = &args.expr {
-        let (text, failed) = eval_line(&mut session, expr, style)
-            .unwrap_or_else(|| ("error: parse: column 1: empty statement".to_string(), true));
-        let _ = writeln!(out, "{text}");
-        let _ = out.flush();
-        return i32::from(failed);
-    }
-    let Some(path) = &args.file else {
-        eprintln!("rcute eval: give an expression or -f FILE");
-        return 2;
+    let mut printer = Printer {
+        out: &mut out,
+        echo: args.echo,
+        json: args.json,
     };
-    let reader: Box<dyn BufRead> = if path.as_os_str() == "-" {
-        Box::new(BufReader::new(io::stdin()))
-    } else {
-        match File::open(path) {
-            Ok(f) => Box::new(BufReader::new(f)),
-            Err(e) => {
-                eprintln!("rcute eval: cannot open {}: {e}", path.display());
-                return 2;
+    let path = match (&args.expr, &args.file) {
+        (Some(expr), _) if expr != "-" => {
+            let result = eval_line(&mut session, expr, style)
+                .unwrap_or_else(|| Err(Error::parse("column 1: empty statement")));
+            let _ = printer.statement(expr.trim(), &result);
+            return i32::from(result.is_err());
+        }
+        (_, Some(path)) if path.as_os_str() != "-" => path,
+        _ => {
+            let stdin = io::stdin();
+            if stdin.is_terminal() {
+                eprintln!(
+                    "rcute eval: reading statements from standard input, one per line \
+                     (end with Ctrl-D; `rcute eval --help` for more)"
+                );
             }
+            return run_script(Box::new(stdin.lock()), &mut session, style, &mut printer);
         }
     };
-    run_script(reader, &mut session, style, &mut out)
+    match File::open(path) {
+        Ok(f) => run_script(
+            Box::new(BufReader::new(f)),
+            &mut session,
+            style,
+            &mut printer,
+        ),
+        Err(e) => {
+            eprintln!("rcute eval: cannot open {}: {e}", path.display());
+            2
+        }
+    }
 }
 
-fn run_script(
-    mut reader: Box<dyn BufRead>,
+fn run_script<W: Write>(
+    mut reader: Box<dyn BufRead + '_>,
     session: &mut Session,
     style: Style,
-    out: &mut impl Write,
+    printer: &mut Printer<'_, W>,
 ) -> i32 {
     let mut failed = false;
     let mut buf = Vec::new();
@@ -137,12 +245,16 @@ fn run_script(
         }
         let line = String::from_utf8_lossy(&buf);
         let line = line.trim_end_matches(['\n', '\r']);
-        if let Some((text, err)) = eval_line(session, line, style) {
-            failed |= err;
-            if writeln!(out, "{text}").and_then(|_| out.flush()).is_err() {
-                // the reader went away (e.g. a closed pipe): stop quietly
-                return i32::from(failed);
+        let written = match eval_line(session, line, style) {
+            Some(result) => {
+                failed |= result.is_err();
+                printer.statement(line.trim(), &result)
             }
+            None => printer.other(line),
+        };
+        if written.is_err() {
+            // the reader went away (e.g. a closed pipe): stop quietly
+            return i32::from(failed);
         }
     }
     i32::from(failed)

@@ -6,9 +6,11 @@
 use clap::{CommandFactory, Parser, Subcommand};
 
 mod bench;
+mod completions;
 mod draw;
 mod eval;
 mod help;
+mod hints;
 mod show;
 
 /// Counts heap allocations for `rcute bench` when built with the
@@ -40,6 +42,8 @@ enum Command {
     Help(help::HelpArgs),
     /// Print the names of the operations of the notation, one per line
     Ops,
+    /// Print a shell completion script: rcute completions bash|zsh|fish
+    Completions(completions::CompletionsArgs),
 }
 
 fn main() {
@@ -51,6 +55,7 @@ fn main() {
         Command::Draw(args) => draw::run(&args),
         Command::Help(args) => help::run(&args, &mut Cli::command()),
         Command::Ops => help::run_ops(),
+        Command::Completions(args) => completions::run(&args, &mut Cli::command()),
     };
     std::process::exit(code);
 }

@@ -16,7 +16,8 @@ pub enum Format {
     Auto,
     /// C++ print_layout: the bordered grid with row and column indices
     Layout,
-    /// PyCuTe print_tensor: ranks 1 to 4, one row per line
+    /// PyCuTe print_tensor: ranks 1 to 4, one row per line (columns widened
+    /// to their widest value)
     Tensor,
     /// PyCuTe print_table: a grid table (rank 2)
     Table,
@@ -33,7 +34,10 @@ Examples:
   rcute show 'make_tensor((2,3):(3,1))'
 
 EXPR may hold several statements on separate lines (e.g. `A = ...` first);
-the value of the last one is shown.")]
+the value of the last one is shown. In the tensor format each column is as
+wide as its widest value (at least 5 characters, PyCuTe's field), so
+coordinate values line up. A memory tensor (make_tensor) is headed by its
+buffer's length and element type, `Array(6 x i64) o (2, 3):(3, 1)`.")]
 pub struct ShowArgs {
     /// The layout, swizzled layout or tensor to show (CuTe notation)
     #[arg(value_name = "EXPR")]
@@ -114,16 +118,16 @@ fn render(args: &ShowArgs) -> Result<String> {
     };
     match args.format {
         Format::Layout => viz::print_layout(&view).map(with_header),
-        Format::Tensor => viz::print_tensor(&view, print_type),
+        Format::Tensor => viz::print_tensor_aligned(&view, print_type),
         Format::Table => viz::print_table(&view, print_type),
         Format::Auto => match viz::print_layout(&view) {
             Ok(s) => Ok(with_header(s)),
             Err(e)
                 if matches!(e.kind(), ErrorKind::Value | ErrorKind::Type) && view.rank() != 2 =>
             {
-                viz::print_tensor(&view, print_type)
+                viz::print_tensor_aligned(&view, print_type)
             }
-            Err(e) if e.kind() == ErrorKind::Type => viz::print_tensor(&view, print_type),
+            Err(e) if e.kind() == ErrorKind::Type => viz::print_tensor_aligned(&view, print_type),
             Err(e) => Err(e),
         },
     }
@@ -140,6 +144,9 @@ pub fn run(args: &ShowArgs) -> i32 {
         }
         Err(e) => {
             eprintln!("error: {e}");
+            if let Some(h) = crate::hints::hint(&args.expr, &e) {
+                eprintln!("hint: {h}");
+            }
             1
         }
     }

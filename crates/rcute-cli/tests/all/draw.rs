@@ -65,7 +65,7 @@ fn show_formats() {
     let o = rcute(&["show", "identity_tensor((2,3))"], &d);
     assert_eq!(
         out(&o),
-        "{0} o (2, 3):(1@0, 1@1)\n0     1@1   2@1   \n1@0   (1, 1) (1, 2) \n"
+        "{0} o (2, 3):(1@0, 1@1)\n0     1@1    2@1    \n1@0   (1, 1) (1, 2) \n"
     );
     // swizzled layouts; several statements
     let o = rcute(
@@ -131,12 +131,13 @@ fn draw_svg_tex_png() {
         assert!(!d.join("b.png").exists());
     }
 
-    // default file name, and the reference's default for TV layouts
+    // without -o: a file named after the expression (more in
+    // `newcomer::draw_names_the_file_after_the_expression`)
     let o = rcute(&["draw", "(2,2):(1,2)"], &d);
-    assert_eq!(out(&o), "Saved as layout.svg\n");
-    assert!(d.join("layout.svg").exists());
+    assert_eq!(out(&o), "Saved as 2_2_1_2.svg\n");
+    assert!(d.join("2_2_1_2.svg").exists());
     let o = rcute(&["draw", "(4,2):(1@0,1@1)", "--tv"], &d);
-    assert_eq!(out(&o), "Saved as tvlayout.svg\n", "{}", err(&o));
+    assert_eq!(out(&o), "Saved as tv_4_2_1_0_1_1.svg\n", "{}", err(&o));
 }
 
 #[test]

@@ -7,5 +7,6 @@
 mod bad_input;
 mod cli;
 mod draw;
+mod newcomer;
 mod operations;
 mod show_tensor;

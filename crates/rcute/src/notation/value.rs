@@ -53,7 +53,9 @@ pub enum Value {
     Tensor(Tensor<ImplicitAccessor>),
     /// A memory tensor `make_tensor(L)` (`tensor.md` 2): `cosize(L)`
     /// zero-initialised 64-bit integers in a shared buffer, printed
-    /// `Array(0x..., i64) o L`; its slices share the buffer.
+    /// `Array(6 x i64) o L` (length and element type, no address); its
+    /// slices share the buffer (`Array(6 x i64)+3 o L'` for one starting at
+    /// element 3).
     Array(Tensor<SharedArray<i64>>),
 }
 

@@ -609,9 +609,25 @@ impl<T> PartialEq for SharedArray<T> {
 }
 
 impl<T> fmt::Display for SharedArray<T> {
-    /// `Array(0x<address>, <element type>)`.
+    /// `Array(<length> x <element type>)`, followed by `+<base>` for a view
+    /// that starts `base` elements into the buffer: `Array(6 x i64)`,
+    /// `Array(6 x i64)+3`. Unlike [`Array`] and [`Ptr`] it prints no
+    /// address, so the text of a notation value (`make_tensor`) is the same
+    /// in every run.
+    ///
+    /// ```
+    /// use rcute::tensor::{Accessor, SharedArray};
+    /// use rcute::Scalar;
+    /// let a = SharedArray::new(vec![0i64; 6]);
+    /// assert_eq!(a.to_string(), "Array(6 x i64)");
+    /// assert_eq!(a.offset(&Scalar::Int(3)).unwrap().to_string(), "Array(6 x i64)+3");
+    /// ```
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_ptr(f, "Array", &self.data, self.base)
+        write!(f, "Array({} x {})", self.data.len(), elem_type::<T>())?;
+        if self.base != 0 {
+            write!(f, "{:+}", self.base)?;
+        }
+        Ok(())
     }
 }
 

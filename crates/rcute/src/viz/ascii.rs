@@ -124,6 +124,30 @@ fn num_digits(x: i64) -> usize {
 /// ");
 /// ```
 pub fn print_tensor(x: &impl AsView, print_type: bool) -> Result<String> {
+    print_tensor_fields(x, print_type, false)
+}
+
+/// [`print_tensor`] with aligned columns: each column of a rank-2 to rank-4
+/// table is as wide as its widest value (at least 5), so values longer than
+/// PyCuTe's 5-character field (coordinates such as `(3, 1)`) do not shift
+/// the columns after them. Where every value fits in 5 characters the text
+/// is exactly [`print_tensor`]'s. `rcute show` prints tensors this way.
+///
+/// Errors: as [`print_tensor`].
+///
+/// ```
+/// use rcute::{tensor::identity_tensor, viz::{print_tensor, print_tensor_aligned}};
+/// let t = identity_tensor((2, 2)).unwrap();
+/// assert_eq!(print_tensor(&t, false).unwrap(), "0     1@1   \n1@0   (1, 1) \n");
+/// assert_eq!(print_tensor_aligned(&t, false).unwrap(), "0     1@1    \n1@0   (1, 1) \n");
+/// ```
+pub fn print_tensor_aligned(x: &impl AsView, print_type: bool) -> Result<String> {
+    print_tensor_fields(x, print_type, true)
+}
+
+/// [`print_tensor`] (`align == false`: every field 5 wide) or
+/// [`print_tensor_aligned`] (each column as wide as its widest value).
+fn print_tensor_fields(x: &impl AsView, print_type: bool, align: bool) -> Result<String> {
     let v = x.as_view();
     let r = v.rank();
     if r == 0 || r > 4 {
@@ -137,25 +161,46 @@ pub fn print_tensor(x: &impl AsView, print_type: bool) -> Result<String> {
     if print_type {
         let _ = writeln!(out, "{}", v.text());
     }
-    let field = |out: &mut String, s: &Scalar| {
-        let _ = write!(out, "{:<5} ", s.to_string());
+    let field = |out: &mut String, s: &Scalar, width: usize| {
+        let _ = write!(out, "{:<width$} ", s.to_string());
     };
     if r == 1 {
         for i in 0..t.size(0) {
-            field(&mut out, &v.value_at(&t, &[i])?);
+            field(&mut out, &v.value_at(&t, &[i])?, 5);
         }
         out.push('\n');
         return Ok(out);
     }
     let n = t.size(1);
+    // the width of each column (mode-1 index): 5, or with `align` the
+    // longest value text of the column over all rows, slabs and blocks
+    let mut widths = vec![5usize; n];
+    if align {
+        let rest = (2..r).map(|m| t.size(m)).product::<usize>();
+        for q in 0..rest {
+            let mut c = vec![0usize; r];
+            let mut q = q;
+            for (m, cm) in c.iter_mut().enumerate().skip(2) {
+                *cm = q % t.size(m);
+                q /= t.size(m);
+            }
+            for i in 0..t.size(0) {
+                c[0] = i;
+                for (j, w) in widths.iter_mut().enumerate() {
+                    c[1] = j;
+                    *w = (*w).max(v.value_at(&t, &c)?.to_string().chars().count());
+                }
+            }
+        }
+    }
     let slab = |out: &mut String, rest: &[usize]| -> Result<()> {
         let mut c = vec![0usize; 2 + rest.len()];
         c[2..].copy_from_slice(rest);
         for i in 0..t.size(0) {
             c[0] = i;
-            for j in 0..n {
+            for (j, &w) in widths.iter().enumerate() {
                 c[1] = j;
-                field(out, &v.value_at(&t, &c)?);
+                field(out, &v.value_at(&t, &c)?, w);
             }
             out.push('\n');
         }

@@ -17,6 +17,7 @@
 //! |---|---|
 //! | [`print_layout`] | C++ `print_layout` (section 4) |
 //! | [`print_tensor`] | PyCuTe `print_tensor` (section 2) |
+//! | [`print_tensor_aligned`] | the same with each column as wide as its widest value |
 //! | [`print_tensor_cpp`] | C++ `print_tensor` (section 5) |
 //! | [`print_table`] | PyCuTe `print_table` (section 3) |
 //! | [`draw_svg`], [`draw_svg_tv`] | PyCuTe `draw_svg`, `draw_svg_tv` (sections 7, 8) |
@@ -44,7 +45,7 @@ mod tv;
 #[cfg(feature = "png")]
 mod png;
 
-pub use ascii::{print_layout, print_table, print_tensor, print_tensor_cpp};
+pub use ascii::{print_layout, print_table, print_tensor, print_tensor_aligned, print_tensor_cpp};
 pub use color::{
     bank_color_16x, bank_color_32x, bank_color_8x, index_grey_8x, thread_color_8x, value_color_8x,
     warp_color_8x, white, Color, Rgb, GREY8, SPEC32, TV8,

@@ -1,0 +1,434 @@
+//! The newcomer's conveniences of the `rcute` CLI (README "Using it"):
+//! `rcute eval` reading standard input by default, `--json`, `--echo`,
+//! hints for C++ / Python-style input, shell completions, `rcute draw`'s
+//! default file name, `rcute bench`'s built-in cases and stable tensor text.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+/// Runs `rcute ARGS` in `dir` (the target's scratch directory by default)
+/// with `stdin` as standard input.
+fn run_in(dir: Option<&Path>, args: &[&str], stdin: &str) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_rcute"));
+    cmd.args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if let Some(d) = dir {
+        cmd.current_dir(d);
+    }
+    let mut child = cmd.spawn().expect("spawn rcute");
+    {
+        let mut input = child.stdin.take().expect("stdin");
+        input.write_all(stdin.as_bytes()).expect("write stdin");
+    }
+    child.wait_with_output().expect("wait rcute")
+}
+
+fn rcute(args: &[&str], stdin: &str) -> Output {
+    run_in(None, args, stdin)
+}
+
+fn out(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn err(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A fresh scratch directory under the target directory.
+fn scratch(name: &str) -> PathBuf {
+    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("newcomer-{name}"));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("scratch dir");
+    d
+}
+
+/// The repository's root.
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+const SCRIPT: &str = "A = (4,8):(1,4)\n# a comment\n\nsize[1](A)\nbad(\n";
+
+#[test]
+fn eval_reads_stdin_by_default() {
+    for args in [&["eval"][..], &["eval", "-"], &["eval", "-f", "-"]] {
+        let o = rcute(args, SCRIPT);
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        let text = out(&o);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 3, "{args:?}: {text}");
+        assert_eq!(lines[..2], ["(4, 8):(1, 4)", "8"]);
+        assert!(lines[2].starts_with("error: parse: "), "{text}");
+    }
+    let o = rcute(&["eval"], "size((4,8))\n");
+    assert!(o.status.success());
+    assert_eq!(out(&o), "32\n");
+    // an expression and -f together are a usage error
+    let o = rcute(&["eval", "1", "-f", "-"], "");
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn eval_json_objects() {
+    let o = rcute(&["eval", "--json"], SCRIPT);
+    assert_eq!(o.status.code(), Some(1));
+    let text = out(&o);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[..2],
+        [
+            r#"{"input": "A = (4,8):(1,4)", "output": "(4, 8):(1, 4)"}"#,
+            r#"{"input": "size[1](A)", "output": "8"}"#,
+        ]
+    );
+    assert_eq!(lines.len(), 3, "{text}");
+    let e: serde_json::Value = serde_json::from_str(lines[2]).expect("JSON");
+    assert_eq!(e["input"], "bad(");
+    assert_eq!(e["error"]["kind"], "parse");
+    assert!(e["error"]["message"]
+        .as_str()
+        .is_some_and(|m| m.starts_with("column 5")));
+    assert!(e.get("output").is_none());
+    // one expression; --style applies to the output; quotes are escaped
+    let o = rcute(
+        &["eval", "--json", "--style", "cpp", "Layout((3,),(1,))"],
+        "",
+    );
+    assert!(o.status.success());
+    assert_eq!(
+        out(&o),
+        "{\"input\": \"Layout((3,),(1,))\", \"output\": \"(3):(1)\"}\n"
+    );
+    let o = rcute(&["eval", "--json", "composition((4,6,8):(2,3,5), 6:3)"], "");
+    let e: serde_json::Value = serde_json::from_str(out(&o).trim()).expect("JSON");
+    assert_eq!(e["error"]["kind"], "divisibility", "{e}");
+    assert!(e["error"].get("hint").is_none(), "{e}");
+    // a hint goes into the object, not to standard error
+    let o = rcute(
+        &[
+            "eval",
+            "--json",
+            "make_layout(make_shape(4,8), make_stride(1,4))",
+        ],
+        "",
+    );
+    let e: serde_json::Value = serde_json::from_str(out(&o).trim()).expect("JSON");
+    assert_eq!(e["error"]["kind"], "value");
+    assert!(e["error"]["hint"]
+        .as_str()
+        .is_some_and(|h| h.ends_with("(4,8):(1,4)")));
+    assert_eq!(err(&o), "");
+}
+
+#[test]
+fn eval_echo_transcript() {
+    let o = rcute(&["eval", "--echo"], SCRIPT);
+    assert_eq!(o.status.code(), Some(1));
+    let text = out(&o);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[..6],
+        [
+            "> A = (4,8):(1,4)",
+            "(4, 8):(1, 4)",
+            "# a comment",
+            "",
+            "> size[1](A)",
+            "8"
+        ]
+    );
+    assert_eq!(lines[6], "> bad(");
+    assert!(lines[7].starts_with("error: parse:"));
+    assert_eq!(lines.len(), 8);
+    let o = rcute(&["eval", "--echo", "size(4:1)"], "");
+    assert_eq!(out(&o), "> size(4:1)\n4\n");
+    let o = rcute(&["eval", "--echo", "--json", "1"], "");
+    assert_eq!(o.status.code(), Some(2), "--echo and --json conflict");
+}
+
+#[test]
+fn eval_echo_tour() {
+    let tour = repo().join("examples/tour.cute");
+    let src = std::fs::read_to_string(&tour).expect("tour");
+    let o = rcute(&["eval", "--echo", "-f", tour.to_str().expect("path")], "");
+    assert!(o.status.success(), "{}", out(&o));
+    let text = out(&o);
+    let statements = src
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+        .count();
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("> ")).count(),
+        statements
+    );
+    // every line of the script is there: the transcript has one more line
+    // (the answer) per statement
+    assert_eq!(text.lines().count(), src.lines().count() + statements);
+}
+
+#[test]
+fn eval_help_states_the_output_contract() {
+    let o = rcute(&["eval", "--help"], "");
+    assert!(o.status.success());
+    let help = out(&o);
+    for needle in [
+        "exactly one line on\nstandard output",
+        "`error: KIND: message`",
+        "Exit status: 0 when every statement succeeded, 1 when any failed",
+        "--json",
+        "--echo",
+        "read from standard input",
+        "hint:",
+    ] {
+        assert!(help.contains(needle), "{needle:?} not in\n{help}");
+    }
+}
+
+#[test]
+fn hints_for_cpp_and_python_input() {
+    let cases = [
+        (
+            "make_layout(make_shape(4,8), make_stride(1,4))",
+            "error: value: unknown name 'make_shape'",
+            "(4,8):(1,4)",
+        ),
+        (
+            "Layout<Shape<_4,_8>, Stride<_1,_4>>{}",
+            "error: parse:",
+            "(4,8):(1,4)",
+        ),
+        (
+            "Layout<Shape<_4,_8>>{}",
+            "error: parse:",
+            "LayoutLeft((4,8))",
+        ),
+        (
+            "cute::make_layout(cute::make_shape(4,8));",
+            "error: parse:",
+            "LayoutLeft((4,8))",
+        ),
+        ("make_layout((4,8),(1,4))", "error: type:", "(4,8):(1,4)"),
+        ("A.shape", "error: parse:", "shape(A)"),
+        (
+            "cute.make_layout((4,8), stride=(1,4))",
+            "error: parse:",
+            "(4,8):(1,4)",
+        ),
+    ];
+    for (src, error, suggestion) in cases {
+        let o = rcute(&["eval", src], "");
+        assert_eq!(o.status.code(), Some(1), "{src}");
+        // standard output: the one unchanged error line
+        let text = out(&o);
+        assert_eq!(text.lines().count(), 1, "{src}: {text}");
+        assert!(text.starts_with(error), "{src}: {text}");
+        // standard error: the hint
+        let hint = err(&o);
+        assert!(hint.starts_with("hint: "), "{src}: {hint}");
+        assert!(hint.trim_end().ends_with(suggestion), "{src}: {hint}");
+        // the suggestion evaluates
+        let o = rcute(&["eval", suggestion], "");
+        assert!(
+            o.status.success() || suggestion == "shape(A)",
+            "{suggestion}: {}",
+            out(&o)
+        );
+    }
+    // the Python constructor already works, with no hint
+    let o = rcute(&["eval", "Layout((4,8),(1,4))"], "");
+    assert_eq!(out(&o), "(4, 8):(1, 4)\n");
+    assert_eq!(err(&o), "");
+    // other suggestions
+    let o = rcute(&["eval", "import rcute"], "");
+    assert!(err(&o).contains("nothing to import"), "{}", err(&o));
+    let o = rcute(&["eval", "print_layout((4,8):(1,4))"], "");
+    assert!(err(&o).contains("rcute show '(4,8):(1,4)'"), "{}", err(&o));
+    // no hint for a typo or an error of the algebra
+    for src in ["foo(1)", "size((4,8)", "composition((4,6,8):(2,3,5), 6:3)"] {
+        let o = rcute(&["eval", src], "");
+        assert_eq!(o.status.code(), Some(1));
+        assert_eq!(err(&o), "", "{src}");
+    }
+    // in a script, the hint follows its statement's error line
+    let o = rcute(&["eval"], "1\nmake_shape(4,8)\n2\n");
+    assert_eq!(out(&o), "1\nerror: value: unknown name 'make_shape'\n2\n");
+    assert_eq!(
+        err(&o),
+        "hint: this looks like C++ CuTe; in rcute's notation: (4,8)\n"
+    );
+    // show and draw hint too
+    let o = rcute(&["show", "Layout<Shape<_2,_2>>{}"], "");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(err(&o).contains("\nhint: ") && err(&o).trim_end().ends_with("LayoutLeft((2,2))"));
+}
+
+#[test]
+fn hints_never_crash() {
+    let deep = format!("{}4{}", "make_shape(".repeat(3000), ")".repeat(3000));
+    let brackets = format!("{}{}", "[".repeat(5000), "]".repeat(5000));
+    let templ = format!("{}_4{}", "Shape<".repeat(3000), ">".repeat(3000));
+    for src in [
+        deep.as_str(),
+        brackets.as_str(),
+        templ.as_str(),
+        "Layout<",
+        "make_layout(make_shape(4,8), make_stride(1,4)",
+        "cute::",
+        "::::",
+        "_{}",
+        "a.b.c.d(",
+        "é::ü",
+        "Int<>{}",
+        "1 +",
+        "make_layout(make_shape(4,8), stride=",
+    ] {
+        let o = rcute(&["eval", src], "");
+        assert_eq!(o.status.code(), Some(1), "{src:.40}");
+        assert!(out(&o).starts_with("error: "), "{src:.40}");
+        assert!(!err(&o).contains("panicked"), "{src:.40}: {}", err(&o));
+    }
+}
+
+#[test]
+fn shell_completions() {
+    for (shell, marker) in [
+        ("bash", "complete -F _rcute"),
+        ("zsh", "#compdef rcute"),
+        ("fish", "complete -c rcute"),
+    ] {
+        let o = rcute(&["completions", shell], "");
+        assert!(o.status.success(), "{shell}: {}", err(&o));
+        let script = out(&o);
+        assert!(script.contains(marker), "{shell}");
+        for word in [
+            "eval",
+            "show",
+            "draw",
+            "bench",
+            "completions",
+            "style",
+            "json",
+        ] {
+            assert!(script.contains(word), "{shell}: {word}");
+        }
+    }
+    let o = rcute(&["completions", "tcsh"], "");
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn draw_names_the_file_after_the_expression() {
+    let d = scratch("draw");
+    let draw = |args: &[&str]| run_in(Some(&d), args, "");
+    let o = draw(&["draw", "(4,8):(1,4)"]);
+    assert!(o.status.success(), "{}", err(&o));
+    assert_eq!(out(&o), "Saved as 4_8_1_4.svg\n");
+    let svg = d.join("4_8_1_4.svg");
+    assert!(std::fs::read_to_string(&svg).is_ok_and(|s| s.contains("<svg")));
+    // an existing file is kept without --force
+    std::fs::write(&svg, "mine").expect("write");
+    let o = draw(&["draw", "(4,8):(1,4)"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(out(&o), "");
+    assert!(err(&o).contains("4_8_1_4.svg exists") && err(&o).contains("--force"));
+    assert_eq!(std::fs::read_to_string(&svg).expect("read"), "mine");
+    let o = draw(&["draw", "(4,8):(1,4)", "--force"]);
+    assert!(o.status.success());
+    assert!(std::fs::read_to_string(&svg).is_ok_and(|s| s.contains("<svg")));
+    // the extension follows --format; --tv adds tv_
+    let o = draw(&[
+        "draw",
+        "composition(Swizzle(1,1,1), (4,4):(4,1))",
+        "--format",
+        "tex",
+    ]);
+    assert_eq!(
+        out(&o),
+        "Saved as composition_Swizzle_1_1_1_4_4_4_1.tex\n",
+        "{}",
+        err(&o)
+    );
+    let o = draw(&["draw", "(4,2):(1@0,1@1)", "--tv"]);
+    assert_eq!(out(&o), "Saved as tv_4_2_1_0_1_1.svg\n", "{}", err(&o));
+    // a file named with -o is overwritten as before
+    std::fs::write(d.join("x.svg"), "old").expect("write");
+    let o = draw(&["draw", "(2,2):(1,2)", "-o", "x.svg"]);
+    assert!(o.status.success());
+    assert_ne!(
+        std::fs::read_to_string(d.join("x.svg")).expect("read"),
+        "old"
+    );
+    // several statements; a long expression is cut
+    let o = draw(&["draw", "A = (2,2):(1,2)\nA"]);
+    assert_eq!(out(&o), "Saved as A_2_2_1_2_A.svg\n", "{}", err(&o));
+    let mut long = "(2,2):(1,2)".to_string();
+    for _ in 0..6 {
+        long = format!("composition((2,2):(1,2), {long})");
+    }
+    let o = draw(&["draw", &long]);
+    assert!(o.status.success(), "{}", err(&o));
+    let name = out(&o);
+    let name = name.trim_start_matches("Saved as ").trim_end();
+    assert!(name.len() <= 84 && name.ends_with(".svg"), "{name}");
+    assert!(d.join(name).exists());
+}
+
+#[test]
+fn bench_times_the_builtin_cases() {
+    let o = rcute(&["bench", "--json", "--min-time", "1"], "");
+    assert!(o.status.success(), "{}", err(&o));
+    let rows: Vec<serde_json::Value> = out(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .collect();
+    assert_eq!(rows.len(), 33);
+    assert_eq!(rows[0]["expr"], "((4,(4,2)):(4,(1,16)))(17)");
+    assert!(rows.iter().all(|r| r["median_ns"].as_f64().is_some()));
+    // the repository's copy, with the reference's time of every case
+    let o = run_in(
+        Some(&repo()),
+        &[
+            "bench",
+            "--json",
+            "--min-time",
+            "1",
+            "--reference",
+            "bench/reference_ns.json",
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", err(&o));
+    let rows: Vec<serde_json::Value> = out(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .collect();
+    assert_eq!(rows.len(), 33);
+    assert!(
+        rows.iter().all(|r| r["reference_ns"].as_f64().is_some()),
+        "{rows:?}"
+    );
+    let o = run_in(
+        Some(&repo()),
+        &["bench", "-f", "bench/cases.cute", "--min-time", "1"],
+        "",
+    );
+    assert!(o.status.success());
+    assert_eq!(out(&o).lines().count(), 34, "a header and 33 rows");
+}
+
+#[test]
+fn memory_tensors_print_without_an_address() {
+    let script = "T = make_tensor((2,3):(3,1))\nT(1, None)\nT(None, 2)\n";
+    let first = out(&rcute(&["eval"], script));
+    assert_eq!(
+        first,
+        "Array(6 x i64) o (2, 3):(3, 1)\nArray(6 x i64)+3 o (3,):(1,)\nArray(6 x i64)+2 o (2,):(3,)\n"
+    );
+    assert_eq!(out(&rcute(&["eval"], script)), first);
+    let o = rcute(&["eval", "--style", "repr", "make_tensor(4:1)"], "");
+    assert_eq!(out(&o), "Tensor(Array(4 x i64), 4:1)\n");
+}
