@@ -214,7 +214,7 @@ struct Row {
 
 /// The benchmark cases timed without `-f`: the repository's
 /// `bench/cases.cute`, built in.
-pub const BUILTIN_CASES: &str = include_str!("../../../bench/cases.cute");
+pub const BUILTIN_CASES: &str = include_str!("../bench/cases.cute");
 
 /// Runs `rcute bench`; returns the exit status.
 pub fn run(args: &BenchArgs) -> i32 {
