@@ -8,6 +8,9 @@
 //! `shared/bench/cases.cute` beside any ancestor of this crate (the
 //! project's `../shared`), else the vendored copy `benches/cases.cute`.
 //!
+//! `typed` times the algebra cases through the typed API (`Layout`'s
+//! methods) with operands built once.
+//!
 //! Run: `cargo bench -p rcute --bench cases` (add `-- composition` to
 //! filter by name).
 
@@ -74,3 +77,91 @@ fn eval_returning(bencher: divan::Bencher, case: &str) {
     let session = Session::new();
     bencher.bench_local(|| session.eval_prepared(divan::black_box(&p)));
 }
+
+/// The algebra cases of the suite through the typed API (`Layout`'s
+/// methods, borrowed tilers), operands built once as `rcute bench`
+/// prepares its literals: what a Rust caller pays per operation.
+#[divan::bench(args = TYPED)]
+fn typed(bencher: divan::Bencher, case: &str) {
+    use rcute::Layout;
+    let l = |s: &str| -> Layout { s.parse().expect("a layout literal of the suite") };
+    type Op = Box<dyn Fn() -> rcute::Result<Layout>>;
+    let op: Op = match case {
+        "coalesce((2,(1,6)):(1,(6,2)))" => {
+            let a = l("(2,(1,6)):(1,(6,2))");
+            Box::new(move || a.coalesce())
+        }
+        "composition((6,2):(8,2), (4,3):(3,1))" => {
+            let (a, b) = (l("(6,2):(8,2)"), l("(4,3):(3,1)"));
+            Box::new(move || a.compose(&b))
+        }
+        "composition((10,2):(16,4), (5,4):(1,5))" => {
+            let (a, b) = (l("(10,2):(16,4)"), l("(5,4):(1,5)"));
+            Box::new(move || a.compose(&b))
+        }
+        "composition((16,8):(8,1), ((4,8),(2,2)):((32,1),(16,8)))" => {
+            let (a, b) = (l("(16,8):(8,1)"), l("((4,8),(2,2)):((32,1),(16,8))"));
+            Box::new(move || a.compose(&b))
+        }
+        "complement((2,2):(1,6))" => {
+            let a = l("(2,2):(1,6)");
+            Box::new(move || a.complement())
+        }
+        "complement(4:2, extend=24)" => {
+            let a = l("4:2");
+            Box::new(move || a.complement_to(24))
+        }
+        "logical_divide(24:1, 4:2)" => {
+            let (a, b) = (l("24:1"), l("4:2"));
+            Box::new(move || a.logical_divide(&b))
+        }
+        "logical_divide((6,6):(1,12), (6,3):(3,1))" => {
+            let (a, b) = (l("(6,6):(1,12)"), l("(6,3):(3,1)"));
+            Box::new(move || a.logical_divide(&b))
+        }
+        "zipped_divide((4096,4096):(1,4096), (128,64))" => {
+            let a = l("(4096,4096):(1,4096)");
+            Box::new(move || a.zipped_divide((128, 64)))
+        }
+        "logical_product((2,2):(4,1), 6:1)" => {
+            let (a, b) = (l("(2,2):(4,1)"), l("6:1"));
+            Box::new(move || a.logical_product(&b))
+        }
+        "blocked_product((3,4):(4,1), (2,5):(1,2))" => {
+            let (a, b) = (l("(3,4):(4,1)"), l("(2,5):(1,2)"));
+            Box::new(move || a.blocked_product(&b))
+        }
+        "raked_product((3,4):(4,1), (2,5):(1,2))" => {
+            let (a, b) = (l("(3,4):(4,1)"), l("(2,5):(1,2)"));
+            Box::new(move || a.raked_product(&b))
+        }
+        "right_inverse((4,(4,2)):(4,(1,16)))" => {
+            let a = l("(4,(4,2)):(4,(1,16))");
+            Box::new(move || a.right_inverse())
+        }
+        "left_inverse((4,8):(1,5))" => {
+            let a = l("(4,8):(1,5)");
+            Box::new(move || a.left_inverse())
+        }
+        _ => return,
+    };
+    bencher.bench_local(|| divan::black_box(op()));
+}
+
+/// The cases of [`typed`] (each also a case of `eval`).
+const TYPED: &[&str] = &[
+    "coalesce((2,(1,6)):(1,(6,2)))",
+    "composition((6,2):(8,2), (4,3):(3,1))",
+    "composition((10,2):(16,4), (5,4):(1,5))",
+    "composition((16,8):(8,1), ((4,8),(2,2)):((32,1),(16,8)))",
+    "complement((2,2):(1,6))",
+    "complement(4:2, extend=24)",
+    "logical_divide(24:1, 4:2)",
+    "logical_divide((6,6):(1,12), (6,3):(3,1))",
+    "zipped_divide((4096,4096):(1,4096), (128,64))",
+    "logical_product((2,2):(4,1), 6:1)",
+    "blocked_product((3,4):(4,1), (2,5):(1,2))",
+    "raked_product((3,4):(4,1), (2,5):(1,2))",
+    "right_inverse((4,(4,2)):(4,(1,16)))",
+    "left_inverse((4,8):(1,5))",
+];
