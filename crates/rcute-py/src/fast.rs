@@ -23,6 +23,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyInt, PyString, PyTuple};
 use pyo3::IntoPyObjectExt;
 use smallvec::SmallVec;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use rcute::algebra::{self, Scale};
 use rcute::htuple::Builder;
@@ -30,6 +31,24 @@ use rcute::shape::{self, Coord};
 use rcute::{HRef, HTuple, Layout as RLayout, Result as RResult, Scalar, TilerRef};
 
 use super::{LayoutBase, PyArithTuple, PyF2, PyLayout};
+
+/// Whether the fast paths are on (they are; `_rcute._set_fast_paths(False)`
+/// turns them off, for the tests that compare them with the generic path).
+static ENABLED: AtomicBool = AtomicBool::new(true);
+
+/// True when the fast paths are on.
+#[inline(always)]
+pub(crate) fn enabled() -> bool {
+    ENABLED.load(Ordering::Relaxed)
+}
+
+/// `_set_fast_paths(on)`: turns the typed fast paths on or off (for all
+/// threads) and returns the previous setting. Off, every call takes the
+/// generic path, which gives the same values and errors: for tests.
+#[pyfunction(name = "_set_fast_paths")]
+pub(crate) fn set_fast_paths(on: bool) -> bool {
+    ENABLED.swap(on, Ordering::Relaxed)
+}
 
 /// The deepest nesting the direct conversions read (deeper values take the
 /// generic path, whose own bound is 64 levels).
@@ -71,6 +90,23 @@ fn build<T>(
     Some(())
 }
 
+/// Appends the shape of the Python int or tuple of ints `ob` to `b`.
+fn build_shape(ob: &Bound<'_, PyAny>, b: &mut Builder<i64>, depth: usize) -> Option<()> {
+    if let Ok(t) = ob.downcast::<PyTuple>() {
+        if depth >= FAST_DEPTH {
+            return None;
+        }
+        b.open();
+        for x in t.iter_borrowed() {
+            build_shape(&x, b, depth + 1)?;
+        }
+        b.close();
+    } else {
+        b.leaf(int_of(ob)?);
+    }
+    Some(())
+}
+
 /// The shape (`Value::to_shape`) of a Python int or tuple of ints.
 #[inline]
 pub(crate) fn shape_of(ob: &Bound<'_, PyAny>) -> Option<HTuple<i64>> {
@@ -78,8 +114,15 @@ pub(crate) fn shape_of(ob: &Bound<'_, PyAny>) -> Option<HTuple<i64>> {
         return Some(HTuple::leaf(i));
     }
     let mut b = Builder::new();
-    build(ob, &mut b, &|_| None, |i| i, 0)?;
+    build_shape(ob, &mut b, 0)?;
     Some(b.finish())
+}
+
+/// True for a Python tuple or int (cheap flag checks): the values read as
+/// shapes, coordinates and tilers before a layout is looked for.
+#[inline(always)]
+fn is_tuple_or_int(ob: &Bound<'_, PyAny>) -> bool {
+    ob.is_instance_of::<PyTuple>() || ob.is_instance_of::<PyInt>()
 }
 
 /// The stride (`Value::to_stride`) of a Python stride scalar (`int`, `F2`,
@@ -167,16 +210,16 @@ fn build_tiler<'a>(
 /// (borrowed), an int, `None` or a tuple of tilers.
 #[inline]
 pub(crate) fn with_tiler<R>(ob: &Bound<'_, PyAny>, f: impl FnOnce(&TilerRef<'_>) -> R) -> Option<R> {
-    if let Ok(l) = ob.downcast::<PyLayout>() {
+    if !ob.is_instance_of::<PyTuple>() {
+        if let Some(i) = int_of(ob) {
+            return Some(f(&TilerRef::Int(i)));
+        }
+        if ob.is_none() {
+            return Some(f(&TilerRef::None));
+        }
+        let l = ob.downcast::<PyLayout>().ok()?;
         return Some(f(&TilerRef::Borrowed(&l.get().inner)));
     }
-    if let Some(i) = int_of(ob) {
-        return Some(f(&TilerRef::Int(i)));
-    }
-    if ob.is_none() {
-        return Some(f(&TilerRef::None));
-    }
-    ob.downcast::<PyTuple>().ok()?;
     let mut layouts = SmallVec::new();
     collect_tiler(ob, &mut layouts, 0)?;
     let mut next = 0;
@@ -335,11 +378,12 @@ fn layout_ref<'a>(ob: &'a Bound<'_, PyAny>) -> Option<&'a RLayout> {
 /// shape (borrowed) or the shape of an int or tuple.
 #[inline]
 fn with_shape_of<R>(ob: &Bound<'_, PyAny>, f: impl FnOnce(HRef<'_, i64>) -> R) -> Option<R> {
-    if let Some(l) = layout_ref(ob) {
-        return Some(f(l.shape().as_ref()));
+    if is_tuple_or_int(ob) {
+        let s = shape_of(ob)?;
+        return Some(f(s.as_ref()));
     }
-    let s = shape_of(ob)?;
-    Some(f(s.as_ref()))
+    let l = layout_ref(ob)?;
+    Some(f(l.shape().as_ref()))
 }
 
 /// The result of a fast path, `None` on failure (the generic path then
@@ -407,6 +451,9 @@ pub(crate) fn call(
     args: &Bound<'_, PyTuple>,
     kwargs: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Option<PyObject>> {
+    if matches!(f, Fast::None) || !enabled() {
+        return GENERIC;
+    }
     let mut extend: Option<Bound<'_, PyAny>> = None;
     if let Some(kw) = kwargs {
         if !kw.is_empty() {
@@ -434,36 +481,26 @@ pub(crate) fn call(
     let b = b.as_deref();
     match (f, b) {
         (Fast::None, _) => Ok(None),
-        (Fast::Size, None) => {
-            let r = match layout_ref(&a) {
-                Some(l) => Some(l.size()),
-                None => shape_of(&a).map(|s| shape::size(s.as_ref())),
-            };
-            int_result(py, r)
-        }
+        (Fast::Size, None) => int_result(py, with_shape_of(&a, shape::size)),
         (Fast::Rank, None) => {
-            let r = if let Some(l) = layout_ref(&a) {
-                l.rank()
-            } else if let Ok(t) = a.downcast::<PyTuple>() {
+            let r = if let Ok(t) = a.downcast::<PyTuple>() {
                 // the generic conversion must accept the whole tuple
                 if shape_of(&a).is_none() {
-                    return Ok(None);
+                    return GENERIC;
                 }
                 t.len()
             } else if int_of(&a).is_some() {
                 1
+            } else if let Some(l) = layout_ref(&a) {
+                l.rank()
             } else {
-                return Ok(None);
+                return GENERIC;
             };
             int_result(py, Some(Ok(r as i64)))
         }
         (Fast::Depth, None) => {
-            let r = match layout_ref(&a) {
-                Some(l) => l.depth(),
-                None => match shape_of(&a) {
-                    Some(s) => s.as_ref().try_depth(),
-                    None => return Ok(None),
-                },
+            let Some(r) = with_shape_of(&a, |s| s.try_depth()) else {
+                return GENERIC;
             };
             // (depths past the fast nesting bound take the generic path)
             match r {
@@ -516,14 +553,15 @@ pub(crate) fn call(
             };
             int_result(py, r)
         }
-        (Fast::Shapes(op, layouts), Some(b)) => {
-            if !layouts && (layout_ref(&a).is_some() || layout_ref(b).is_some()) {
-                return Ok(None);
-            }
+        (Fast::Shapes(op, true), Some(b)) => {
             with_shape_of(&a, |x| with_shape_of(b, |y| new_layout(py, op(x, y))))
                 .flatten()
                 .unwrap_or(GENERIC)
         }
+        (Fast::Shapes(op, false), Some(b)) => match (shape_of(&a), shape_of(b)) {
+            (Some(x), Some(y)) => new_layout(py, op(x.as_ref(), y.as_ref())),
+            _ => GENERIC,
+        },
         (Fast::Cast(op), Some(b)) => match (layout_ref(&a), int_of(b)) {
             (Some(l), Some(k)) => new_layout(py, op(l, k)),
             _ => GENERIC,
@@ -538,11 +576,8 @@ pub(crate) fn call(
             if let Some(i) = int_of(&a) {
                 return with_shape_of(b, |s| idx2crd_int(py, i, s)).unwrap_or(GENERIC);
             }
-            if layout_ref(&a).is_some() {
-                return Ok(None);
-            }
             let Some(c) = coord_of(&a, false) else {
-                return Ok(None);
+                return GENERIC;
             };
             match with_shape_of(b, |s| shape::idx2crd(c.as_ref(), s)).and_then(ok) {
                 Some(r) => stride_obj(py, r.as_ref()).map(Some),
@@ -550,9 +585,6 @@ pub(crate) fn call(
             }
         }
         (Fast::Crd2idx, Some(b)) => {
-            if layout_ref(&a).is_some() {
-                return Ok(None);
-            }
             let Some(c) = coord_of(&a, false) else {
                 return Ok(None);
             };

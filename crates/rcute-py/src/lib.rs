@@ -76,8 +76,10 @@ impl PyLayout {
         shape: &Bound<'_, PyAny>,
         stride: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<(Self, LayoutBase)> {
-        if let Some(l) = fast_layout(shape, stride) {
-            return Ok((PyLayout { inner: Box::new(l) }, LayoutBase));
+        if fast::enabled() {
+            if let Some(l) = fast_layout(shape, stride) {
+                return Ok((PyLayout { inner: Box::new(l) }, LayoutBase));
+            }
         }
         let mut args = vec![to_value(shape, 0)?];
         if let Some(d) = stride {
@@ -92,12 +94,18 @@ impl PyLayout {
     /// The shape, as a Python int or tuple.
     #[getter]
     fn shape(&self, py: Python<'_>) -> PyResult<PyObject> {
+        if !fast::enabled() {
+            return from_value(py, Value::from_shape(self.inner.shape()));
+        }
         fast::shape_obj(py, self.inner.shape().as_ref())
     }
 
     /// The stride, as a Python tuple of `int`, `ArithTuple` or `F2` leaves.
     #[getter]
     fn stride(&self, py: Python<'_>) -> PyResult<PyObject> {
+        if !fast::enabled() {
+            return from_value(py, Value::from_stride(self.inner.stride()));
+        }
         fast::stride_obj(py, self.inner.stride().as_ref())
     }
 
@@ -166,6 +174,9 @@ impl PyLayout {
     /// other coordinate or an error (the generic path then reports it).
     #[inline]
     fn fast_call(&self, py: Python<'_>, args: &Bound<'_, PyTuple>) -> PyResult<Option<PyObject>> {
+        if !fast::enabled() {
+            return Ok(None);
+        }
         let r = if args.len() == 1 {
             let a = args.get_borrowed_item(0)?;
             match fast::int_of(&a) {
@@ -1024,6 +1035,7 @@ fn _rcute(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(layout_literal, m)?)?;
     m.add_function(wrap_pyfunction!(operations, m)?)?;
     m.add_function(wrap_pyfunction!(parameters, m)?)?;
+    m.add_function(wrap_pyfunction!(fast::set_fast_paths, m)?)?;
     // every operation of the table that the module does not define in its
     // own form (the classes Layout, F2, ArithTuple, Swizzle; E, ScaledBasis)
     for op in OPERATIONS {
