@@ -209,7 +209,10 @@ fn build_tiler<'a>(
 /// Calls `f` with the tiler (`Value::to_tiler`) of `ob`: a layout
 /// (borrowed), an int, `None` or a tuple of tilers.
 #[inline]
-pub(crate) fn with_tiler<R>(ob: &Bound<'_, PyAny>, f: impl FnOnce(&TilerRef<'_>) -> R) -> Option<R> {
+pub(crate) fn with_tiler<R>(
+    ob: &Bound<'_, PyAny>,
+    f: impl FnOnce(&TilerRef<'_>) -> R,
+) -> Option<R> {
     if !ob.is_instance_of::<PyTuple>() {
         if let Some(i) = int_of(ob) {
             return Some(f(&TilerRef::Int(i)));
@@ -232,16 +235,7 @@ pub(crate) fn with_tiler<R>(ob: &Bound<'_, PyAny>, f: impl FnOnce(&TilerRef<'_>)
 /// A new Python `Layout`.
 #[inline]
 pub(crate) fn layout_obj(py: Python<'_>, l: RLayout) -> PyResult<PyObject> {
-    Ok(Py::new(
-        py,
-        (
-            PyLayout {
-                inner: Box::new(l),
-            },
-            LayoutBase,
-        ),
-    )?
-    .into_any())
+    Ok(Py::new(py, (PyLayout { inner: Box::new(l) }, LayoutBase))?.into_any())
 }
 
 /// A stride scalar as the generic conversion returns it (`int`, `F2` or

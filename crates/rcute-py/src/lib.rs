@@ -340,74 +340,80 @@ macro_rules! scalar_class {
 
 // (one `#[pymethods]` block per class: with pyo3's `multiple-pymethods`
 // every type-object lookup, hence every `downcast`, allocates)
-scalar_class!(#[pymethods] impl PyArithTuple {
-    #[new]
-    #[pyo3(signature = (*args))]
-    fn new(args: &Bound<'_, PyTuple>) -> PyResult<Self> {
-        let v = if args.len() == 1 {
-            to_value(&args.get_item(0)?, 0)?
-        } else {
-            to_value(args.as_any(), 0)?
-        };
-        let s = match v {
-            Value::Tuple(items) => Value::Tuple(items)
-                .to_coord_value("ArithTuple")
-                .map_err(to_pyerr)?,
-            v => v.to_scalar("ArithTuple").map_err(to_pyerr)?,
-        };
-        Ok(PyArithTuple { inner: s })
-    }
+scalar_class!(
+    #[pymethods]
+    impl PyArithTuple {
+        #[new]
+        #[pyo3(signature = (*args))]
+        fn new(args: &Bound<'_, PyTuple>) -> PyResult<Self> {
+            let v = if args.len() == 1 {
+                to_value(&args.get_item(0)?, 0)?
+            } else {
+                to_value(args.as_any(), 0)?
+            };
+            let s = match v {
+                Value::Tuple(items) => Value::Tuple(items)
+                    .to_coord_value("ArithTuple")
+                    .map_err(to_pyerr)?,
+                v => v.to_scalar("ArithTuple").map_err(to_pyerr)?,
+            };
+            Ok(PyArithTuple { inner: s })
+        }
 
-    /// The explicit children as a plain tuple (`as_tuple`).
-    fn as_tuple(&self, py: Python<'_>) -> PyResult<PyObject> {
-        from_value(py, Value::from_stride(&self.inner.as_tuple()))
-    }
+        /// The explicit children as a plain tuple (`as_tuple`).
+        fn as_tuple(&self, py: Python<'_>) -> PyResult<PyObject> {
+            from_value(py, Value::from_stride(&self.inner.as_tuple()))
+        }
 
-    fn __len__(&self) -> usize {
-        match &self.inner {
-            Scalar::Coord(c) => c.children().len(),
-            _ => 0,
+        fn __len__(&self) -> usize {
+            match &self.inner {
+                Scalar::Coord(c) => c.children().len(),
+                _ => 0,
+            }
+        }
+
+        fn __getitem__(&self, py: Python<'_>, i: usize) -> PyResult<PyObject> {
+            match &self.inner {
+                Scalar::Coord(c) => match c.children().get(i) {
+                    Some(x) => scalar_obj(py, x.clone()),
+                    None => Err(PyIndexError::new_err(format!(
+                        "ArithTuple index {i} out of range"
+                    ))),
+                },
+                _ => Err(PyIndexError::new_err("ArithTuple has no children")),
+            }
         }
     }
+);
 
-    fn __getitem__(&self, py: Python<'_>, i: usize) -> PyResult<PyObject> {
-        match &self.inner {
-            Scalar::Coord(c) => match c.children().get(i) {
-                Some(x) => scalar_obj(py, x.clone()),
-                None => Err(PyIndexError::new_err(format!(
-                    "ArithTuple index {i} out of range"
-                ))),
-            },
-            _ => Err(PyIndexError::new_err("ArithTuple has no children")),
+scalar_class!(
+    #[pymethods]
+    impl PyF2 {
+        #[new]
+        fn new(value: &Bound<'_, PyAny>) -> PyResult<Self> {
+            if let Ok(f) = value.downcast::<PyF2>() {
+                return Ok(f.get().clone());
+            }
+            Ok(PyF2 {
+                value: value.extract()?,
+            })
+        }
+        /// The integer value.
+        #[getter]
+        fn value(&self) -> i64 {
+            self.value
+        }
+        fn __int__(&self) -> i64 {
+            self.value
+        }
+        fn __index__(&self) -> i64 {
+            self.value
+        }
+        fn __hash__(&self) -> u64 {
+            self.value as u64
         }
     }
-});
-
-scalar_class!(#[pymethods] impl PyF2 {
-    #[new]
-    fn new(value: &Bound<'_, PyAny>) -> PyResult<Self> {
-        if let Ok(f) = value.downcast::<PyF2>() {
-            return Ok(f.get().clone());
-        }
-        Ok(PyF2 {
-            value: value.extract()?,
-        })
-    }
-    /// The integer value.
-    #[getter]
-    fn value(&self) -> i64 {
-        self.value
-    }
-    fn __int__(&self) -> i64 {
-        self.value
-    }
-    fn __index__(&self) -> i64 {
-        self.value
-    }
-    fn __hash__(&self) -> u64 {
-        self.value as u64
-    }
-});
+);
 
 /// `Swizzle(bits, base, shift)`: the swizzle functor on integers
 /// (`swizzle.md`); invalid parameters raise `ValueError`.
