@@ -1,7 +1,15 @@
 //! The Python extension module `rcute._rcute`: PyCuTe's Python API on the
-//! rcute core. A thin shell: every operation converts its Python arguments
-//! into notation values, calls [`rcute::notation::call`] (the same dispatch
-//! the `rcute eval` CLI uses) and converts the result back.
+//! rcute core, a thin shell over it.
+//!
+//! The hot operations (the `Layout` constructor, `L(c)`, the `shape` and
+//! `stride` getters, the queries and the algebra on layouts) first try a
+//! typed fast path ([`fast`]): layout arguments are borrowed from the
+//! `Layout` objects, Python ints and tuples are read straight into shapes,
+//! strides, coordinates and tilers, and the typed core is called. Every
+//! other call, and every call a fast path does not cover or that fails,
+//! takes the generic path: the arguments are converted into notation
+//! values and [`rcute::notation::call`] (the dispatch the `rcute eval` CLI
+//! uses) computes the value or the error.
 
 use pyo3::exceptions::{PyIndexError, PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -11,6 +19,9 @@ use pyo3::IntoPyObjectExt;
 use rcute::notation::{self, Style, Value};
 use rcute::ops::{Operation, OPERATIONS};
 use rcute::{ErrorKind, Layout as RLayout, Scalar, Swizzle as RSwizzle, SwizzledLayout};
+
+mod fast;
+use fast::Fast;
 
 /// Maximum nesting accepted when converting Python values.
 const MAX_DEPTH: usize = 64;
@@ -44,7 +55,9 @@ impl LayoutBase {
 #[pyclass(extends = LayoutBase, module = "rcute", name = "Layout", frozen)]
 #[derive(Clone)]
 struct PyLayout {
-    inner: RLayout,
+    /// Boxed: building the Python object moves its value several times, and
+    /// a 272-byte layout costs a copy each time where a pointer does not.
+    inner: Box<RLayout>,
 }
 
 fn none_to_zero(v: Value) -> Value {
@@ -63,12 +76,17 @@ impl PyLayout {
         shape: &Bound<'_, PyAny>,
         stride: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<(Self, LayoutBase)> {
+        if fast::enabled() {
+            if let Some(l) = fast_layout(shape, stride) {
+                return Ok((PyLayout { inner: Box::new(l) }, LayoutBase));
+            }
+        }
         let mut args = vec![to_value(shape, 0)?];
         if let Some(d) = stride {
             args.push(to_value(d, 0)?);
         }
         match notation::call("Layout", &[], args, vec![]).map_err(to_pyerr)? {
-            Value::Layout(l) => Ok((PyLayout { inner: l }, LayoutBase)),
+            Value::Layout(l) => Ok((PyLayout { inner: Box::new(l) }, LayoutBase)),
             v => Err(PyTypeError::new_err(format!("Layout: unexpected {v}"))),
         }
     }
@@ -76,13 +94,19 @@ impl PyLayout {
     /// The shape, as a Python int or tuple.
     #[getter]
     fn shape(&self, py: Python<'_>) -> PyResult<PyObject> {
-        from_value(py, Value::from_shape(self.inner.shape()))
+        if !fast::enabled() {
+            return from_value(py, Value::from_shape(self.inner.shape()));
+        }
+        fast::shape_obj(py, self.inner.shape().as_ref())
     }
 
     /// The stride, as a Python tuple of `int`, `ArithTuple` or `F2` leaves.
     #[getter]
     fn stride(&self, py: Python<'_>) -> PyResult<PyObject> {
-        from_value(py, Value::from_stride(self.inner.stride()))
+        if !fast::enabled() {
+            return from_value(py, Value::from_stride(self.inner.stride()));
+        }
+        fast::stride_obj(py, self.inner.stride().as_ref())
     }
 
     /// `L(c)` / `L(c0, c1, ...)`: evaluation at an integral, flat or natural
@@ -90,6 +114,9 @@ impl PyLayout {
     /// `slice_and_offset`).
     #[pyo3(signature = (*args))]
     fn __call__(&self, py: Python<'_>, args: &Bound<'_, PyTuple>) -> PyResult<PyObject> {
+        if let Some(r) = self.fast_call(py, args)? {
+            return Ok(r);
+        }
         let c = if args.len() == 1 {
             to_value(&args.get_item(0)?, 0)?
         } else {
@@ -104,7 +131,7 @@ impl PyLayout {
     fn __getitem__(&self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         let i: i64 = key.extract()?;
         let m = self.inner.mode(i).map_err(to_pyerr)?;
-        from_value(py, Value::Layout(m))
+        fast::layout_obj(py, m)
     }
 
     fn __len__(&self) -> usize {
@@ -123,7 +150,7 @@ impl PyLayout {
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
         match other.downcast::<PyLayout>() {
-            Ok(o) => o.get().inner == self.inner,
+            Ok(o) => *o.get().inner == *self.inner,
             Err(_) => false,
         }
     }
@@ -138,6 +165,58 @@ impl PyLayout {
 
     fn __repr__(&self) -> String {
         self.inner.repr()
+    }
+}
+
+impl PyLayout {
+    /// `L(c)` on the typed core when the coordinate is an int or a tuple
+    /// the direct conversion reads (`None` reads as 0); `Ok(None)` for any
+    /// other coordinate or an error (the generic path then reports it).
+    #[inline]
+    fn fast_call(&self, py: Python<'_>, args: &Bound<'_, PyTuple>) -> PyResult<Option<PyObject>> {
+        if !fast::enabled() {
+            return Ok(None);
+        }
+        let r = if args.len() == 1 {
+            let a = args.get_borrowed_item(0)?;
+            match fast::int_of(&a) {
+                Some(i) => self.inner.eval_index(i),
+                None => match fast::coord_of(&a, true) {
+                    Some(c) => self.inner.eval(c.as_ref()),
+                    None => return Ok(None),
+                },
+            }
+        } else {
+            match fast::coord_of(args.as_any(), true) {
+                Some(c) => self.inner.eval(c.as_ref()),
+                None => return Ok(None),
+            }
+        };
+        match r {
+            Ok(v) => fast::scalar_obj(py, &v).map(Some),
+            Err(_) => Ok(None),
+        }
+    }
+}
+
+/// The layout `Layout(shape, stride)` on the typed core, when the shape and
+/// stride are ints, tuples and stride scalars the direct conversion reads;
+/// `None` otherwise or on an error (the generic path then reports it).
+#[inline]
+fn fast_layout(shape: &Bound<'_, PyAny>, stride: Option<&Bound<'_, PyAny>>) -> Option<RLayout> {
+    let s = fast::shape_of(shape)?;
+    match stride {
+        None => RLayout::column_major(s).ok(),
+        Some(d) => {
+            let d = fast::stride_of(d)?;
+            if s.as_ref().congruent(d.as_ref()) {
+                // a congruent stride is its own prefix-product expansion:
+                // the layout `with_stride` builds, without rebuilding it
+                RLayout::new(s, d).ok()
+            } else {
+                RLayout::with_stride(s, d.as_ref()).ok()
+            }
+        }
     }
 }
 
@@ -188,9 +267,12 @@ impl ScalarLike for PyF2 {
     }
 }
 
+/// The `#[pymethods]` block of a stride scalar class: the class's own
+/// methods (written at the call site, attribute included, so that pyo3's
+/// generated names resolve) and the arithmetic shared by the scalars.
 macro_rules! scalar_class {
-    ($ty:ty, { $($extra:tt)* }) => {
-        #[pymethods]
+    ($pound:tt $attr:tt impl $ty:ty { $($extra:tt)* }) => {
+        $pound $attr
         impl $ty {
             $($extra)*
             fn __add__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
@@ -256,80 +338,82 @@ macro_rules! scalar_class {
     };
 }
 
-scalar_class!(PyArithTuple, {});
+// (one `#[pymethods]` block per class: with pyo3's `multiple-pymethods`
+// every type-object lookup, hence every `downcast`, allocates)
+scalar_class!(
+    #[pymethods]
+    impl PyArithTuple {
+        #[new]
+        #[pyo3(signature = (*args))]
+        fn new(args: &Bound<'_, PyTuple>) -> PyResult<Self> {
+            let v = if args.len() == 1 {
+                to_value(&args.get_item(0)?, 0)?
+            } else {
+                to_value(args.as_any(), 0)?
+            };
+            let s = match v {
+                Value::Tuple(items) => Value::Tuple(items)
+                    .to_coord_value("ArithTuple")
+                    .map_err(to_pyerr)?,
+                v => v.to_scalar("ArithTuple").map_err(to_pyerr)?,
+            };
+            Ok(PyArithTuple { inner: s })
+        }
 
-#[pymethods]
-impl PyArithTuple {
-    #[new]
-    #[pyo3(signature = (*args))]
-    fn new(args: &Bound<'_, PyTuple>) -> PyResult<Self> {
-        let v = if args.len() == 1 {
-            to_value(&args.get_item(0)?, 0)?
-        } else {
-            to_value(args.as_any(), 0)?
-        };
-        let s = match v {
-            Value::Tuple(items) => Value::Tuple(items)
-                .to_coord_value("ArithTuple")
-                .map_err(to_pyerr)?,
-            v => v.to_scalar("ArithTuple").map_err(to_pyerr)?,
-        };
-        Ok(PyArithTuple { inner: s })
-    }
+        /// The explicit children as a plain tuple (`as_tuple`).
+        fn as_tuple(&self, py: Python<'_>) -> PyResult<PyObject> {
+            from_value(py, Value::from_stride(&self.inner.as_tuple()))
+        }
 
-    /// The explicit children as a plain tuple (`as_tuple`).
-    fn as_tuple(&self, py: Python<'_>) -> PyResult<PyObject> {
-        from_value(py, Value::from_stride(&self.inner.as_tuple()))
-    }
+        fn __len__(&self) -> usize {
+            match &self.inner {
+                Scalar::Coord(c) => c.children().len(),
+                _ => 0,
+            }
+        }
 
-    fn __len__(&self) -> usize {
-        match &self.inner {
-            Scalar::Coord(c) => c.children().len(),
-            _ => 0,
+        fn __getitem__(&self, py: Python<'_>, i: usize) -> PyResult<PyObject> {
+            match &self.inner {
+                Scalar::Coord(c) => match c.children().get(i) {
+                    Some(x) => scalar_obj(py, x.clone()),
+                    None => Err(PyIndexError::new_err(format!(
+                        "ArithTuple index {i} out of range"
+                    ))),
+                },
+                _ => Err(PyIndexError::new_err("ArithTuple has no children")),
+            }
         }
     }
+);
 
-    fn __getitem__(&self, py: Python<'_>, i: usize) -> PyResult<PyObject> {
-        match &self.inner {
-            Scalar::Coord(c) => match c.children().get(i) {
-                Some(x) => scalar_obj(py, x.clone()),
-                None => Err(PyIndexError::new_err(format!(
-                    "ArithTuple index {i} out of range"
-                ))),
-            },
-            _ => Err(PyIndexError::new_err("ArithTuple has no children")),
+scalar_class!(
+    #[pymethods]
+    impl PyF2 {
+        #[new]
+        fn new(value: &Bound<'_, PyAny>) -> PyResult<Self> {
+            if let Ok(f) = value.downcast::<PyF2>() {
+                return Ok(f.get().clone());
+            }
+            Ok(PyF2 {
+                value: value.extract()?,
+            })
+        }
+        /// The integer value.
+        #[getter]
+        fn value(&self) -> i64 {
+            self.value
+        }
+        fn __int__(&self) -> i64 {
+            self.value
+        }
+        fn __index__(&self) -> i64 {
+            self.value
+        }
+        fn __hash__(&self) -> u64 {
+            self.value as u64
         }
     }
-}
-
-scalar_class!(PyF2, {});
-
-#[pymethods]
-impl PyF2 {
-    #[new]
-    fn new(value: &Bound<'_, PyAny>) -> PyResult<Self> {
-        if let Ok(f) = value.downcast::<PyF2>() {
-            return Ok(f.get().clone());
-        }
-        Ok(PyF2 {
-            value: value.extract()?,
-        })
-    }
-    /// The integer value.
-    #[getter]
-    fn value(&self) -> i64 {
-        self.value
-    }
-    fn __int__(&self) -> i64 {
-        self.value
-    }
-    fn __index__(&self) -> i64 {
-        self.value
-    }
-    fn __hash__(&self) -> u64 {
-        self.value as u64
-    }
-}
+);
 
 /// `Swizzle(bits, base, shift)`: the swizzle functor on integers
 /// (`swizzle.md`); invalid parameters raise `ValueError`.
@@ -428,6 +512,8 @@ impl PyComposedLayout {
 struct Op {
     op: &'static Operation,
     mode: Vec<i64>,
+    /// The typed fast path of plain calls (no mode path).
+    fast: Fast,
 }
 
 #[pymethods]
@@ -439,6 +525,11 @@ impl Op {
         args: &Bound<'_, PyTuple>,
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<PyObject> {
+        if self.mode.is_empty() {
+            if let Some(r) = fast::call(py, self.fast, args, kwargs)? {
+                return Ok(r);
+            }
+        }
         let mut a = Vec::with_capacity(args.len());
         for x in args.iter() {
             a.push(to_value(&x, 0)?);
@@ -462,7 +553,11 @@ impl Op {
         } else {
             mode.push(key.extract()?);
         }
-        Ok(Op { op: self.op, mode })
+        Ok(Op {
+            op: self.op,
+            mode,
+            fast: self.fast,
+        })
     }
 
     #[getter]
@@ -473,6 +568,17 @@ impl Op {
     #[getter]
     fn __doc__(&self) -> String {
         docstring(self.op)
+    }
+
+    /// The `inspect.Signature` of the operation (built by
+    /// `rcute._signature_of` from the operation table's parameters).
+    #[getter]
+    fn __signature__(&self, py: Python<'_>) -> PyResult<PyObject> {
+        Ok(py
+            .import("rcute")?
+            .getattr("_signature_of")?
+            .call1((self.op.name,))?
+            .unbind())
     }
 
     fn __repr__(&self) -> String {
@@ -511,7 +617,7 @@ fn to_value(ob: &Bound<'_, PyAny>, depth: usize) -> PyResult<Value> {
         return Ok(Value::Tuple(v));
     }
     if let Ok(l) = ob.downcast::<PyLayout>() {
-        return Ok(Value::Layout(l.get().inner.clone()));
+        return Ok(Value::Layout((*l.get().inner).clone()));
     }
     if let Ok(a) = ob.downcast::<PyArithTuple>() {
         return Ok(Value::from_scalar(a.get().inner.clone()));
@@ -559,7 +665,7 @@ fn from_value(py: Python<'_>, v: Value) -> PyResult<PyObject> {
         Value::Scalar(s) => PyArithTuple { inner: s }.into_py_any(py)?,
         Value::None => py.None(),
         Value::Bool(b) => b.into_py_any(py)?,
-        Value::Layout(l) => Py::new(py, (PyLayout { inner: l }, LayoutBase))?.into_any(),
+        Value::Layout(l) => fast::layout_obj(py, l)?,
         Value::Swizzle(s) => PySwizzle { inner: s }.into_py_any(py)?,
         Value::Swizzled(s) => Py::new(py, (PyComposedLayout { inner: s }, LayoutBase))?.into_any(),
         Value::Fraction(n, d) => {
@@ -897,8 +1003,25 @@ fn operations() -> Vec<(&'static str, String, String)> {
         .collect()
 }
 
+/// The parameters of the operation `name` from the operation table, as
+/// `([(name, variadic, default), ...], mode_indexed)` (`default` is the
+/// notation text of the default, `None` for a required parameter), or
+/// `None` when `name` is not an operation.
+#[pyfunction(name = "_parameters")]
+#[allow(clippy::type_complexity)]
+fn parameters(name: &str) -> Option<(Vec<(&'static str, bool, Option<&'static str>)>, bool)> {
+    let op = rcute::ops::lookup(name)?;
+    let params = op
+        .params
+        .iter()
+        .map(|p| (p.name, p.kind == rcute::ops::ParamKind::Variadic, p.default))
+        .collect();
+    Some((params, op.mode_indexed))
+}
+
 #[pymodule]
 fn _rcute(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<LayoutBase>()?;
     m.add_class::<PyLayout>()?;
     m.add_class::<PyArithTuple>()?;
@@ -917,6 +1040,8 @@ fn _rcute(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(draw_text, m)?)?;
     m.add_function(wrap_pyfunction!(layout_literal, m)?)?;
     m.add_function(wrap_pyfunction!(operations, m)?)?;
+    m.add_function(wrap_pyfunction!(parameters, m)?)?;
+    m.add_function(wrap_pyfunction!(fast::set_fast_paths, m)?)?;
     // every operation of the table that the module does not define in its
     // own form (the classes Layout, F2, ArithTuple, Swizzle; E, ScaledBasis)
     for op in OPERATIONS {
@@ -926,6 +1051,7 @@ fn _rcute(m: &Bound<'_, PyModule>) -> PyResult<()> {
                 Op {
                     op,
                     mode: Vec::new(),
+                    fast: Fast::of(op.name),
                 },
             )?;
         }

@@ -21,6 +21,7 @@ from typing import Any, Iterable, Union
 
 from . import _rcute
 from ._rcute import (  # noqa: F401  (re-exported API)
+    __version__,
     ArithTuple,
     ComposedLayout,
     E,
@@ -42,6 +43,37 @@ _OPERATIONS = [_name for _name, _signature, _doc in _rcute.operations()]
 for _name in _OPERATIONS:
     globals()[_name] = getattr(_rcute, _name)
 del _name
+
+_SIGNATURES: dict = {}
+
+
+def _signature_of(name):
+    """The `inspect.Signature` of the operation `name`, built from the
+    operation table's parameters (`_rcute._parameters`): positional
+    parameters with their defaults, `*name` for a variadic one, and the
+    keyword-only `mode=()` of the mode-indexed operations. Operation
+    objects return it as their `__signature__`."""
+    sig = _SIGNATURES.get(name)
+    if sig is None:
+        import inspect
+
+        found = _rcute._parameters(name)
+        if found is None:
+            raise ValueError(f"{name!r} is not an operation")
+        params, mode_indexed = found
+        P = inspect.Parameter
+        ps = []
+        for pname, variadic, default in params:
+            if variadic:
+                ps.append(P(pname, P.VAR_POSITIONAL))
+            elif default is None:
+                ps.append(P(pname, P.POSITIONAL_OR_KEYWORD))
+            else:
+                ps.append(P(pname, P.POSITIONAL_OR_KEYWORD, default=eval_notation(default)))
+        if mode_indexed:
+            ps.append(P("mode", P.KEYWORD_ONLY, default=()))
+        sig = _SIGNATURES[name] = inspect.Signature(ps)
+    return sig
 
 # ---------------------------------------------------------------- typedefs
 

@@ -1,0 +1,589 @@
+//! Typed fast paths: the hot operations called on the typed core
+//! (`rcute::Layout`'s methods and the public algebra functions) with their
+//! arguments read straight from Python objects, without building notation
+//! values or going through the string dispatcher.
+//!
+//! * Layout arguments are borrowed from the (frozen) `Layout` objects.
+//! * Python ints and tuples are read directly into shapes, strides and
+//!   coordinates ([`shape_of`], [`stride_of`], [`coord_of`]) and tilers
+//!   ([`with_tiler`]), up to [`FAST_DEPTH`] levels of nesting.
+//!
+//! A fast path answers `None` ("not covered") for any argument it does not
+//! read (lists, numpy integers, fractions, swizzles, tensors, keywords
+//! other than `complement`'s `extend`, ints past 64 bits, deep nesting)
+//! *and whenever the operation fails*: the caller then runs the generic
+//! path (`notation::call`), which gives the value or the error. Where a
+//! fast path answers, it has read the arguments as the generic path's
+//! conversions do (`to_value`, then `Value::to_shape`, `to_stride`,
+//! `to_coord` or `to_tiler`) and called the same library function the
+//! generic path's direct call does, so the result is the same; every error
+//! comes from the generic path, unchanged.
+
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyInt, PyString, PyTuple};
+use pyo3::IntoPyObjectExt;
+use smallvec::SmallVec;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use rcute::algebra::{self, Scale};
+use rcute::htuple::Builder;
+use rcute::shape::{self, Coord};
+use rcute::{HRef, HTuple, Layout as RLayout, Result as RResult, Scalar, TilerRef};
+
+use super::{LayoutBase, PyArithTuple, PyF2, PyLayout};
+
+/// Whether the fast paths are on (they are; `_rcute._set_fast_paths(False)`
+/// turns them off, for the tests that compare them with the generic path).
+static ENABLED: AtomicBool = AtomicBool::new(true);
+
+/// True when the fast paths are on.
+#[inline(always)]
+pub(crate) fn enabled() -> bool {
+    ENABLED.load(Ordering::Relaxed)
+}
+
+/// `_set_fast_paths(on)`: turns the typed fast paths on or off (for all
+/// threads) and returns the previous setting. Off, every call takes the
+/// generic path, which gives the same values and errors: for tests.
+#[pyfunction(name = "_set_fast_paths")]
+pub(crate) fn set_fast_paths(on: bool) -> bool {
+    ENABLED.swap(on, Ordering::Relaxed)
+}
+
+/// The deepest nesting the direct conversions read (deeper values take the
+/// generic path, whose own bound is 64 levels).
+pub(crate) const FAST_DEPTH: usize = 16;
+
+/// A Python `int` (or `bool`, or an `int` subclass) that fits in 64 bits,
+/// as the generic conversion reads it.
+#[inline(always)]
+pub(crate) fn int_of(ob: &Bound<'_, PyAny>) -> Option<i64> {
+    ob.downcast::<PyInt>().ok()?.extract::<i64>().ok()
+}
+
+/// Appends the Python value `ob` (an int, another leaf `leaf` accepts, or a
+/// tuple of such values) to `b`, as `Value::to_htuple` builds it from the
+/// generic conversion's value.
+fn build<T>(
+    ob: &Bound<'_, PyAny>,
+    b: &mut Builder<T>,
+    leaf: &impl Fn(&Bound<'_, PyAny>) -> Option<T>,
+    int: fn(i64) -> T,
+    depth: usize,
+) -> Option<()> {
+    if let Ok(i) = ob.downcast::<PyInt>() {
+        b.leaf(int(i.extract::<i64>().ok()?));
+        return Some(());
+    }
+    if let Ok(t) = ob.downcast::<PyTuple>() {
+        if depth >= FAST_DEPTH {
+            return None;
+        }
+        b.open();
+        for x in t.iter_borrowed() {
+            build(&x, b, leaf, int, depth + 1)?;
+        }
+        b.close();
+        return Some(());
+    }
+    b.leaf(leaf(ob)?);
+    Some(())
+}
+
+/// Appends the shape of the Python int or tuple of ints `ob` to `b`.
+fn build_shape(ob: &Bound<'_, PyAny>, b: &mut Builder<i64>, depth: usize) -> Option<()> {
+    if let Ok(t) = ob.downcast::<PyTuple>() {
+        if depth >= FAST_DEPTH {
+            return None;
+        }
+        b.open();
+        for x in t.iter_borrowed() {
+            build_shape(&x, b, depth + 1)?;
+        }
+        b.close();
+    } else {
+        b.leaf(int_of(ob)?);
+    }
+    Some(())
+}
+
+/// The shape (`Value::to_shape`) of a Python int or tuple of ints.
+#[inline]
+pub(crate) fn shape_of(ob: &Bound<'_, PyAny>) -> Option<HTuple<i64>> {
+    if let Some(i) = int_of(ob) {
+        return Some(HTuple::leaf(i));
+    }
+    let mut b = Builder::new();
+    build_shape(ob, &mut b, 0)?;
+    Some(b.finish())
+}
+
+/// True for a Python tuple or int (cheap flag checks): the values read as
+/// shapes, coordinates and tilers before a layout is looked for.
+#[inline(always)]
+fn is_tuple_or_int(ob: &Bound<'_, PyAny>) -> bool {
+    ob.is_instance_of::<PyTuple>() || ob.is_instance_of::<PyInt>()
+}
+
+/// The stride (`Value::to_stride`) of a Python stride scalar (`int`, `F2`,
+/// `ArithTuple`) or a tuple of them.
+pub(crate) fn stride_of(ob: &Bound<'_, PyAny>) -> Option<HTuple<Scalar>> {
+    let mut b = Builder::new();
+    build(ob, &mut b, &scalar_leaf, Scalar::Int, 0)?;
+    Some(b.finish())
+}
+
+/// A stride scalar leaf other than an int: what `to_value` and then
+/// `Value::to_scalar` make of an `F2` or an `ArithTuple`.
+fn scalar_leaf(ob: &Bound<'_, PyAny>) -> Option<Scalar> {
+    if let Ok(f) = ob.downcast::<PyF2>() {
+        return Some(Scalar::F2(f.get().value));
+    }
+    if let Ok(a) = ob.downcast::<PyArithTuple>() {
+        return Some(a.get().inner.clone());
+    }
+    None
+}
+
+/// The coordinate (`Value::to_coord`) of a Python value: int, `F2` and
+/// `ArithTuple` leaves, and `None` leaves, which are `None` (a slice) or,
+/// with `none_is_zero` (a layout's `L(c)`), the integer 0.
+pub(crate) fn coord_of(ob: &Bound<'_, PyAny>, none_is_zero: bool) -> Option<Coord> {
+    let leaf = move |x: &Bound<'_, PyAny>| -> Option<Option<Scalar>> {
+        if x.is_none() {
+            return Some(none_is_zero.then_some(Scalar::Int(0)));
+        }
+        scalar_leaf(x).map(Some)
+    };
+    let mut b = Builder::new();
+    build(ob, &mut b, &leaf, |i| Some(Scalar::Int(i)), 0)?;
+    Some(b.finish())
+}
+
+/// Checks that `ob` is a tiler the direct conversion reads (layouts, ints,
+/// `None`, tuples of them), collecting its layouts in traversal order.
+fn collect_tiler<'py>(
+    ob: &Bound<'py, PyAny>,
+    layouts: &mut SmallVec<[Bound<'py, PyLayout>; 4]>,
+    depth: usize,
+) -> Option<()> {
+    if let Ok(l) = ob.downcast::<PyLayout>() {
+        layouts.push(l.clone());
+    } else if let Ok(t) = ob.downcast::<PyTuple>() {
+        if depth >= FAST_DEPTH {
+            return None;
+        }
+        for x in t.iter() {
+            collect_tiler(&x, layouts, depth + 1)?;
+        }
+    } else if !ob.is_none() {
+        int_of(ob)?;
+    }
+    Some(())
+}
+
+/// The tiler of `ob`, borrowing the layouts collected by [`collect_tiler`].
+fn build_tiler<'a>(
+    ob: &Bound<'_, PyAny>,
+    layouts: &'a [Bound<'_, PyLayout>],
+    next: &mut usize,
+) -> Option<TilerRef<'a>> {
+    if ob.downcast::<PyLayout>().is_ok() {
+        let l = layouts.get(*next)?;
+        *next += 1;
+        return Some(TilerRef::Borrowed(&l.get().inner));
+    }
+    if let Ok(t) = ob.downcast::<PyTuple>() {
+        let mut items = Vec::with_capacity(t.len());
+        for x in t.iter() {
+            items.push(build_tiler(&x, layouts, next)?);
+        }
+        return Some(TilerRef::Tuple(items));
+    }
+    if ob.is_none() {
+        return Some(TilerRef::None);
+    }
+    Some(TilerRef::Int(int_of(ob)?))
+}
+
+/// Calls `f` with the tiler (`Value::to_tiler`) of `ob`: a layout
+/// (borrowed), an int, `None` or a tuple of tilers.
+#[inline]
+pub(crate) fn with_tiler<R>(
+    ob: &Bound<'_, PyAny>,
+    f: impl FnOnce(&TilerRef<'_>) -> R,
+) -> Option<R> {
+    if !ob.is_instance_of::<PyTuple>() {
+        if let Some(i) = int_of(ob) {
+            return Some(f(&TilerRef::Int(i)));
+        }
+        if ob.is_none() {
+            return Some(f(&TilerRef::None));
+        }
+        let l = ob.downcast::<PyLayout>().ok()?;
+        return Some(f(&TilerRef::Borrowed(&l.get().inner)));
+    }
+    let mut layouts = SmallVec::new();
+    collect_tiler(ob, &mut layouts, 0)?;
+    let mut next = 0;
+    let t = build_tiler(ob, &layouts, &mut next)?;
+    Some(f(&t))
+}
+
+// ---------------------------------------------------------------- results
+
+/// A new Python `Layout`.
+#[inline]
+pub(crate) fn layout_obj(py: Python<'_>, l: RLayout) -> PyResult<PyObject> {
+    Ok(Py::new(py, (PyLayout { inner: Box::new(l) }, LayoutBase))?.into_any())
+}
+
+/// A stride scalar as the generic conversion returns it (`int`, `F2` or
+/// `ArithTuple`).
+#[inline]
+pub(crate) fn scalar_obj(py: Python<'_>, s: &Scalar) -> PyResult<PyObject> {
+    match s {
+        Scalar::Int(v) => v.into_py_any(py),
+        Scalar::F2(v) => PyF2 { value: *v }.into_py_any(py),
+        s => PyArithTuple { inner: s.clone() }.into_py_any(py),
+    }
+}
+
+/// A hierarchical tuple as nested Python tuples, leaves converted by `leaf`.
+pub(crate) fn htuple_obj<T>(
+    py: Python<'_>,
+    t: HRef<'_, T>,
+    leaf: &impl Fn(Python<'_>, &T) -> PyResult<PyObject>,
+) -> PyResult<PyObject> {
+    if let Some(v) = t.as_leaf() {
+        return leaf(py, v);
+    }
+    let mut items: SmallVec<[PyObject; 8]> = SmallVec::new();
+    for m in t.modes() {
+        items.push(htuple_obj(py, m, leaf)?);
+    }
+    Ok(PyTuple::new(py, items)?.into_any().unbind())
+}
+
+/// A shape as a Python int or nested tuples of ints.
+#[inline]
+pub(crate) fn shape_obj(py: Python<'_>, s: HRef<'_, i64>) -> PyResult<PyObject> {
+    htuple_obj(py, s, &|py, v: &i64| v.into_py_any(py))
+}
+
+/// A stride (or coordinate value tuple) as nested Python tuples.
+#[inline]
+pub(crate) fn stride_obj(py: Python<'_>, d: HRef<'_, Scalar>) -> PyResult<PyObject> {
+    htuple_obj(py, d, &scalar_obj)
+}
+
+// ---------------------------------------------------------------- operations
+
+type Unary = fn(&RLayout) -> RResult<RLayout>;
+type WithTiler = fn(&RLayout, &TilerRef<'_>) -> RResult<RLayout>;
+type Pair = fn(&RLayout, &RLayout) -> RResult<RLayout>;
+type Shapes = fn(HRef<'_, i64>, HRef<'_, i64>) -> RResult<RLayout>;
+
+/// The typed fast path of an operation (chosen by name, [`Fast::of`]).
+#[derive(Clone, Copy)]
+pub(crate) enum Fast {
+    /// No fast path: always the generic one.
+    None,
+    Size,
+    Rank,
+    Depth,
+    Cosize,
+    Shape,
+    Stride,
+    /// `op(A)` of a layout.
+    Unary(Unary),
+    /// `op(A)` and `op(A, profile)` (coalesce, coalesce_z, filter).
+    Profile(Unary, WithTiler),
+    /// `op(A, B)` with a tiler `B`: composition, divides, products.
+    Tiler(WithTiler),
+    /// `complement(A)`, `complement(A, extend)`, `complement(A, extend=...)`.
+    Complement,
+    /// `op(A, B)` of two layouts.
+    Pair(Pair),
+    MaxCommonVector,
+    /// `op(S, T)` of two shapes; `true` when a layout stands for its shape.
+    Shapes(Shapes, bool),
+    /// `upcast(A, n)` / `downcast(A, n)`.
+    Cast(fn(&RLayout, i64) -> RResult<RLayout>),
+    /// `recast(A, n)` with an integer scale.
+    Recast,
+    Idx2crd,
+    Crd2idx,
+}
+
+impl Fast {
+    /// The fast path of the operation `name` (the same argument forms as the
+    /// notation's direct calls, plus the queries).
+    pub(crate) fn of(name: &str) -> Fast {
+        match name {
+            "size" => Fast::Size,
+            "rank" => Fast::Rank,
+            "depth" => Fast::Depth,
+            "cosize" => Fast::Cosize,
+            "shape" => Fast::Shape,
+            "stride" => Fast::Stride,
+            "coalesce" => Fast::Profile(algebra::coalesce, algebra::coalesce_by_mode),
+            "coalesce_z" => Fast::Profile(algebra::coalesce_z, algebra::coalesce_z_by_mode),
+            "filter" => Fast::Profile(algebra::filter, algebra::filter_by_mode),
+            "filter_zeros" => Fast::Unary(algebra::filter_zeros),
+            "right_inverse" => Fast::Unary(algebra::right_inverse),
+            "left_inverse" => Fast::Unary(algebra::left_inverse),
+            "nullspace" => Fast::Unary(algebra::nullspace),
+            "make_layout_like" => Fast::Unary(algebra::make_layout_like),
+            "composition" => Fast::Tiler(algebra::composition),
+            "logical_divide" => Fast::Tiler(algebra::logical_divide),
+            "zipped_divide" => Fast::Tiler(algebra::zipped_divide),
+            "tiled_divide" => Fast::Tiler(algebra::tiled_divide),
+            "flat_divide" => Fast::Tiler(algebra::flat_divide),
+            "logical_product" => Fast::Tiler(algebra::logical_product),
+            "zipped_product" => Fast::Tiler(algebra::zipped_product),
+            "tiled_product" => Fast::Tiler(algebra::tiled_product),
+            "flat_product" => Fast::Tiler(algebra::flat_product),
+            "blocked_product" => Fast::Tiler(algebra::blocked_product),
+            "raked_product" => Fast::Tiler(algebra::raked_product),
+            "complement" => Fast::Complement,
+            "layout_add" => Fast::Pair(algebra::layout_add),
+            "max_common_layout" => Fast::Pair(algebra::max_common_layout),
+            "max_common_vector" => Fast::MaxCommonVector,
+            "greatest_common_domain" => Fast::Shapes(algebra::greatest_common_domain, true),
+            "make_ordered_layout" => Fast::Shapes(algebra::make_ordered_layout, false),
+            "upcast" => Fast::Cast(algebra::upcast),
+            "downcast" => Fast::Cast(algebra::downcast),
+            "recast" => Fast::Recast,
+            "idx2crd" => Fast::Idx2crd,
+            "crd2idx" => Fast::Crd2idx,
+            _ => Fast::None,
+        }
+    }
+}
+
+/// The layout an argument holds, borrowed.
+#[inline(always)]
+fn layout_ref<'a>(ob: &'a Bound<'_, PyAny>) -> Option<&'a RLayout> {
+    ob.downcast::<PyLayout>().ok().map(|l| &*l.get().inner)
+}
+
+/// Calls `f` with the shape of `ob` (`Value::to_shape_of`): a layout's
+/// shape (borrowed) or the shape of an int or tuple.
+#[inline]
+fn with_shape_of<R>(ob: &Bound<'_, PyAny>, f: impl FnOnce(HRef<'_, i64>) -> R) -> Option<R> {
+    if is_tuple_or_int(ob) {
+        let s = shape_of(ob)?;
+        return Some(f(s.as_ref()));
+    }
+    let l = layout_ref(ob)?;
+    Some(f(l.shape().as_ref()))
+}
+
+/// The result of a fast path, `None` on failure (the generic path then
+/// reports the error).
+#[inline(always)]
+fn ok<T>(r: RResult<T>) -> Option<T> {
+    r.ok()
+}
+
+/// A layout result as a new Python `Layout`, or `None` on failure (made
+/// where the result is computed, so that it is moved once, into the box).
+#[inline(always)]
+fn new_layout(py: Python<'_>, r: RResult<RLayout>) -> PyResult<Option<PyObject>> {
+    match r {
+        Ok(l) => layout_obj(py, l).map(Some),
+        Err(_) => Ok(None),
+    }
+}
+
+/// Not covered: the generic path runs.
+const GENERIC: PyResult<Option<PyObject>> = Ok(None);
+
+/// An integer result, or `None` on failure.
+#[inline(always)]
+fn int_result(py: Python<'_>, r: Option<RResult<i64>>) -> PyResult<Option<PyObject>> {
+    match r {
+        Some(Ok(v)) => v.into_py_any(py).map(Some),
+        _ => Ok(None),
+    }
+}
+
+/// `idx2crd(i, S)` of an integer index: the digits of `i` in the mixed
+/// radix of `S`'s leaves (each but the last the remainder of a floor
+/// division by its extent, the last the remaining quotient), as the
+/// library's `idx2crd` computes them, in `S`'s profile; `None` on failure.
+fn idx2crd_int(py: Python<'_>, i: i64, s: HRef<'_, i64>) -> PyResult<Option<PyObject>> {
+    let extents = s.leaves();
+    let mut digits: SmallVec<[i64; 8]> = SmallVec::with_capacity(extents.len());
+    let mut q = i;
+    for (k, &e) in extents.iter().enumerate() {
+        if k + 1 == extents.len() {
+            digits.push(q);
+        } else {
+            let Ok((qq, r)) = rcute::int::floor_divmod(q, e) else {
+                return Ok(None);
+            };
+            digits.push(r);
+            q = qq;
+        }
+    }
+    let next = std::cell::Cell::new(0usize);
+    let leaf = |py: Python<'_>, _: &i64| -> PyResult<PyObject> {
+        let k = next.get();
+        next.set(k + 1);
+        digits.get(k).copied().unwrap_or(0).into_py_any(py)
+    };
+    htuple_obj(py, s, &leaf).map(Some)
+}
+
+/// The fast path `f` on the call's arguments, or `Ok(None)` when it does not
+/// cover them or the operation fails (see the module documentation).
+pub(crate) fn call(
+    py: Python<'_>,
+    f: Fast,
+    args: &Bound<'_, PyTuple>,
+    kwargs: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Option<PyObject>> {
+    if matches!(f, Fast::None) || !enabled() {
+        return GENERIC;
+    }
+    let mut extend: Option<Bound<'_, PyAny>> = None;
+    if let Some(kw) = kwargs {
+        if !kw.is_empty() {
+            // the only keyword form read here: complement(A, extend=...)
+            if !matches!(f, Fast::Complement) || kw.len() != 1 || args.len() != 1 {
+                return Ok(None);
+            }
+            let key = PyString::new(py, "extend");
+            match kw.get_item(key)? {
+                Some(v) => extend = Some(v),
+                None => return Ok(None),
+            }
+        }
+    }
+    let n = args.len();
+    if n == 0 || n > 2 {
+        return Ok(None);
+    }
+    let a = args.get_borrowed_item(0)?;
+    let b = if n == 2 {
+        Some(args.get_borrowed_item(1)?)
+    } else {
+        None
+    };
+    let b = b.as_deref();
+    match (f, b) {
+        (Fast::None, _) => Ok(None),
+        (Fast::Size, None) => int_result(py, with_shape_of(&a, shape::size)),
+        (Fast::Rank, None) => {
+            let r = if let Ok(t) = a.downcast::<PyTuple>() {
+                // the generic conversion must accept the whole tuple
+                if shape_of(&a).is_none() {
+                    return GENERIC;
+                }
+                t.len()
+            } else if int_of(&a).is_some() {
+                1
+            } else if let Some(l) = layout_ref(&a) {
+                l.rank()
+            } else {
+                return GENERIC;
+            };
+            int_result(py, Some(Ok(r as i64)))
+        }
+        (Fast::Depth, None) => {
+            let Some(r) = with_shape_of(&a, |s| s.try_depth()) else {
+                return GENERIC;
+            };
+            // (depths past the fast nesting bound take the generic path)
+            match r {
+                Ok(d) if d <= FAST_DEPTH => int_result(py, Some(Ok(d as i64))),
+                _ => Ok(None),
+            }
+        }
+        (Fast::Cosize, None) => int_result(py, layout_ref(&a).map(algebra::cosize)),
+        (Fast::Shape, None) => match layout_ref(&a) {
+            Some(l) => shape_obj(py, l.shape().as_ref()).map(Some),
+            None => Ok(None),
+        },
+        (Fast::Stride, None) => match layout_ref(&a) {
+            Some(l) => stride_obj(py, l.stride().as_ref()).map(Some),
+            None => Ok(None),
+        },
+        (Fast::Unary(op) | Fast::Profile(op, _), None) => match layout_ref(&a) {
+            Some(l) => new_layout(py, op(l)),
+            None => GENERIC,
+        },
+        (Fast::Profile(_, op) | Fast::Tiler(op), Some(b)) => match layout_ref(&a) {
+            Some(l) => with_tiler(b, |t| new_layout(py, op(l, t))).unwrap_or(GENERIC),
+            None => GENERIC,
+        },
+        (Fast::Complement, b) => {
+            let Some(l) = layout_ref(&a) else {
+                return Ok(None);
+            };
+            let ext = match (b, &extend) {
+                (Some(e), None) => Some(e),
+                (None, Some(e)) => Some(e),
+                _ => None,
+            };
+            match ext {
+                Some(e) if !e.is_none() => {
+                    with_shape_of(e, |s| new_layout(py, algebra::complement(l, Some(s))))
+                        .unwrap_or(GENERIC)
+                }
+                _ => new_layout(py, algebra::complement(l, None)),
+            }
+        }
+        (Fast::Pair(op), Some(b)) => match (layout_ref(&a), layout_ref(b)) {
+            (Some(x), Some(y)) => new_layout(py, op(x, y)),
+            _ => GENERIC,
+        },
+        (Fast::MaxCommonVector, Some(b)) => {
+            let r = match (layout_ref(&a), layout_ref(b)) {
+                (Some(x), Some(y)) => Some(algebra::max_common_vector(x, y)),
+                _ => None,
+            };
+            int_result(py, r)
+        }
+        (Fast::Shapes(op, true), Some(b)) => {
+            with_shape_of(&a, |x| with_shape_of(b, |y| new_layout(py, op(x, y))))
+                .flatten()
+                .unwrap_or(GENERIC)
+        }
+        (Fast::Shapes(op, false), Some(b)) => match (shape_of(&a), shape_of(b)) {
+            (Some(x), Some(y)) => new_layout(py, op(x.as_ref(), y.as_ref())),
+            _ => GENERIC,
+        },
+        (Fast::Cast(op), Some(b)) => match (layout_ref(&a), int_of(b)) {
+            (Some(l), Some(k)) => new_layout(py, op(l, k)),
+            _ => GENERIC,
+        },
+        (Fast::Recast, Some(b)) => match (layout_ref(&a), int_of(b)) {
+            (Some(l), Some(k)) => {
+                new_layout(py, algebra::recast(l, &Scale::Ratio { num: k, den: 1 }))
+            }
+            _ => GENERIC,
+        },
+        (Fast::Idx2crd, Some(b)) => {
+            if let Some(i) = int_of(&a) {
+                return with_shape_of(b, |s| idx2crd_int(py, i, s)).unwrap_or(GENERIC);
+            }
+            let Some(c) = coord_of(&a, false) else {
+                return GENERIC;
+            };
+            match with_shape_of(b, |s| shape::idx2crd(c.as_ref(), s)).and_then(ok) {
+                Some(r) => stride_obj(py, r.as_ref()).map(Some),
+                None => Ok(None),
+            }
+        }
+        (Fast::Crd2idx, Some(b)) => {
+            let Some(c) = coord_of(&a, false) else {
+                return Ok(None);
+            };
+            int_result(py, with_shape_of(b, |s| shape::crd2idx(c.as_ref(), s)))
+        }
+        _ => Ok(None),
+    }
+}

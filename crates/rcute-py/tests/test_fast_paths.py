@@ -1,0 +1,160 @@
+"""The typed fast paths give exactly what the generic path gives.
+
+`_rcute._set_fast_paths(False)` sends every call through the generic path
+(notation values and the operation dispatcher); each check below evaluates
+the same call both ways and requires the same printed value, the same
+Python type, or the same exception type and message."""
+
+import contextlib
+import sys
+
+import pytest
+
+import rcute
+from rcute import _rcute
+from rcute import *  # noqa: F401,F403
+
+from notation_driver import run
+from test_vectors import CASES
+
+
+@contextlib.contextmanager
+def generic_path():
+    before = _rcute._set_fast_paths(False)
+    try:
+        yield
+    finally:
+        _rcute._set_fast_paths(before)
+
+
+def outcome(f):
+    try:
+        v = f()
+    except Exception as e:  # the exception is part of the outcome
+        return ("raise", type(e).__name__, str(e))
+    return ("value", type(v).__name__, repr(v), str(v))
+
+
+def same_both_ways(f):
+    fast = outcome(f)
+    with generic_path():
+        generic = outcome(f)
+    assert fast == generic
+    return fast
+
+
+def test_switch_is_on_by_default_and_restores():
+    assert _rcute._set_fast_paths(True) is True
+    with generic_path():
+        assert _rcute._set_fast_paths(False) is False
+    assert _rcute._set_fast_paths(True) is True
+
+
+def test_vectors_identical_through_both_paths():
+    """Every conformance vector, values and error messages alike."""
+    differ = []
+    for case in CASES:
+        fast = run(case["expr"])
+        with generic_path():
+            generic = run(case["expr"])
+        if fast != generic:
+            differ.append((case["expr"], fast, generic))
+    report = "\n".join(f"{e}\n  fast    {f}\n  generic {g}" for e, f, g in differ[:20])
+    assert not differ, f"{len(differ)} vectors differ:\n{report}"
+
+
+class IntSub(int):
+    pass
+
+
+class TupleSub(tuple):
+    pass
+
+
+A = Layout((4, 8), (1, 4))
+TV = Layout(((4, 8), (2, 2)), ((32, 1), (16, 8)))
+DEEP = 1
+for _ in range(20):
+    DEEP = (DEEP,)
+
+ARGUMENTS = [
+    (4, 8), ((2, 2), (3, 4)), 24, (), ((),), (0, 4), (-3, 2), (True, 2), (IntSub(4), 8),
+    TupleSub((4, 8)), [4, 8], (2**62, 4), (2**63, 2), 2**70, (None, 2), None, (1.5, 2), "x",
+    DEEP, (4, (2, DEEP)), A, TV, (A, 2), (A, None), (4, E(1)), (F2(3), 2), ArithTuple(3, 5),
+]
+
+
+@pytest.mark.parametrize("shape", ARGUMENTS, ids=repr)
+def test_layout_constructor(shape):
+    same_both_ways(lambda: Layout(shape))
+    for stride in ARGUMENTS:
+        same_both_ways(lambda: Layout(shape, stride))
+        L = outcome(lambda: Layout(shape, stride))
+        if L[0] == "value" and L[1] == "Layout":
+            lay = Layout(shape, stride)
+            same_both_ways(lambda: lay.shape)
+            same_both_ways(lambda: lay.stride)
+
+
+@pytest.mark.parametrize("x", ARGUMENTS, ids=repr)
+def test_queries_and_evaluation(x):
+    for op in (size, rank, depth, cosize, shape, stride, coalesce, right_inverse, left_inverse,
+               nullspace, make_layout_like, filter_zeros, filter, coalesce_z):
+        same_both_ways(lambda: op(x))
+    for L in (A, TV, Layout(((2, 3), 4), ((1, 2), 100)), Layout((4, 8), (E(0), E(1))),
+              Layout((4, 8), (F2(1), F2(8)))):
+        same_both_ways(lambda: L(x))
+        same_both_ways(lambda: L(x, x))
+        same_both_ways(lambda: L(x, 1, 2))
+
+
+@pytest.mark.parametrize("b", ARGUMENTS, ids=repr)
+def test_binary_operations(b):
+    for a in (A, TV, Layout(24, 1), Layout((6, 2), (8, 2)), Layout((2, 2), (1, 1)), (4, 8), 12,
+              None):
+        for op in (composition, logical_divide, zipped_divide, tiled_divide, flat_divide,
+                   logical_product, zipped_product, tiled_product, flat_product,
+                   blocked_product, raked_product, coalesce, coalesce_z, filter, complement,
+                   layout_add, max_common_layout, max_common_vector, greatest_common_domain,
+                   make_ordered_layout, upcast, downcast, recast, idx2crd, crd2idx):
+            same_both_ways(lambda: op(a, b))
+            same_both_ways(lambda: op(b, a))
+
+
+def test_keywords_and_counts():
+    L = Layout((2, 2), (1, 6))
+    for call in (
+        lambda: complement(L, extend=24),
+        lambda: complement(L, extend=(4, 8)),
+        lambda: complement(L, extend=None),
+        lambda: complement(L, extend=A),
+        lambda: complement(L, extend=[4, 8]),
+        lambda: complement(L, 24, extend=24),
+        lambda: complement(L, extent=24),
+        lambda: complement(A=L, extend=24),
+        lambda: composition(A=L, B=L),
+        lambda: composition(L),
+        lambda: composition(L, L, L),
+        lambda: size(),
+        lambda: size(L, L),
+        lambda: coalesce(L, profile=(1, 1)),
+        lambda: idx2crd(5, shape=(2, 3)),
+        lambda: size[0](TV),
+        lambda: composition[0](TV, Layout(2, 1)),
+    ):
+        same_both_ways(call)
+
+
+def test_numpy_integers_take_the_generic_path():
+    np = pytest.importorskip("numpy")
+    same_both_ways(lambda: Layout((np.int64(4), 8), (1, np.int32(4))))
+    same_both_ways(lambda: idx2crd(np.int64(7), (2, 4)))
+
+
+def test_results_are_fresh_objects():
+    # a layout result is a new object holding its own layout
+    B = coalesce(A)
+    assert B is not A and B == Layout(32, 1)
+    assert composition(A, Layout(4, 1)) == Layout(4, 1)
+    assert A == Layout((4, 8), (1, 4))
+    assert sys.getrefcount(A) >= 2
