@@ -3,7 +3,7 @@
 //!
 //! The hot operations (the `Layout` constructor, `L(c)`, the `shape` and
 //! `stride` getters, the queries and the algebra on layouts) first try a
-//! typed fast path ([`fast`]): layout arguments are borrowed from the
+//! typed fast path (the `fast` module): layout arguments are borrowed from the
 //! `Layout` objects, Python ints and tuples are read straight into shapes,
 //! strides, coordinates and tilers, and the typed core is called. Every
 //! other call, and every call a fast path does not cover or that fails,
