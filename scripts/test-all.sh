@@ -40,7 +40,8 @@ else
   echo "note: $SHARED not found; using the snapshot in tests/conformance"
   CHECK="tests/conformance/check-vectors"; VECTORS="tests/conformance/vectors"
 fi
-python3 "$CHECK" --cmd "target/release/rcute eval -f -" "$VECTORS"
+RCUTE_BIN="${CARGO_TARGET_DIR:-target}/release/rcute"
+python3 "$CHECK" --cmd "$RCUTE_BIN eval -f -" "$VECTORS"
 
 if [ -f crates/rcute-py/pyproject.toml ]; then
   echo "== python module"

@@ -56,7 +56,9 @@ def time_call(f, args, kwargs, min_time=0.2):
 
 
 def main():
-    shared = pathlib.Path(sys.argv[1]) if len(sys.argv) > 1 else pathlib.Path(__file__).resolve().parents[4] / "shared"
+    # a folder holding bench/cases.cute and bench/reference_ns.json: the
+    # argument, else the repository itself
+    shared = pathlib.Path(sys.argv[1]) if len(sys.argv) > 1 else pathlib.Path(__file__).resolve().parents[3]
     cases = [l.strip() for l in (shared / "bench" / "cases.cute").read_text().splitlines()
              if l.strip() and not l.startswith("#")]
     ref = json.loads((shared / "bench" / "reference_ns.json").read_text())["reference_median_ns"]
