@@ -235,7 +235,13 @@ pub(crate) fn with_tiler<R>(
 /// A new Python `Layout`.
 #[inline]
 pub(crate) fn layout_obj(py: Python<'_>, l: RLayout) -> PyResult<PyObject> {
-    Ok(Py::new(py, (PyLayout { inner: Box::new(l) }, LayoutBase))?.into_any())
+    boxed_layout_obj(py, Box::new(l))
+}
+
+/// A new Python `Layout` holding the box `l`.
+#[inline]
+pub(crate) fn boxed_layout_obj(py: Python<'_>, l: Box<RLayout>) -> PyResult<PyObject> {
+    Ok(Py::new(py, (PyLayout { inner: l }, LayoutBase))?.into_any())
 }
 
 /// A stride scalar as the generic conversion returns it (`int`, `F2` or
@@ -281,6 +287,9 @@ pub(crate) fn stride_obj(py: Python<'_>, d: HRef<'_, Scalar>) -> PyResult<PyObje
 
 type Unary = fn(&RLayout) -> RResult<RLayout>;
 type WithTiler = fn(&RLayout, &TilerRef<'_>) -> RResult<RLayout>;
+/// The typed API's forms that write the result into a layout.
+type UnaryInto = fn(&RLayout, &mut RLayout) -> RResult<()>;
+type WithTilerInto = fn(&RLayout, &TilerRef<'_>, &mut RLayout) -> RResult<()>;
 type Pair = fn(&RLayout, &RLayout) -> RResult<RLayout>;
 type Shapes = fn(HRef<'_, i64>, HRef<'_, i64>) -> RResult<RLayout>;
 
@@ -299,8 +308,13 @@ pub(crate) enum Fast {
     Unary(Unary),
     /// `op(A)` and `op(A, profile)` (coalesce, coalesce_z, filter).
     Profile(Unary, WithTiler),
+    /// The same, `op(A)` written into the result's storage (coalesce).
+    ProfileInto(UnaryInto, WithTiler),
     /// `op(A, B)` with a tiler `B`: composition, divides, products.
     Tiler(WithTiler),
+    /// The same, written into the result's storage (composition,
+    /// logical_divide).
+    TilerInto(WithTilerInto),
     /// `complement(A)`, `complement(A, extend)`, `complement(A, extend=...)`.
     Complement,
     /// `op(A, B)` of two layouts.
@@ -327,7 +341,7 @@ impl Fast {
             "cosize" => Fast::Cosize,
             "shape" => Fast::Shape,
             "stride" => Fast::Stride,
-            "coalesce" => Fast::Profile(algebra::coalesce, algebra::coalesce_by_mode),
+            "coalesce" => Fast::ProfileInto(RLayout::coalesce_into, algebra::coalesce_by_mode),
             "coalesce_z" => Fast::Profile(algebra::coalesce_z, algebra::coalesce_z_by_mode),
             "filter" => Fast::Profile(algebra::filter, algebra::filter_by_mode),
             "filter_zeros" => Fast::Unary(algebra::filter_zeros),
@@ -335,8 +349,8 @@ impl Fast {
             "left_inverse" => Fast::Unary(algebra::left_inverse),
             "nullspace" => Fast::Unary(algebra::nullspace),
             "make_layout_like" => Fast::Unary(algebra::make_layout_like),
-            "composition" => Fast::Tiler(algebra::composition),
-            "logical_divide" => Fast::Tiler(algebra::logical_divide),
+            "composition" => Fast::TilerInto(|a, t, out| a.compose_into(t, out)),
+            "logical_divide" => Fast::TilerInto(|a, t, out| a.logical_divide_into(t, out)),
             "zipped_divide" => Fast::Tiler(algebra::zipped_divide),
             "tiled_divide" => Fast::Tiler(algebra::tiled_divide),
             "flat_divide" => Fast::Tiler(algebra::flat_divide),
@@ -394,6 +408,21 @@ fn new_layout(py: Python<'_>, r: RResult<RLayout>) -> PyResult<Option<PyObject>>
     match r {
         Ok(l) => layout_obj(py, l).map(Some),
         Err(_) => Ok(None),
+    }
+}
+
+/// A new Python `Layout` whose layout `f` writes in place (into the box the
+/// object will hold, so that the result is never copied), or `None` when
+/// `f` fails.
+#[inline(always)]
+fn layout_into(
+    py: Python<'_>,
+    f: impl FnOnce(&mut RLayout) -> RResult<()>,
+) -> PyResult<Option<PyObject>> {
+    let mut out = Box::new(RLayout::leaf(1, Scalar::Int(0)));
+    match f(&mut out) {
+        Ok(()) => boxed_layout_obj(py, out).map(Some),
+        Err(_) => GENERIC,
     }
 }
 
@@ -515,10 +544,20 @@ pub(crate) fn call(
             Some(l) => new_layout(py, op(l)),
             None => GENERIC,
         },
-        (Fast::Profile(_, op) | Fast::Tiler(op), Some(b)) => match layout_ref(&a) {
-            Some(l) => with_tiler(b, |t| new_layout(py, op(l, t))).unwrap_or(GENERIC),
+        (Fast::ProfileInto(op, _), None) => match layout_ref(&a) {
+            Some(l) => layout_into(py, |out| op(l, out)),
             None => GENERIC,
         },
+        (Fast::TilerInto(op), Some(b)) => match layout_ref(&a) {
+            Some(l) => with_tiler(b, |t| layout_into(py, |out| op(l, t, out))).unwrap_or(GENERIC),
+            None => GENERIC,
+        },
+        (Fast::Profile(_, op) | Fast::ProfileInto(_, op) | Fast::Tiler(op), Some(b)) => {
+            match layout_ref(&a) {
+                Some(l) => with_tiler(b, |t| new_layout(py, op(l, t))).unwrap_or(GENERIC),
+                None => GENERIC,
+            }
+        }
         (Fast::Complement, b) => {
             let Some(l) = layout_ref(&a) else {
                 return Ok(None);
