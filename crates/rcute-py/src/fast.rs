@@ -438,25 +438,31 @@ fn int_result(py: Python<'_>, r: Option<RResult<i64>>) -> PyResult<Option<PyObje
     }
 }
 
-/// `idx2crd(i, S)` of an integer index: the digits of `i` in the mixed
-/// radix of `S`'s leaves (each but the last the remainder of a floor
-/// division by its extent, the last the remaining quotient), as the
-/// library's `idx2crd` computes them, in `S`'s profile; `None` on failure.
-fn idx2crd_int(py: Python<'_>, i: i64, s: HRef<'_, i64>) -> PyResult<Option<PyObject>> {
-    let extents = s.leaves();
-    let mut digits: SmallVec<[i64; 8]> = SmallVec::with_capacity(extents.len());
+/// The digits of the integer index `i` in the mixed radix `extents` (each
+/// but the last the remainder of a floor division by its extent, the last
+/// the remaining quotient), as the library's `idx2crd` computes them;
+/// `None` on failure.
+fn idx2crd_digits(i: i64, extents: &[i64]) -> Option<SmallVec<[i64; 8]>> {
+    let mut digits = SmallVec::with_capacity(extents.len());
     let mut q = i;
     for (k, &e) in extents.iter().enumerate() {
         if k + 1 == extents.len() {
             digits.push(q);
         } else {
-            let Ok((qq, r)) = rcute::int::floor_divmod(q, e) else {
-                return Ok(None);
-            };
+            let (qq, r) = rcute::int::floor_divmod(q, e).ok()?;
             digits.push(r);
             q = qq;
         }
     }
+    Some(digits)
+}
+
+/// `idx2crd(i, S)` of an integer index and a shape `S`: the digits of `i`
+/// in `S`'s profile; `None` on failure.
+fn idx2crd_int(py: Python<'_>, i: i64, s: HRef<'_, i64>) -> PyResult<Option<PyObject>> {
+    let Some(digits) = idx2crd_digits(i, s.leaves()) else {
+        return GENERIC;
+    };
     let next = std::cell::Cell::new(0usize);
     let leaf = |py: Python<'_>, _: &i64| -> PyResult<PyObject> {
         let k = next.get();
@@ -464,6 +470,57 @@ fn idx2crd_int(py: Python<'_>, i: i64, s: HRef<'_, i64>) -> PyResult<Option<PyOb
         digits.get(k).copied().unwrap_or(0).into_py_any(py)
     };
     htuple_obj(py, s, &leaf).map(Some)
+}
+
+/// Appends the extents of the Python shape `ob` (an int or a tuple of
+/// shapes) in traversal order; `None` for anything else.
+fn shape_extents(ob: &Bound<'_, PyAny>, out: &mut SmallVec<[i64; 8]>, depth: usize) -> Option<()> {
+    if let Ok(t) = ob.downcast::<PyTuple>() {
+        if depth >= FAST_DEPTH {
+            return None;
+        }
+        for x in t.iter_borrowed() {
+            shape_extents(&x, out, depth + 1)?;
+        }
+    } else {
+        out.push(int_of(ob)?);
+    }
+    Some(())
+}
+
+/// The Python value nested like the Python shape `ob` (read by
+/// [`shape_extents`]) with the leaves `leaves` in traversal order.
+fn nested_like(
+    py: Python<'_>,
+    ob: &Bound<'_, PyAny>,
+    leaves: &[i64],
+    next: &mut usize,
+) -> PyResult<PyObject> {
+    let Ok(t) = ob.downcast::<PyTuple>() else {
+        let v = leaves.get(*next).copied().unwrap_or(0);
+        *next += 1;
+        return v.into_py_any(py);
+    };
+    let mut items: SmallVec<[PyObject; 8]> = SmallVec::new();
+    for x in t.iter_borrowed() {
+        items.push(nested_like(py, &x, leaves, next)?);
+    }
+    Ok(PyTuple::new(py, items)?.into_any().unbind())
+}
+
+/// `idx2crd(i, S)` of an integer index and a Python shape `S`: the result
+/// has `S`'s structure, so it is built by walking `S` itself, without an
+/// intermediate shape; `None` when `S` is not an int or a tuple of shapes
+/// or on failure.
+fn idx2crd_int_py(py: Python<'_>, i: i64, s: &Bound<'_, PyAny>) -> PyResult<Option<PyObject>> {
+    let mut extents = SmallVec::new();
+    if shape_extents(s, &mut extents, 0).is_none() {
+        return GENERIC;
+    }
+    let Some(digits) = idx2crd_digits(i, &extents) else {
+        return GENERIC;
+    };
+    nested_like(py, s, &digits, &mut 0).map(Some)
 }
 
 /// The fast path `f` on the call's arguments, or `Ok(None)` when it does not
@@ -607,6 +664,9 @@ pub(crate) fn call(
         },
         (Fast::Idx2crd, Some(b)) => {
             if let Some(i) = int_of(&a) {
+                if is_tuple_or_int(b) {
+                    return idx2crd_int_py(py, i, b);
+                }
                 return with_shape_of(b, |s| idx2crd_int(py, i, s)).unwrap_or(GENERIC);
             }
             let Some(c) = coord_of(&a, false) else {
