@@ -235,7 +235,13 @@ pub(crate) fn with_tiler<R>(
 /// A new Python `Layout`.
 #[inline]
 pub(crate) fn layout_obj(py: Python<'_>, l: RLayout) -> PyResult<PyObject> {
-    Ok(Py::new(py, (PyLayout { inner: Box::new(l) }, LayoutBase))?.into_any())
+    boxed_layout_obj(py, Box::new(l))
+}
+
+/// A new Python `Layout` holding the box `l`.
+#[inline]
+pub(crate) fn boxed_layout_obj(py: Python<'_>, l: Box<RLayout>) -> PyResult<PyObject> {
+    Ok(Py::new(py, (PyLayout { inner: l }, LayoutBase))?.into_any())
 }
 
 /// A stride scalar as the generic conversion returns it (`int`, `F2` or
@@ -281,6 +287,9 @@ pub(crate) fn stride_obj(py: Python<'_>, d: HRef<'_, Scalar>) -> PyResult<PyObje
 
 type Unary = fn(&RLayout) -> RResult<RLayout>;
 type WithTiler = fn(&RLayout, &TilerRef<'_>) -> RResult<RLayout>;
+/// The typed API's forms that write the result into a layout.
+type UnaryInto = fn(&RLayout, &mut RLayout) -> RResult<()>;
+type WithTilerInto = fn(&RLayout, &TilerRef<'_>, &mut RLayout) -> RResult<()>;
 type Pair = fn(&RLayout, &RLayout) -> RResult<RLayout>;
 type Shapes = fn(HRef<'_, i64>, HRef<'_, i64>) -> RResult<RLayout>;
 
@@ -299,8 +308,13 @@ pub(crate) enum Fast {
     Unary(Unary),
     /// `op(A)` and `op(A, profile)` (coalesce, coalesce_z, filter).
     Profile(Unary, WithTiler),
+    /// The same, `op(A)` written into the result's storage (coalesce).
+    ProfileInto(UnaryInto, WithTiler),
     /// `op(A, B)` with a tiler `B`: composition, divides, products.
     Tiler(WithTiler),
+    /// The same, written into the result's storage (composition,
+    /// logical_divide).
+    TilerInto(WithTilerInto),
     /// `complement(A)`, `complement(A, extend)`, `complement(A, extend=...)`.
     Complement,
     /// `op(A, B)` of two layouts.
@@ -327,7 +341,7 @@ impl Fast {
             "cosize" => Fast::Cosize,
             "shape" => Fast::Shape,
             "stride" => Fast::Stride,
-            "coalesce" => Fast::Profile(algebra::coalesce, algebra::coalesce_by_mode),
+            "coalesce" => Fast::ProfileInto(RLayout::coalesce_into, algebra::coalesce_by_mode),
             "coalesce_z" => Fast::Profile(algebra::coalesce_z, algebra::coalesce_z_by_mode),
             "filter" => Fast::Profile(algebra::filter, algebra::filter_by_mode),
             "filter_zeros" => Fast::Unary(algebra::filter_zeros),
@@ -335,8 +349,8 @@ impl Fast {
             "left_inverse" => Fast::Unary(algebra::left_inverse),
             "nullspace" => Fast::Unary(algebra::nullspace),
             "make_layout_like" => Fast::Unary(algebra::make_layout_like),
-            "composition" => Fast::Tiler(algebra::composition),
-            "logical_divide" => Fast::Tiler(algebra::logical_divide),
+            "composition" => Fast::TilerInto(|a, t, out| a.compose_into(t, out)),
+            "logical_divide" => Fast::TilerInto(|a, t, out| a.logical_divide_into(t, out)),
             "zipped_divide" => Fast::Tiler(algebra::zipped_divide),
             "tiled_divide" => Fast::Tiler(algebra::tiled_divide),
             "flat_divide" => Fast::Tiler(algebra::flat_divide),
@@ -397,6 +411,21 @@ fn new_layout(py: Python<'_>, r: RResult<RLayout>) -> PyResult<Option<PyObject>>
     }
 }
 
+/// A new Python `Layout` whose layout `f` writes in place (into the box the
+/// object will hold, so that the result is never copied), or `None` when
+/// `f` fails.
+#[inline(always)]
+fn layout_into(
+    py: Python<'_>,
+    f: impl FnOnce(&mut RLayout) -> RResult<()>,
+) -> PyResult<Option<PyObject>> {
+    let mut out = Box::new(RLayout::leaf(1, Scalar::Int(0)));
+    match f(&mut out) {
+        Ok(()) => boxed_layout_obj(py, out).map(Some),
+        Err(_) => GENERIC,
+    }
+}
+
 /// Not covered: the generic path runs.
 const GENERIC: PyResult<Option<PyObject>> = Ok(None);
 
@@ -409,25 +438,31 @@ fn int_result(py: Python<'_>, r: Option<RResult<i64>>) -> PyResult<Option<PyObje
     }
 }
 
-/// `idx2crd(i, S)` of an integer index: the digits of `i` in the mixed
-/// radix of `S`'s leaves (each but the last the remainder of a floor
-/// division by its extent, the last the remaining quotient), as the
-/// library's `idx2crd` computes them, in `S`'s profile; `None` on failure.
-fn idx2crd_int(py: Python<'_>, i: i64, s: HRef<'_, i64>) -> PyResult<Option<PyObject>> {
-    let extents = s.leaves();
-    let mut digits: SmallVec<[i64; 8]> = SmallVec::with_capacity(extents.len());
+/// The digits of the integer index `i` in the mixed radix `extents` (each
+/// but the last the remainder of a floor division by its extent, the last
+/// the remaining quotient), as the library's `idx2crd` computes them;
+/// `None` on failure.
+fn idx2crd_digits(i: i64, extents: &[i64]) -> Option<SmallVec<[i64; 8]>> {
+    let mut digits = SmallVec::with_capacity(extents.len());
     let mut q = i;
     for (k, &e) in extents.iter().enumerate() {
         if k + 1 == extents.len() {
             digits.push(q);
         } else {
-            let Ok((qq, r)) = rcute::int::floor_divmod(q, e) else {
-                return Ok(None);
-            };
+            let (qq, r) = rcute::int::floor_divmod(q, e).ok()?;
             digits.push(r);
             q = qq;
         }
     }
+    Some(digits)
+}
+
+/// `idx2crd(i, S)` of an integer index and a shape `S`: the digits of `i`
+/// in `S`'s profile; `None` on failure.
+fn idx2crd_int(py: Python<'_>, i: i64, s: HRef<'_, i64>) -> PyResult<Option<PyObject>> {
+    let Some(digits) = idx2crd_digits(i, s.leaves()) else {
+        return GENERIC;
+    };
     let next = std::cell::Cell::new(0usize);
     let leaf = |py: Python<'_>, _: &i64| -> PyResult<PyObject> {
         let k = next.get();
@@ -435,6 +470,57 @@ fn idx2crd_int(py: Python<'_>, i: i64, s: HRef<'_, i64>) -> PyResult<Option<PyOb
         digits.get(k).copied().unwrap_or(0).into_py_any(py)
     };
     htuple_obj(py, s, &leaf).map(Some)
+}
+
+/// Appends the extents of the Python shape `ob` (an int or a tuple of
+/// shapes) in traversal order; `None` for anything else.
+fn shape_extents(ob: &Bound<'_, PyAny>, out: &mut SmallVec<[i64; 8]>, depth: usize) -> Option<()> {
+    if let Ok(t) = ob.downcast::<PyTuple>() {
+        if depth >= FAST_DEPTH {
+            return None;
+        }
+        for x in t.iter_borrowed() {
+            shape_extents(&x, out, depth + 1)?;
+        }
+    } else {
+        out.push(int_of(ob)?);
+    }
+    Some(())
+}
+
+/// The Python value nested like the Python shape `ob` (read by
+/// [`shape_extents`]) with the leaves `leaves` in traversal order.
+fn nested_like(
+    py: Python<'_>,
+    ob: &Bound<'_, PyAny>,
+    leaves: &[i64],
+    next: &mut usize,
+) -> PyResult<PyObject> {
+    let Ok(t) = ob.downcast::<PyTuple>() else {
+        let v = leaves.get(*next).copied().unwrap_or(0);
+        *next += 1;
+        return v.into_py_any(py);
+    };
+    let mut items: SmallVec<[PyObject; 8]> = SmallVec::new();
+    for x in t.iter_borrowed() {
+        items.push(nested_like(py, &x, leaves, next)?);
+    }
+    Ok(PyTuple::new(py, items)?.into_any().unbind())
+}
+
+/// `idx2crd(i, S)` of an integer index and a Python shape `S`: the result
+/// has `S`'s structure, so it is built by walking `S` itself, without an
+/// intermediate shape; `None` when `S` is not an int or a tuple of shapes
+/// or on failure.
+fn idx2crd_int_py(py: Python<'_>, i: i64, s: &Bound<'_, PyAny>) -> PyResult<Option<PyObject>> {
+    let mut extents = SmallVec::new();
+    if shape_extents(s, &mut extents, 0).is_none() {
+        return GENERIC;
+    }
+    let Some(digits) = idx2crd_digits(i, &extents) else {
+        return GENERIC;
+    };
+    nested_like(py, s, &digits, &mut 0).map(Some)
 }
 
 /// The fast path `f` on the call's arguments, or `Ok(None)` when it does not
@@ -515,10 +601,20 @@ pub(crate) fn call(
             Some(l) => new_layout(py, op(l)),
             None => GENERIC,
         },
-        (Fast::Profile(_, op) | Fast::Tiler(op), Some(b)) => match layout_ref(&a) {
-            Some(l) => with_tiler(b, |t| new_layout(py, op(l, t))).unwrap_or(GENERIC),
+        (Fast::ProfileInto(op, _), None) => match layout_ref(&a) {
+            Some(l) => layout_into(py, |out| op(l, out)),
             None => GENERIC,
         },
+        (Fast::TilerInto(op), Some(b)) => match layout_ref(&a) {
+            Some(l) => with_tiler(b, |t| layout_into(py, |out| op(l, t, out))).unwrap_or(GENERIC),
+            None => GENERIC,
+        },
+        (Fast::Profile(_, op) | Fast::ProfileInto(_, op) | Fast::Tiler(op), Some(b)) => {
+            match layout_ref(&a) {
+                Some(l) => with_tiler(b, |t| new_layout(py, op(l, t))).unwrap_or(GENERIC),
+                None => GENERIC,
+            }
+        }
         (Fast::Complement, b) => {
             let Some(l) = layout_ref(&a) else {
                 return Ok(None);
@@ -568,6 +664,9 @@ pub(crate) fn call(
         },
         (Fast::Idx2crd, Some(b)) => {
             if let Some(i) = int_of(&a) {
+                if is_tuple_or_int(b) {
+                    return idx2crd_int_py(py, i, b);
+                }
                 return with_shape_of(b, |s| idx2crd_int(py, i, s)).unwrap_or(GENERIC);
             }
             let Some(c) = coord_of(&a, false) else {

@@ -455,6 +455,71 @@ impl Layout {
     }
 }
 
+/// # Results written into a layout the caller owns
+///
+/// The `*_into` forms compute the same layout as the methods without the
+/// suffix and write it into `out`, replacing its value and reusing its
+/// inline storage, instead of returning a new layout: the result is built
+/// where it is wanted, without being copied out (a [`Layout`] is a few
+/// hundred bytes inline; the Python module writes results straight into
+/// the storage of the Python object). Errors are those of the returning
+/// forms; on an error `out` is left holding the layout `1:0`.
+///
+/// ```
+/// use rcute::{Layout, Scalar};
+/// let a = Layout::new((6, 2), (8, 2))?;
+/// let mut out = Layout::leaf(1, Scalar::Int(0));
+/// a.compose_into(&Layout::new((4, 3), (3, 1))?, &mut out)?;
+/// assert_eq!(out.to_string(), "((2, 2), 3):((24, 2), 8)");
+/// Layout::new(24, 1)?.logical_divide_into(&Layout::new(4, 2)?, &mut out)?;
+/// assert_eq!(out.to_string(), "(4, (2, 3)):(2, (1, 8))");
+/// Layout::new((2, (1, 6)), (1, (6, 2)))?.coalesce_into(&mut out)?;
+/// assert_eq!(out.to_string(), "12:1");
+/// assert!(Layout::new((6, 2), (1, 7))?.compose_into(&Layout::new((3, 2), (2, 3))?, &mut out).is_err());
+/// assert_eq!(out.to_string(), "1:0");
+/// # Ok::<(), rcute::Error>(())
+/// ```
+impl Layout {
+    /// [`Layout::compose`] written into `out` (see above).
+    #[inline]
+    pub fn compose_into<'t>(&self, tiler: impl IntoTiler<'t>, out: &mut Layout) -> Result<()> {
+        let r = with_tiler("composition", self, tiler, |a, t| {
+            algebra::composition::composition_into(a, t, out)
+        });
+        failed_into(r, out)
+    }
+
+    /// [`Layout::logical_divide`] written into `out` (see above).
+    #[inline]
+    pub fn logical_divide_into<'t>(
+        &self,
+        tiler: impl IntoTiler<'t>,
+        out: &mut Layout,
+    ) -> Result<()> {
+        let r = with_tiler("logical_divide", self, tiler, |a, t| {
+            algebra::divide::logical_divide_into(a, t, out)
+        });
+        failed_into(r, out)
+    }
+
+    /// [`Layout::coalesce`] written into `out` (see above).
+    #[inline]
+    pub fn coalesce_into(&self, out: &mut Layout) -> Result<()> {
+        let r = algebra::coalesce::coalesce_into(self, out).map_err(op_err!("coalesce", self));
+        failed_into(r, out)
+    }
+}
+
+/// `r`, with `out` set to `1:0` when it is an error (an `*_into` function
+/// may have left a partly written layout).
+#[inline(always)]
+fn failed_into(r: Result<()>, out: &mut Layout) -> Result<()> {
+    if r.is_err() {
+        *out = Layout::leaf(1, Scalar::Int(0));
+    }
+    r
+}
+
 /// `composition(A, B)`: see [`Layout::compose`].
 ///
 /// ```
