@@ -279,6 +279,7 @@ fn right_inverse_f2(a: &Layout, chain: &[(usize, Mode)]) -> Result<Layout> {
         .enumerate()
         .find(|(k, (s, _))| k + 1 < nmodes && !is_pow2(*s))
         .map(|(k, (_, pp))| (k, *pp));
+    let size_a = a.size()?;
     let mut cur: i64 = 1; // running position (a power of two while the walk goes on)
     let mut s_acc: Vec<i64> = Vec::new();
     let mut d_acc: Vec<i64> = Vec::new();
@@ -304,10 +305,14 @@ fn right_inverse_f2(a: &Layout, chain: &[(usize, Mode)]) -> Result<Layout> {
                 continue; // would leave the region where A is F2-linear
             }
         }
+        // each digit bit's preimage must be an index of A (its last mode
+        // absorbs larger ones, which would pass the value check wrongly:
+        // (4,8,4):(F34,F4,F1) at 130 is F64, but 130 >= size 128)
         let mut ok = true;
         for b in 0..nb {
             let want = Scalar::F2(shl(cur, b)?);
-            if a.eval_index(shl(dn, b)?)? != want {
+            let x = shl(dn, b)?;
+            if x < 0 || x >= size_a || a.eval_index(x)? != want {
                 ok = false;
                 break;
             }

@@ -467,3 +467,20 @@ proptest! {
         prop_assert_eq!(seen.len() as i64, n.size().unwrap());
     }
 }
+
+/// Regression (found by `right_inverse_f2_postcondition`): the F2 walk
+/// checked a mode's digit bits at indices past size(A), where A's last mode
+/// absorbs them, and accepted `(4,8,4):(F32,F4,F65)` with R(64) = 130 >= 128.
+/// Every preimage must be an index of A (hand-checked: A(65) = F32, and the
+/// preimage of F64 is 6, not 130).
+#[test]
+fn right_inverse_f2_preimages_stay_in_the_domain() {
+    let a = l("(4,8,4):(F34,F4,F1)");
+    let r = right_inverse(&a).unwrap();
+    let n = a.size().unwrap();
+    for k in 0..r.size().unwrap() {
+        let x = as_i(&r.eval_index(k).unwrap());
+        assert!((0..n).contains(&x), "{a}: R({k}) = {x}");
+        assert_eq!(a.eval_index(x).unwrap(), Scalar::F2(k), "{a} -> {r}");
+    }
+}
