@@ -171,14 +171,6 @@ impl Error {
         self
     }
 
-    /// The same error with `prefix` put before its message (the kind is
-    /// kept).
-    #[cold]
-    pub fn context(mut self, prefix: impl fmt::Display) -> Self {
-        self.message = format!("{prefix}: {}", self.message);
-        self
-    }
-
     /// A `type` error.
     pub fn type_(message: impl Into<String>) -> Self {
         Self::new(ErrorKind::Type, message)
