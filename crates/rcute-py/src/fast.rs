@@ -287,8 +287,6 @@ pub(crate) fn stride_obj(py: Python<'_>, d: HRef<'_, Scalar>) -> PyResult<PyObje
 
 type Unary = fn(&RLayout) -> RResult<RLayout>;
 type WithTiler = fn(&RLayout, &TilerRef<'_>) -> RResult<RLayout>;
-/// The typed API's forms that write the result into a layout.
-type UnaryInto = fn(&RLayout, &mut RLayout) -> RResult<()>;
 type WithTilerInto = fn(&RLayout, &TilerRef<'_>, &mut RLayout) -> RResult<()>;
 type Pair = fn(&RLayout, &RLayout) -> RResult<RLayout>;
 type Shapes = fn(HRef<'_, i64>, HRef<'_, i64>) -> RResult<RLayout>;
@@ -308,8 +306,6 @@ pub(crate) enum Fast {
     Unary(Unary),
     /// `op(A)` and `op(A, profile)` (coalesce, coalesce_z, filter).
     Profile(Unary, WithTiler),
-    /// The same, `op(A)` written into the result's storage (coalesce).
-    ProfileInto(UnaryInto, WithTiler),
     /// `op(A, B)` with a tiler `B`: composition, divides, products.
     Tiler(WithTiler),
     /// The same, written into the result's storage (composition,
@@ -341,7 +337,7 @@ impl Fast {
             "cosize" => Fast::Cosize,
             "shape" => Fast::Shape,
             "stride" => Fast::Stride,
-            "coalesce" => Fast::ProfileInto(RLayout::coalesce_into, algebra::coalesce_by_mode),
+            "coalesce" => Fast::Profile(algebra::coalesce, algebra::coalesce_by_mode),
             "coalesce_z" => Fast::Profile(algebra::coalesce_z, algebra::coalesce_z_by_mode),
             "filter" => Fast::Profile(algebra::filter, algebra::filter_by_mode),
             "filter_zeros" => Fast::Unary(algebra::filter_zeros),
@@ -601,15 +597,11 @@ pub(crate) fn call(
             Some(l) => new_layout(py, op(l)),
             None => GENERIC,
         },
-        (Fast::ProfileInto(op, _), None) => match layout_ref(&a) {
-            Some(l) => layout_into(py, |out| op(l, out)),
-            None => GENERIC,
-        },
         (Fast::TilerInto(op), Some(b)) => match layout_ref(&a) {
             Some(l) => with_tiler(b, |t| layout_into(py, |out| op(l, t, out))).unwrap_or(GENERIC),
             None => GENERIC,
         },
-        (Fast::Profile(_, op) | Fast::ProfileInto(_, op) | Fast::Tiler(op), Some(b)) => {
+        (Fast::Profile(_, op) | Fast::Tiler(op), Some(b)) => {
             match layout_ref(&a) {
                 Some(l) => with_tiler(b, |t| new_layout(py, op(l, t))).unwrap_or(GENERIC),
                 None => GENERIC,

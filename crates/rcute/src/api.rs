@@ -473,8 +473,6 @@ impl Layout {
 /// assert_eq!(out.to_string(), "((2, 2), 3):((24, 2), 8)");
 /// Layout::new(24, 1)?.logical_divide_into(&Layout::new(4, 2)?, &mut out)?;
 /// assert_eq!(out.to_string(), "(4, (2, 3)):(2, (1, 8))");
-/// Layout::new((2, (1, 6)), (1, (6, 2)))?.coalesce_into(&mut out)?;
-/// assert_eq!(out.to_string(), "12:1");
 /// assert!(Layout::new((6, 2), (1, 7))?.compose_into(&Layout::new((3, 2), (2, 3))?, &mut out).is_err());
 /// assert_eq!(out.to_string(), "1:0");
 /// # Ok::<(), rcute::Error>(())
@@ -499,13 +497,6 @@ impl Layout {
         let r = with_tiler("logical_divide", self, tiler, |a, t| {
             algebra::divide::logical_divide_into(a, t, out)
         });
-        failed_into(r, out)
-    }
-
-    /// [`Layout::coalesce`] written into `out` (see above).
-    #[inline]
-    pub fn coalesce_into(&self, out: &mut Layout) -> Result<()> {
-        let r = algebra::coalesce::coalesce_into(self, out).map_err(op_err!("coalesce", self));
         failed_into(r, out)
     }
 }

@@ -10,83 +10,48 @@
 use crate::tiler::TilerRef;
 use smallvec::SmallVec;
 
-use crate::error::{Error, ErrorKind, Result};
-use crate::htuple::{HTuple, MAX_DEPTH};
+use super::leaf::{push_flat, StrideLeaf};
+use crate::error::{Error, Result};
+use crate::htuple::{HRef, Leaves, Nodes, MAX_DEPTH, WIDE};
 use crate::{Layout, Scalar};
 
 /// The output of `fold`: `(shape, stride)` pairs, inline for small layouts.
-pub(crate) type Folded = SmallVec<[(i64, Scalar); 8]>;
+pub(crate) type Folded<D = Scalar> = SmallVec<[(i64, D); 8]>;
 
-/// `sa * da == d` in the stride algebra; a product outside 64 bits cannot
-/// equal a 64-bit stride, so it counts as "not equal" (Python has no overflow).
-fn scaled_equals(sa: i64, da: &Scalar, d: &Scalar) -> Result<bool> {
-    match da.mul_int(sa) {
-        Ok(p) => Ok(p == *d),
-        Err(e) if e.kind == ErrorKind::Overflow => Ok(false),
-        Err(e) => Err(e),
-    }
-}
-
-/// The second half of the merge rule, `(sa-1)*da + d == (2*sa-1)*da`, given
-/// that `d == sa*da` holds. It always holds for integer and coordinate
-/// strides; for an F2 stride `da` it holds exactly when `da` is `F0` or `sa`
-/// is a power of two (carry-less products are injective for `da != F0`).
-fn merge_second_test(sa: i64, da: &Scalar, d: &Scalar) -> Result<bool> {
-    if !(da.is_f2() || d.is_f2()) {
-        return Ok(true);
-    }
-    if da.is_zero() {
-        return Ok(true);
-    }
-    if da.is_f2() {
-        return Ok(sa > 0 && sa & (sa - 1) == 0);
-    }
-    // an integer `da` against an F2 `d`: evaluate the rule as written (mixed
-    // algebras raise `type` here)
-    let lhs = da.mul_int(crate::int::sub(sa, 1)?)?.add(d)?;
-    let rhs = da.mul_int(crate::int::sub(crate::int::mul(2, sa)?, 1)?)?;
-    Ok(lhs == rhs)
-}
-
-/// `fold(A)` of `algebra.md` section 1 over a flat sequence of leaf modes.
+/// `fold(A)` over a flat sequence of leaf modes: a size-1 mode followed by
+/// another vanishes, and a mode `s:d` merges into the previous `sa:da` when
+/// it continues it ([`StrideLeaf::continues`]).
+///
+/// Errors: `overflow` for a merged extent beyond 64 bits; `type` for mixed
+/// algebras where the merge rule compares them.
 #[inline]
-pub(crate) fn fold<'a>(modes: impl IntoIterator<Item = (i64, &'a Scalar)>) -> Result<Folded> {
+pub(crate) fn fold<D: StrideLeaf>(modes: impl IntoIterator<Item = (i64, D)>) -> Result<Folded<D>> {
     let mut out = Folded::new();
+    fold_into(modes, &mut out)?;
+    Ok(out)
+}
+
+/// [`fold`] into `out` (cleared first): a list built where it is wanted
+/// instead of moved out of a `Result`.
+#[inline(always)]
+pub(crate) fn fold_into<D: StrideLeaf>(
+    modes: impl IntoIterator<Item = (i64, D)>,
+    out: &mut Folded<D>,
+) -> Result<()> {
+    out.clear();
     for (s, d) in modes {
         while out.last().is_some_and(|(sa, _)| *sa == 1) {
             out.pop();
         }
         if let Some((sa, da)) = out.last_mut() {
-            let merge = match (&*da, d) {
-                // integer strides: `sa*da == d` (a product beyond 64 bits
-                // is "not equal"); the second test always holds
-                (Scalar::Int(x), Scalar::Int(y)) => x.checked_mul(*sa) == Some(*y),
-                _ => scaled_equals(*sa, da, d)? && merge_second_test(*sa, da, d)?,
-            };
-            if merge {
+            if D::continues(da, *sa, &d)? {
                 *sa = crate::int::mul(*sa, s)?;
                 continue;
             }
         }
-        out.push((s, d.clone()));
+        out.push((s, d));
     }
-    Ok(out)
-}
-
-/// "set unwrap(shapes) : unwrap(strides)" of a folded list: a leaf layout for
-/// one mode, a flat tuple otherwise; `1:0` for no mode.
-pub(crate) fn from_folded(out: Folded) -> Layout {
-    match out.len() {
-        0 => Layout::leaf(1, Scalar::Int(0)),
-        1 => {
-            let (s, d) = out.into_iter().next().unwrap_or((1, Scalar::Int(0)));
-            Layout::leaf(s, d)
-        }
-        _ => {
-            let shape = HTuple::flat(out.iter().map(|x| x.0));
-            Layout::from_parts(shape, HTuple::flat(out.into_iter().map(|x| x.1)))
-        }
-    }
+    Ok(())
 }
 
 /// `coalesce(A)` (`algebra.md` section 1; C++ CuTe `coalesce(layout)`):
@@ -109,35 +74,7 @@ pub(crate) fn from_folded(out: Folded) -> Layout {
 /// ```
 #[inline]
 pub fn coalesce(a: &Layout) -> Result<Layout> {
-    let mut out = Layout::blank();
-    if super::fast::coalesce_into(a, false, &mut out).is_some() {
-        return Ok(out);
-    }
-    coalesce_general(a, false)
-}
-
-/// [`coalesce`] written into `out`, reusing its storage (the notation's
-/// prepared calls evaluate into a caller's slot). On an error `out` holds
-/// an unspecified layout.
-#[inline]
-pub(crate) fn coalesce_into(a: &Layout, out: &mut Layout) -> Result<()> {
-    if super::fast::coalesce_into(a, false, out).is_none() {
-        *out = coalesce_general(a, false)?;
-    }
-    Ok(())
-}
-
-/// [`coalesce`] (`z` false) or [`coalesce_z`] (`z` true) without the
-/// integer fast path.
-pub(crate) fn coalesce_general(a: &Layout, z: bool) -> Result<Layout> {
-    if z {
-        return Ok(from_folded(fold(a.flat_modes())?));
-    }
-    let mut out = fold(a.flat_modes())?;
-    if out.len() >= 2 && out.last().is_some_and(|(s, _)| *s == 1) {
-        out.pop();
-    }
-    Ok(from_folded(out))
+    ModeOp::Coalesce.whole(a)
 }
 
 /// `coalesce_z(A)` (`algebra.md` section 1; PyCuTe `coalesce_z`): like
@@ -153,56 +90,209 @@ pub(crate) fn coalesce_general(a: &Layout, z: bool) -> Result<Layout> {
 /// ```
 #[inline]
 pub fn coalesce_z(a: &Layout) -> Result<Layout> {
-    let mut out = Layout::blank();
-    if super::fast::coalesce_into(a, true, &mut out).is_some() {
-        return Ok(out);
-    }
-    coalesce_general(a, true)
+    ModeOp::CoalesceZ.whole(a)
 }
 
-/// [`coalesce_z`] written into `out`, reusing its storage (the notation's
-/// prepared calls evaluate into a caller's slot). On an error `out` holds
-/// an unspecified layout.
-#[inline]
-pub(crate) fn coalesce_z_into(a: &Layout, out: &mut Layout) -> Result<()> {
-    if super::fast::coalesce_into(a, true, out).is_none() {
-        *out = coalesce_general(a, true)?;
-    }
-    Ok(())
+/// The operation a by-mode call applies at the non-`None` leaves of its
+/// profile: each is a function of a mode's leaf modes alone.
+#[derive(Clone, Copy)]
+pub(crate) enum ModeOp {
+    Coalesce,
+    CoalesceZ,
+    Filter,
 }
 
-/// The by-mode driver shared by coalesce, coalesce_z and filter
-/// (`algebra.md` section 2): `None` leaves A alone, any other leaf applies
-/// `op`, a tuple recurses into the modes of A (a `rank` error when it is
-/// longer than the rank of A) and concatenates the results.
-pub(crate) fn by_mode(
-    a: &Layout,
-    profile: &TilerRef<'_>,
-    op: &dyn Fn(&Layout) -> Result<Layout>,
-    name: &str,
-    depth: usize,
-) -> Result<Layout> {
-    if depth > MAX_DEPTH {
-        return Err(Error::value(format!("{name}: profile nested too deeply")));
-    }
-    match profile {
-        TilerRef::None => Ok(a.clone()),
-        TilerRef::Tuple(ps) => {
-            if a.rank() < ps.len() {
-                return Err(Error::rank(format!(
-                    "{name}({a}, {profile}): profile of length {} is longer than the rank {} of the layout",
-                    ps.len(),
-                    a.rank()
-                )));
-            }
-            Layout::try_concat(a.modes().enumerate().map(|(i, m)| {
-                match ps.get(i).unwrap_or(&TilerRef::None) {
-                    TilerRef::None if depth < MAX_DEPTH => Ok(m),
-                    p => by_mode(&m, p, op, name, depth + 1),
-                }
-            }))
+impl ModeOp {
+    fn name(self) -> &'static str {
+        match self {
+            ModeOp::Coalesce => "coalesce",
+            ModeOp::CoalesceZ => "coalesce_z",
+            ModeOp::Filter => "filter",
         }
-        TilerRef::Int(_) | TilerRef::Layout(_) | TilerRef::Borrowed(_) => op(a),
+    }
+
+    /// The folded modes of the operation on the leaf modes `modes`, into
+    /// `out` (`1:0` is the empty list).
+    #[inline(always)]
+    fn apply<D: StrideLeaf>(
+        self,
+        modes: impl Iterator<Item = (i64, D)> + Clone,
+        out: &mut Folded<D>,
+    ) -> Result<()> {
+        match self {
+            ModeOp::CoalesceZ => return fold_into(modes, out),
+            ModeOp::Coalesce => fold_into(modes, out)?,
+            ModeOp::Filter => {
+                // coalesce(filter_zeros(A)); nothing left is `1:0`
+                let kept = modes.map(|(s, d)| (if d.is_zero() { 1 } else { s }, d));
+                if kept.clone().all(|(s, _)| s == 1) {
+                    out.clear();
+                    return Ok(());
+                }
+                fold_into(kept, out)?
+            }
+        }
+        if out.len() >= 2 && out.last().is_some_and(|(s, _)| *s == 1) {
+            out.pop();
+        }
+        Ok(())
+    }
+
+    /// [`ModeOp::apply`] on the leaves `s`, `d` of a layout or mode, pushed
+    /// flat into the parts of a layout being built; integer strides as `i64`.
+    #[inline]
+    fn push(
+        self,
+        s: &[i64],
+        d: &[Scalar],
+        nodes: &mut Nodes,
+        sh: &mut Leaves<i64>,
+        st: &mut Leaves<Scalar>,
+    ) -> Result<()> {
+        if d.iter().all(|x| matches!(x, Scalar::Int(_))) {
+            let ints = d.iter().map(|x| x.as_int().unwrap_or(0));
+            let mut f = Folded::<i64>::new();
+            self.apply(s.iter().copied().zip(ints), &mut f)?;
+            push_flat(&f, nodes, sh, st);
+        } else {
+            let mut f = Folded::<Scalar>::new();
+            self.apply(s.iter().copied().zip(d.iter().cloned()), &mut f)?;
+            push_flat(&f, nodes, sh, st);
+        }
+        Ok(())
+    }
+
+    /// The operation on the whole layout `a`.
+    pub(crate) fn whole(self, a: &Layout) -> Result<Layout> {
+        let mut out = Layout::blank();
+        self.whole_into(a, &mut out)?;
+        Ok(out)
+    }
+
+    /// The operation on the whole layout `a`, built in `out` (its storage
+    /// reused: the notation evaluates into a slot it keeps; returning a
+    /// layout by value costs copies of a few hundred bytes). On an error
+    /// `out` holds an unspecified layout.
+    pub(crate) fn whole_into(self, a: &Layout, out: &mut Layout) -> Result<()> {
+        out.reset();
+        let ((nodes, sh), (dn, st)) = out.raw_mut();
+        self.push(a.shape().leaves(), a.stride().leaves(), nodes, sh, st)?;
+        dn.extend_from_slice(nodes);
+        Ok(())
+    }
+
+    /// The by-mode form (`algebra.md` section 2): a `None` profile leaves A
+    /// alone, any other leaf applies the operation, a tuple recurses into
+    /// the modes of A (a leaf-shaped A is its own single mode; a `rank`
+    /// error when the profile is longer than the rank of A) and
+    /// concatenates the results. Built in place, in one pass.
+    pub(crate) fn by_mode(self, a: &Layout, profile: &TilerRef<'_>) -> Result<Layout> {
+        self.by_profile(a, Prof::Given(profile))
+    }
+
+    /// The by-mode form with the profile `(1, ..., 1)` of `n` items (`n` at
+    /// most the rank of A): the first `n` modes of A transformed, the
+    /// others kept.
+    pub(crate) fn first_modes(self, a: &Layout, n: usize) -> Result<Layout> {
+        self.by_profile(a, Prof::First(n))
+    }
+
+    /// [`ModeOp::by_mode`] built in `out` (as [`ModeOp::whole_into`]).
+    pub(crate) fn by_mode_into(
+        self,
+        a: &Layout,
+        profile: &TilerRef<'_>,
+        out: &mut Layout,
+    ) -> Result<()> {
+        self.by_profile_into(a, Prof::Given(profile), out)
+    }
+
+    fn by_profile(self, a: &Layout, p: Prof<'_, '_>) -> Result<Layout> {
+        let mut out = Layout::blank();
+        self.by_profile_into(a, p, &mut out)?;
+        Ok(out)
+    }
+
+    fn by_profile_into(self, a: &Layout, p: Prof<'_, '_>, out: &mut Layout) -> Result<()> {
+        out.reset();
+        let ((nodes, sh), (dn, st)) = out.raw_mut();
+        self.by_mode_at(a.shape().as_ref(), a.stride().as_ref(), p, nodes, sh, st, 0)?;
+        dn.extend_from_slice(nodes);
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn by_mode_at(
+        self,
+        s: HRef<'_, i64>,
+        d: HRef<'_, Scalar>,
+        p: Prof<'_, '_>,
+        nodes: &mut Nodes,
+        sh: &mut Leaves<i64>,
+        st: &mut Leaves<Scalar>,
+        depth: usize,
+    ) -> Result<()> {
+        let name = self.name();
+        if depth > MAX_DEPTH {
+            return Err(Error::value(format!("{name}: profile nested too deeply")));
+        }
+        let len = match p {
+            Prof::Given(TilerRef::None) => {
+                nodes.extend_from_slice(s.node_bytes());
+                sh.extend_from_slice(s.leaves());
+                st.extend(d.leaves().iter().cloned());
+                return Ok(());
+            }
+            Prof::Given(TilerRef::Int(_) | TilerRef::Layout(_) | TilerRef::Borrowed(_)) => {
+                return self.push(s.leaves(), d.leaves(), nodes, sh, st);
+            }
+            Prof::Given(TilerRef::Tuple(ps)) => ps.len(),
+            Prof::First(n) => n,
+        };
+        let rank = s.rank();
+        if rank < len {
+            let a = Layout::from_parts(s.to_owned(), d.to_owned());
+            let profile = match p {
+                Prof::Given(t) => t.to_string(),
+                Prof::First(n) => format!("{n} modes"),
+            };
+            return Err(Error::rank(format!(
+                "{name}({a}, {profile}): profile of length {len} is longer than the rank {rank} of the layout",
+            )));
+        }
+        if rank == 0 {
+            return Err(Error::value("make_layout: empty concatenation"));
+        }
+        if rank < WIDE as usize {
+            nodes.push(rank as u8);
+        } else {
+            nodes.push(WIDE);
+            nodes.extend_from_slice(&(rank as u32).to_le_bytes());
+        }
+        for (i, (ms, md)) in s.modes().zip(d.modes()).enumerate() {
+            self.by_mode_at(ms, md, p.item(i), nodes, sh, st, depth + 1)?;
+        }
+        Ok(())
+    }
+}
+
+/// The profile of a by-mode call: a tiler, or `(1, ..., 1)` of a length.
+#[derive(Clone, Copy)]
+enum Prof<'p, 't> {
+    Given(&'p TilerRef<'t>),
+    First(usize),
+}
+
+impl<'p, 't> Prof<'p, 't> {
+    /// The profile of mode `i` (`None` past the end of a tuple).
+    fn item(self, i: usize) -> Prof<'p, 't> {
+        const NONE: &TilerRef<'static> = &TilerRef::None;
+        const ONE: &TilerRef<'static> = &TilerRef::Int(1);
+        match self {
+            Prof::Given(TilerRef::Tuple(ps)) => Prof::Given(ps.get(i).unwrap_or(NONE)),
+            Prof::First(n) if i < n => Prof::Given(ONE),
+            _ => Prof::Given(NONE),
+        }
     }
 }
 
@@ -225,26 +315,7 @@ pub(crate) fn by_mode(
 /// assert_eq!(coalesce_by_mode(&a, &p).unwrap().to_string(), "(2, 6):(1, 2)");
 /// ```
 pub fn coalesce_by_mode(a: &Layout, profile: &TilerRef<'_>) -> Result<Layout> {
-    let mut out = Layout::blank();
-    coalesce_by_mode_into(a, profile, &mut out)?;
-    Ok(out)
-}
-
-/// [`coalesce_by_mode`] written into `out`, reusing its storage (the notation's
-/// prepared calls evaluate into a caller's slot). On an error `out` holds
-/// an unspecified layout.
-pub(crate) fn coalesce_by_mode_into(
-    a: &Layout,
-    profile: &TilerRef<'_>,
-    out: &mut Layout,
-) -> Result<()> {
-    if let TilerRef::Tuple(ps) = profile {
-        if super::fast::coalesce_modes_into(a, ps, false, out).is_some() {
-            return Ok(());
-        }
-    }
-    *out = by_mode(a, profile, &coalesce, "coalesce", 0)?;
-    Ok(())
+    ModeOp::Coalesce.by_mode(a, profile)
 }
 
 /// `coalesce_z(A, profile)` (`algebra.md` section 2): [`coalesce_by_mode`]
@@ -260,24 +331,53 @@ pub(crate) fn coalesce_by_mode_into(
 /// assert_eq!(coalesce_z_by_mode(&a, &p).unwrap().to_string(), "(3, (12, 1)):(1, (3, 5))");
 /// ```
 pub fn coalesce_z_by_mode(a: &Layout, profile: &TilerRef<'_>) -> Result<Layout> {
-    let mut out = Layout::blank();
-    coalesce_z_by_mode_into(a, profile, &mut out)?;
-    Ok(out)
+    ModeOp::CoalesceZ.by_mode(a, profile)
 }
 
-/// [`coalesce_z_by_mode`] written into `out`, reusing its storage (the notation's
-/// prepared calls evaluate into a caller's slot). On an error `out` holds
-/// an unspecified layout.
-pub(crate) fn coalesce_z_by_mode_into(
-    a: &Layout,
-    profile: &TilerRef<'_>,
-    out: &mut Layout,
-) -> Result<()> {
-    if let TilerRef::Tuple(ps) = profile {
-        if super::fast::coalesce_modes_into(a, ps, true, out).is_some() {
-            return Ok(());
+#[cfg(test)]
+mod tests {
+    use super::super::leaf::flat_layout;
+    use super::*;
+    use crate::testing::Rng;
+
+    /// The `i64` and the `Scalar` instantiations of coalesce give the same
+    /// layout or the same error kind on integer-strided layouts (their
+    /// merge rules are written separately).
+    #[test]
+    fn integer_and_scalar_instantiations_agree() {
+        let mut r = Rng(9);
+        for _ in 0..100_000 {
+            let n = 1 + r.next(6) as usize;
+            let modes: Vec<(i64, i64)> = (0..n)
+                .map(|_| {
+                    let s = 1 + r.next(4) as i64;
+                    let d = match r.next(5) {
+                        0 => 0,
+                        1 => i64::MAX / 2,
+                        _ => r.next(17) as i64 - 4,
+                    };
+                    (s, d)
+                })
+                .collect();
+            for z in [false, true] {
+                let op = if z {
+                    ModeOp::CoalesceZ
+                } else {
+                    ModeOp::Coalesce
+                };
+                let (mut fi, mut fg) = (Folded::<i64>::new(), Folded::<Scalar>::new());
+                let i = op
+                    .apply(modes.iter().copied(), &mut fi)
+                    .map(|()| flat_layout(&fi));
+                let g = op
+                    .apply(modes.iter().map(|&(s, d)| (s, Scalar::Int(d))), &mut fg)
+                    .map(|()| flat_layout(&fg));
+                match (&i, &g) {
+                    (Ok(x), Ok(y)) => assert_eq!(x, y, "{modes:?} z={z}"),
+                    (Err(x), Err(y)) => assert_eq!(x.kind, y.kind, "{modes:?} z={z}"),
+                    _ => panic!("{modes:?} z={z}: {i:?} vs {g:?}"),
+                }
+            }
         }
     }
-    *out = by_mode(a, profile, &coalesce_z, "coalesce_z", 0)?;
-    Ok(())
 }

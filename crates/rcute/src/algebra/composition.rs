@@ -417,19 +417,9 @@ fn core(
         // modes coalesce_z'd, the others kept
         Some(Some(n)) if !a_flat && a_done >= n => (Cow::Borrowed(a), a_done),
         Some(Some(n)) if a.rank() >= n => {
-            if let Some(a_c) = super::fast::coalesce_z_first_modes(a, n) {
-                (Cow::Owned(a_c), n)
-            } else {
-                let a_c = Layout::try_concat(a.modes().enumerate().map(|(i, m)| {
-                    if i < n {
-                        coalesce_z(&m)
-                    } else {
-                        Ok(m)
-                    }
-                }))?;
-                let done = if a_c.has_integer_strides() { n } else { 0 };
-                (Cow::Owned(a_c), done)
-            }
+            let a_c = super::coalesce::ModeOp::CoalesceZ.first_modes(a, n)?;
+            let done = if a_c.has_integer_strides() { n } else { 0 };
+            (Cow::Owned(a_c), done)
         }
         _ => {
             let prof = coprofile_tiler(bs, bd)?;
@@ -516,7 +506,7 @@ fn core(
             }
             if single {
                 // coalesce(set_flat(sh, st)) without the intermediate layout
-                let mut f = fold(sh.iter().copied().zip(st.iter()))?;
+                let mut f = fold(sh.iter().copied().zip(st.iter().cloned()))?;
                 if f.len() >= 2 && f.last().is_some_and(|(s, _)| *s == 1) {
                     f.pop();
                 }

@@ -22,49 +22,12 @@ pub(crate) type Modes = SmallVec<[(i64, i64); 8]>;
 
 pub(crate) use crate::int::fdm;
 
-/// The integer strides of `l`, if every stride is an integer.
-#[inline(always)]
-pub(crate) fn int_strides(l: &Layout) -> Option<Ints> {
-    let mut out = Ints::new();
-    for d in l.stride().leaves() {
-        match d {
-            Scalar::Int(v) => out.push(*v),
-            _ => return None,
-        }
-    }
-    Some(out)
-}
+pub(crate) use super::leaf::int_strides;
 
-/// `fold` of `coalesce.rs` on integer modes (size-1 modes followed by
-/// another vanish, `s:d` merges into `sa:da` when `d == sa*da`).
+/// `fold` of `coalesce.rs` on integer modes (`None` on an overflow).
 #[inline(always)]
 pub(crate) fn fold(modes: impl IntoIterator<Item = (i64, i64)>) -> Option<Modes> {
-    let mut out = Modes::new();
-    fold_into(modes, &mut out)?;
-    Some(out)
-}
-
-/// [`fold`] into `out` (cleared first), so that the caller's buffer is
-/// reused instead of a list being returned by value.
-#[inline]
-pub(crate) fn fold_into(
-    modes: impl IntoIterator<Item = (i64, i64)>,
-    out: &mut Modes,
-) -> Option<()> {
-    out.clear();
-    for (s, d) in modes {
-        while out.last().is_some_and(|(sa, _)| *sa == 1) {
-            out.pop();
-        }
-        if let Some((sa, da)) = out.last_mut() {
-            if da.checked_mul(*sa) == Some(d) {
-                *sa = sa.checked_mul(s)?;
-                continue;
-            }
-        }
-        out.push((s, d));
-    }
-    Some(())
+    super::coalesce::fold(modes).ok()
 }
 
 /// The modes of `coalesce` (`trailing` false: a trailing size-1 mode
@@ -76,7 +39,7 @@ pub(crate) fn coalesce_flat(
     trailing: bool,
     out: &mut Modes,
 ) -> Option<()> {
-    fold_into(modes, out)?;
+    *out = fold(modes)?;
     if !trailing && out.len() >= 2 && out.last().is_some_and(|m| m.0 == 1) {
         out.pop();
     }
@@ -193,29 +156,7 @@ pub(crate) fn push_flat(
     sh: &mut Leaves<i64>,
     st: &mut Leaves<Scalar>,
 ) -> Option<()> {
-    match modes.len() {
-        0 => {
-            nodes.push(LEAF);
-            sh.push(1);
-            st.push(Scalar::Int(0));
-        }
-        1 => {
-            nodes.push(LEAF);
-            sh.push(modes[0].0);
-            st.push(Scalar::Int(modes[0].1));
-        }
-        n => {
-            if n >= WIDE as usize {
-                return None;
-            }
-            nodes.push(n as u8);
-            for &(s, d) in modes {
-                nodes.push(LEAF);
-                sh.push(s);
-                st.push(Scalar::Int(d));
-            }
-        }
-    }
+    super::leaf::push_flat(modes, nodes, sh, st);
     Some(())
 }
 
@@ -363,8 +304,7 @@ fn composition_append(
         return None;
     }
     // coalesce_z(A), as a flat list (`1:0` for no mode)
-    let mut f = Modes::new();
-    fold_into(a_shape.iter().copied().zip(a_st.iter().copied()), &mut f)?;
+    let mut f = fold(a_shape.iter().copied().zip(a_st.iter().copied()))?;
     if f.is_empty() {
         f.push((1, 0));
     }
@@ -883,94 +823,6 @@ pub(crate) fn left_inverse_into(a: &Layout, out: &mut Layout) -> Option<()> {
     unwrapped_into(&f, out)
 }
 
-/// `coalesce(A)` (`trailing` false) or `coalesce_z(A)` (`trailing` true)
-/// for integer strides (`coalesce.rs`).
-#[cfg(test)]
-pub(crate) fn coalesce(a: &Layout, trailing: bool) -> Option<Layout> {
-    let mut out = Layout::blank();
-    coalesce_into(a, trailing, &mut out)?;
-    Some(out)
-}
-
-/// [`coalesce`] written into `out`.
-#[inline(always)]
-pub(crate) fn coalesce_into(a: &Layout, trailing: bool, out: &mut Layout) -> Option<()> {
-    let mut f = Modes::new();
-    coalesce_leaves(a.shape().leaves(), a.stride().leaves(), trailing, &mut f)?;
-    unwrapped_into(&f, out)
-}
-
-/// `coalesce(A, profile)` / `coalesce_z(A, profile)` (`coalesce.rs`
-/// `by_mode`) for a flat tuple profile (integer or layout items coalesce
-/// their mode, `None` and the modes past the profile's end are kept) and
-/// integer strides in the modes it coalesces: each mode is folded from
-/// A's leaves in place and written straight into the result.
-#[cfg(test)]
-pub(crate) fn coalesce_modes(
-    a: &Layout,
-    ps: &[crate::TilerRef<'_>],
-    trailing: bool,
-) -> Option<Layout> {
-    let mut out = Layout::blank();
-    coalesce_modes_into(a, ps, trailing, &mut out)?;
-    Some(out)
-}
-
-/// [`coalesce_modes`] written into `out`.
-pub(crate) fn coalesce_modes_into(
-    a: &Layout,
-    ps: &[crate::TilerRef<'_>],
-    trailing: bool,
-    out: &mut Layout,
-) -> Option<()> {
-    let rank = a.rank();
-    if a.is_leaf() || rank == 0 || ps.len() > rank {
-        return None;
-    }
-    coalesce_some_modes(
-        a,
-        trailing,
-        |i| match ps.get(i) {
-            Some(TilerRef::Int(_) | TilerRef::Layout(_) | TilerRef::Borrowed(_)) => Some(true),
-            None | Some(TilerRef::None) => Some(false),
-            Some(TilerRef::Tuple(_)) => None,
-        },
-        out,
-    )
-}
-
-/// The tuple of A's modes (a leaf-shaped A is its own single mode), mode
-/// `i` coalesced (`coalesce_z`'d when `trailing`) when `which(i)` is
-/// `Some(true)`, kept when `Some(false)`; `None` when `which` says `None`,
-/// a coalesced mode has a non-integer stride, or the rank needs the wide
-/// encoding. Built from views of the modes, straight into the result.
-fn coalesce_some_modes(
-    a: &Layout,
-    trailing: bool,
-    which: impl Fn(usize) -> Option<bool>,
-    out: &mut Layout,
-) -> Option<()> {
-    let rank = a.rank();
-    if rank >= WIDE as usize {
-        return None;
-    }
-    let (s, d) = (a.shape().as_ref(), a.stride().as_ref());
-    out.reset();
-    let ((nodes, sh), (dn, st)) = out.raw_mut();
-    nodes.push(rank as u8);
-    let mut f = Modes::new();
-    for (i, (ms, md)) in s.modes().zip(d.modes()).enumerate() {
-        if which(i)? {
-            coalesce_leaves(ms.leaves(), md.leaves(), trailing, &mut f)?;
-            push_flat(&f, nodes, sh, st)?;
-        } else {
-            push_view(ms, md, nodes, sh, st);
-        }
-    }
-    dn.extend_from_slice(nodes);
-    Some(())
-}
-
 /// The modes of `coalesce(A)` (`1:0` for none) for integer strides.
 fn coalesced(a: &Layout) -> Option<Modes> {
     let mut f = Modes::new();
@@ -1138,19 +990,6 @@ pub(crate) fn make_ordered_layout_into(
     sorted_indices(o.len(), |i| o[i], &mut idx)?;
     let d = shape_into(shape, out);
     compact_strides(shape.leaves(), &idx, |_| false, d)
-}
-
-/// `coalesce_z_by_mode(A, (0, ..., 0))` with `n` zeros (`A` of rank at
-/// least `n`) for integer strides: the tuple of A's modes with the first
-/// `n` coalesce_z'd, built once from views of the modes. A leaf-shaped A
-/// is its own single mode (a 1-tuple results), as in the by-mode driver.
-pub(crate) fn coalesce_z_first_modes(a: &Layout, n: usize) -> Option<Layout> {
-    if a.rank() < n {
-        return None;
-    }
-    let mut out = Layout::blank();
-    coalesce_some_modes(a, true, |i| Some(i < n), &mut out)?;
-    Some(out)
 }
 
 /// The `(stride, shape)` pairs of an integer layout sorted by stride, as
@@ -1695,60 +1534,6 @@ mod tests {
         assert!(fast > 10_000 && fast > ok / 3, "{fast} of {ok}");
     }
 
-    /// The flat-profile coalesce agrees with the general by-mode code
-    /// wherever it answers.
-    #[test]
-    fn coalesce_modes_matches_general() {
-        use crate::Tiler;
-        let mut r = Rng(29);
-        let (mut fast, mut ok) = (0, 0);
-        for _ in 0..100_000 {
-            let a = layout(&mut r, 8, STRIDES);
-            let k = r.next(4) as usize;
-            let ps: Vec<Tiler> = (0..k)
-                .map(|_| match r.next(4) {
-                    0 => TilerRef::None,
-                    1 => TilerRef::Layout(Layout::leaf(2, Scalar::Int(1))),
-                    _ => TilerRef::Int(1),
-                })
-                .collect();
-            let p = TilerRef::Tuple(ps);
-            let trailing = r.next(2) == 0;
-            let g = if trailing {
-                super::super::coalesce::by_mode(
-                    &a,
-                    &p,
-                    &super::super::coalesce::coalesce_z,
-                    "coalesce_z",
-                    0,
-                )
-            } else {
-                super::super::coalesce::by_mode(
-                    &a,
-                    &p,
-                    &super::super::coalesce::coalesce,
-                    "coalesce",
-                    0,
-                )
-            };
-            if g.is_ok() {
-                ok += 1;
-            }
-            let TilerRef::Tuple(ps) = &p else {
-                unreachable!()
-            };
-            if let Some(f) = coalesce_modes(&a, ps, trailing) {
-                fast += 1;
-                assert_eq!(
-                    g.as_ref().ok(),
-                    Some(&f),
-                    "coalesce({a}, {p}), trailing {trailing}"
-                );
-            }
-        }
-        assert!(fast > 10_000 && fast > ok / 2, "{fast} of {ok}");
-    }
-
     /// The fast layout_add agrees with the general code wherever it answers.
     #[test]
     fn layout_add_matches_general() {
@@ -1845,24 +1630,6 @@ mod tests {
             }
         }
         assert!(fast > ok / 2, "{fast} of {ok}");
-    }
-
-    /// The fast coalesce agrees with the general code wherever it answers.
-    #[test]
-    fn coalesce_matches_general() {
-        let mut r = Rng(9);
-        let mut fast = 0;
-        for _ in 0..100_000 {
-            let a = layout(&mut r, 6, STRIDES);
-            for z in [false, true] {
-                let g = super::super::coalesce::coalesce_general(&a, z);
-                if let Some(f) = coalesce(&a, z) {
-                    fast += 1;
-                    assert_eq!(g.as_ref().ok(), Some(&f), "coalesce({a}) z={z}");
-                }
-            }
-        }
-        assert!(fast > 150_000, "{fast}");
     }
 
     /// A random layout with zero and basis strides `v@i` (`i < 3`).
@@ -1968,23 +1735,5 @@ mod tests {
             }
         }
         assert!(fast > ok / 2, "{fast} of {ok}");
-    }
-
-    /// The in-place by-mode coalesce_z agrees with the by-mode driver.
-    #[test]
-    fn coalesce_z_first_modes_matches_by_mode() {
-        let mut r = Rng(29);
-        let mut fast = 0;
-        for _ in 0..100_000 {
-            let a = layout(&mut r, 6, STRIDES);
-            let n = 1 + r.next(3) as usize;
-            let p = crate::TilerRef::Tuple(vec![crate::TilerRef::Int(0); n]);
-            let g = super::super::coalesce::coalesce_z_by_mode(&a, &p);
-            if let Some(f) = coalesce_z_first_modes(&a, n) {
-                fast += 1;
-                assert_eq!(g.as_ref().ok(), Some(&f), "coalesce_z({a}, {n} modes)");
-            }
-        }
-        assert!(fast > 50_000, "{fast}");
     }
 }

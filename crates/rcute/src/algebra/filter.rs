@@ -3,7 +3,7 @@
 
 use crate::error::Result;
 use crate::tiler::TilerRef;
-use crate::{Layout, Scalar};
+use crate::Layout;
 
 /// `filter_zeros(A)` (`algebra.md` section 3; C++ CuTe `filter_zeros`):
 /// the same profile and stride, with every shape leaf whose stride leaf is
@@ -41,11 +41,7 @@ pub fn filter_zeros(a: &Layout) -> Result<Layout> {
 /// assert_eq!(filter(&b).unwrap().to_string(), "1:0");
 /// ```
 pub fn filter(a: &Layout) -> Result<Layout> {
-    let z = filter_zeros(a)?;
-    if z.shape().leaves().iter().all(|&s| s == 1) {
-        return Ok(Layout::leaf(1, Scalar::Int(0)));
-    }
-    super::coalesce(&z)
+    super::coalesce::ModeOp::Filter.whole(a)
 }
 
 /// `filter(A, profile)` (`algebra.md` sections 2, 3): by mode exactly like
@@ -64,5 +60,5 @@ pub fn filter(a: &Layout) -> Result<Layout> {
 /// assert_eq!(filter_by_mode(&a, &p).unwrap().to_string(), "(1, 6):(0, 1)");
 /// ```
 pub fn filter_by_mode(a: &Layout, profile: &TilerRef<'_>) -> Result<Layout> {
-    super::coalesce::by_mode(a, profile, &filter, "filter", 0)
+    super::coalesce::ModeOp::Filter.by_mode(a, profile)
 }

@@ -27,7 +27,7 @@ struct Mode {
 
 /// `fold(A)` with the prefix products of its sizes.
 fn folded_modes(a: &Layout) -> Result<SmallVec<[Mode; 8]>> {
-    let f = fold(a.flat_modes())?;
+    let f = fold(a.flat_modes().map(|(s, d)| (s, d.clone())))?;
     let mut out = SmallVec::with_capacity(f.len());
     let mut pp: i64 = 1;
     let n = f.len();

@@ -11,6 +11,7 @@ pub(crate) mod fast_coord;
 pub mod filter;
 pub mod inverse;
 pub mod layout_add;
+pub(crate) mod leaf;
 pub mod make;
 pub mod product;
 pub mod recast;

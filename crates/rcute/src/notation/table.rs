@@ -34,6 +34,7 @@ use std::fmt;
 use super::fast::{binary, unary, Direct};
 use super::imp::{op, Imp};
 use crate::algebra;
+use crate::algebra::coalesce::ModeOp;
 
 pub use super::param::{Param, ParamKind};
 
@@ -1041,8 +1042,8 @@ const TABLE: &[Operation] = &[
         example_output: "12:1",
         imp: op::coalesce,
         direct: Some(Direct::Profile(
-            algebra::coalesce::coalesce_into,
-            algebra::coalesce::coalesce_by_mode_into,
+            |a, o| ModeOp::Coalesce.whole_into(a, o),
+            |a, p, o| ModeOp::Coalesce.by_mode_into(a, p, o),
         )),
     },
     Operation {
@@ -1059,8 +1060,8 @@ const TABLE: &[Operation] = &[
         example_output: "(2, 6, 1):(1, 8, 0)",
         imp: op::coalesce_z,
         direct: Some(Direct::Profile(
-            algebra::coalesce::coalesce_z_into,
-            algebra::coalesce::coalesce_z_by_mode_into,
+            |a, o| ModeOp::CoalesceZ.whole_into(a, o),
+            |a, p, o| ModeOp::CoalesceZ.by_mode_into(a, p, o),
         )),
     },
     Operation {
@@ -1078,8 +1079,8 @@ const TABLE: &[Operation] = &[
         example_output: "12:1",
         imp: op::filter,
         direct: Some(Direct::Profile(
-            unary!(algebra::filter),
-            binary!(algebra::filter_by_mode),
+            |a, o| ModeOp::Filter.whole_into(a, o),
+            |a, p, o| ModeOp::Filter.by_mode_into(a, p, o),
         )),
     },
     Operation {

@@ -1,0 +1,149 @@
+//! The stride leaf the algebra is written over, once.
+//!
+//! An operation is one generic function over [`StrideLeaf`]; it is
+//! instantiated for `i64` when every stride of its operands is an integer
+//! (the common case: the compiler then works on plain machine integers,
+//! with no enum matches and no clones of reference-counted values) and for
+//! [`Scalar`] otherwise (integer, coordinate and F2 strides, mixed). Both
+//! instantiations run the same statements, so they give the same layout
+//! and the same error; `docs/design.md` says why and shows the figures.
+
+use smallvec::SmallVec;
+
+use crate::error::{ErrorKind, Result};
+use crate::htuple::{Leaves, Nodes, LEAF, WIDE};
+use crate::{Layout, Scalar};
+
+/// Inline list of integers (the integer strides of a small layout).
+pub(crate) type Ints = SmallVec<[i64; 8]>;
+
+/// A stride leaf: `i64` or [`Scalar`].
+pub(crate) trait StrideLeaf: Clone + PartialEq {
+    /// The leaf as a [`Scalar`] (the result layouts store scalars).
+    fn into_scalar(self) -> Scalar;
+    /// True for the zero of its algebra (`0`, `F0`, a zero coordinate).
+    fn is_zero(&self) -> bool;
+    /// Coalesce's merge rule: does a mode `s:d` continue the previous mode
+    /// `sa:da`? `d == sa*da`, and for F2 strides also
+    /// `(sa-1)*da + d == (2*sa-1)*da` (docs/operations.md, `coalesce`). A
+    /// product beyond 64 bits cannot equal a stride, so it is "no".
+    fn continues(da: &Self, sa: i64, d: &Self) -> Result<bool>;
+}
+
+impl StrideLeaf for i64 {
+    #[inline(always)]
+    fn into_scalar(self) -> Scalar {
+        Scalar::Int(self)
+    }
+    #[inline(always)]
+    fn is_zero(&self) -> bool {
+        *self == 0
+    }
+    #[inline(always)]
+    fn continues(da: &i64, sa: i64, d: &i64) -> Result<bool> {
+        Ok(da.checked_mul(sa) == Some(*d))
+    }
+}
+
+impl StrideLeaf for Scalar {
+    #[inline(always)]
+    fn into_scalar(self) -> Scalar {
+        self
+    }
+    #[inline(always)]
+    fn is_zero(&self) -> bool {
+        Scalar::is_zero(self)
+    }
+    fn continues(da: &Scalar, sa: i64, d: &Scalar) -> Result<bool> {
+        if let (Scalar::Int(x), Scalar::Int(y)) = (da, d) {
+            return i64::continues(x, sa, y);
+        }
+        let scaled = match da.mul_int(sa) {
+            Ok(p) => p == *d,
+            Err(e) if e.kind == ErrorKind::Overflow => false,
+            Err(e) => return Err(e),
+        };
+        Ok(scaled && f2_second_test(sa, da, d)?)
+    }
+}
+
+/// The second half of the merge rule, `(sa-1)*da + d == (2*sa-1)*da`,
+/// given that `d == sa*da` holds. It always holds for integer and
+/// coordinate strides; for an F2 stride `da` it holds exactly when `da` is
+/// `F0` or `sa` is a power of two (carry-less products are injective for
+/// `da != F0`).
+fn f2_second_test(sa: i64, da: &Scalar, d: &Scalar) -> Result<bool> {
+    if !(da.is_f2() || d.is_f2()) || da.is_zero() {
+        return Ok(true);
+    }
+    if da.is_f2() {
+        return Ok(sa > 0 && sa & (sa - 1) == 0);
+    }
+    // an integer `da` against an F2 `d`: evaluate the rule as written (mixed
+    // algebras raise `type` here)
+    let lhs = da.mul_int(crate::int::sub(sa, 1)?)?.add(d)?;
+    let rhs = da.mul_int(crate::int::sub(crate::int::mul(2, sa)?, 1)?)?;
+    Ok(lhs == rhs)
+}
+
+/// The integer strides of `l`, if every stride is an integer.
+#[inline(always)]
+pub(crate) fn int_strides(l: &Layout) -> Option<Ints> {
+    let mut out = Ints::new();
+    for d in l.stride().leaves() {
+        match d {
+            Scalar::Int(v) => out.push(*v),
+            _ => return None,
+        }
+    }
+    Some(out)
+}
+
+/// Appends the flat modes `modes` to the parts of a layout being built: a
+/// leaf for one mode, `1:0` for none, a flat tuple otherwise (the
+/// "unwrap" of a folded list). The stride's node bytes are the shape's:
+/// the caller copies them when the layout is complete.
+#[inline]
+pub(crate) fn push_flat<D: StrideLeaf>(
+    modes: &[(i64, D)],
+    nodes: &mut Nodes,
+    sh: &mut Leaves<i64>,
+    st: &mut Leaves<Scalar>,
+) {
+    match modes {
+        [] => {
+            nodes.push(LEAF);
+            sh.push(1);
+            st.push(Scalar::Int(0));
+        }
+        [(s, d)] => {
+            nodes.push(LEAF);
+            sh.push(*s);
+            st.push(d.clone().into_scalar());
+        }
+        _ => {
+            let n = modes.len();
+            if n < WIDE as usize {
+                nodes.push(n as u8);
+            } else {
+                nodes.push(WIDE);
+                nodes.extend_from_slice(&(n as u32).to_le_bytes());
+            }
+            for (s, d) in modes {
+                nodes.push(LEAF);
+                sh.push(*s);
+                st.push(d.clone().into_scalar());
+            }
+        }
+    }
+}
+
+/// The layout of the flat modes `modes` ([`push_flat`]).
+#[cfg(test)]
+pub(crate) fn flat_layout<D: StrideLeaf>(modes: &[(i64, D)]) -> Layout {
+    let mut out = Layout::blank();
+    let ((nodes, sh), (dn, st)) = out.raw_mut();
+    push_flat(modes, nodes, sh, st);
+    dn.extend_from_slice(nodes);
+    out
+}
