@@ -601,12 +601,10 @@ pub(crate) fn call(
             Some(l) => with_tiler(b, |t| layout_into(py, |out| op(l, t, out))).unwrap_or(GENERIC),
             None => GENERIC,
         },
-        (Fast::Profile(_, op) | Fast::Tiler(op), Some(b)) => {
-            match layout_ref(&a) {
-                Some(l) => with_tiler(b, |t| new_layout(py, op(l, t))).unwrap_or(GENERIC),
-                None => GENERIC,
-            }
-        }
+        (Fast::Profile(_, op) | Fast::Tiler(op), Some(b)) => match layout_ref(&a) {
+            Some(l) => with_tiler(b, |t| new_layout(py, op(l, t))).unwrap_or(GENERIC),
+            None => GENERIC,
+        },
         (Fast::Complement, b) => {
             let Some(l) = layout_ref(&a) else {
                 return Ok(None);

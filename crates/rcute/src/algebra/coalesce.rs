@@ -151,14 +151,39 @@ impl ModeOp {
     ) -> Result<()> {
         if d.iter().all(|x| matches!(x, Scalar::Int(_))) {
             let ints = d.iter().map(|x| x.as_int().unwrap_or(0));
-            let mut f = Folded::<i64>::new();
-            self.apply(s.iter().copied().zip(ints), &mut f)?;
-            push_flat(&f, nodes, sh, st);
+            self.push_modes(s.iter().copied().zip(ints), nodes, sh, st)
         } else {
-            let mut f = Folded::<Scalar>::new();
-            self.apply(s.iter().copied().zip(d.iter().cloned()), &mut f)?;
-            push_flat(&f, nodes, sh, st);
+            self.push_modes(s.iter().copied().zip(d.iter().cloned()), nodes, sh, st)
         }
+    }
+
+    /// [`ModeOp::apply`] on the flat modes `modes`, pushed flat into the
+    /// parts of a layout being built.
+    #[inline]
+    fn push_modes<D: StrideLeaf>(
+        self,
+        modes: impl Iterator<Item = (i64, D)> + Clone,
+        nodes: &mut Nodes,
+        sh: &mut Leaves<i64>,
+        st: &mut Leaves<Scalar>,
+    ) -> Result<()> {
+        let mut f = Folded::<D>::new();
+        self.apply(modes, &mut f)?;
+        push_flat(&f, nodes, sh, st);
+        Ok(())
+    }
+
+    /// The operation on the flat modes `modes`, as a layout built in `out`.
+    #[inline]
+    pub(crate) fn flat_into<D: StrideLeaf>(
+        self,
+        modes: impl Iterator<Item = (i64, D)> + Clone,
+        out: &mut Layout,
+    ) -> Result<()> {
+        out.reset();
+        let ((nodes, sh), (dn, st)) = out.raw_mut();
+        self.push_modes(modes, nodes, sh, st)?;
+        dn.extend_from_slice(nodes);
         Ok(())
     }
 

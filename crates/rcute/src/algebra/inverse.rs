@@ -9,9 +9,10 @@ use crate::htuple::HTuple;
 use crate::stride::Path;
 use crate::{int, Layout, Result, Scalar};
 
-use super::coalesce::{coalesce, coalesce_z, fold};
+use super::coalesce::{coalesce, coalesce_z, fold_into, Folded, ModeOp};
 use super::codomain::coprofile;
 use super::complement::stable_sort_slice;
+use super::leaf::{int_strides, sort_stable_by, StrideLeaf};
 
 // ---------------------------------------------------------------------------
 // shared helpers
@@ -19,16 +20,24 @@ use super::complement::stable_sort_slice;
 
 /// A mode of the folded layout: size, stride, domain multiplier (`pp`).
 #[derive(Clone)]
-struct Mode {
+struct Mode<D = Scalar> {
     s: i64,
-    d: Scalar,
+    d: D,
     pp: i64,
 }
 
-/// `fold(A)` with the prefix products of its sizes.
-fn folded_modes(a: &Layout) -> Result<SmallVec<[Mode; 8]>> {
-    let f = fold(a.flat_modes().map(|(s, d)| (s, d.clone())))?;
-    let mut out = SmallVec::with_capacity(f.len());
+/// The list of folded modes.
+type Modes<D = Scalar> = SmallVec<[Mode<D>; 8]>;
+
+/// `fold` of the flat modes `modes` with the prefix products of its
+/// sizes, into `out`.
+fn folded_modes_into<D: StrideLeaf>(
+    modes: impl IntoIterator<Item = (i64, D)>,
+    out: &mut Modes<D>,
+) -> Result<()> {
+    let mut f = Folded::<D>::new();
+    fold_into(modes, &mut f)?;
+    out.clear();
     let mut pp: i64 = 1;
     let n = f.len();
     for (k, (s, d)) in f.into_iter().enumerate() {
@@ -37,6 +46,13 @@ fn folded_modes(a: &Layout) -> Result<SmallVec<[Mode; 8]>> {
             pp = int::mul(pp, s)?;
         }
     }
+    Ok(())
+}
+
+/// `fold(A)` with the prefix products of its sizes.
+fn folded_modes(a: &Layout) -> Result<Modes> {
+    let mut out = Modes::new();
+    folded_modes_into(a.flat_modes().map(|(s, d)| (s, d.clone())), &mut out)?;
     Ok(out)
 }
 
@@ -175,60 +191,61 @@ fn f2_value(d: &Scalar) -> i64 {
 #[inline]
 pub fn right_inverse(a: &Layout) -> Result<Layout> {
     let mut out = Layout::blank();
-    if super::fast::right_inverse_into(a, &mut out).is_some() {
-        return Ok(out);
-    }
-    right_inverse_general(a)
+    right_inverse_into(a, &mut out)?;
+    Ok(out)
 }
 
-/// [`right_inverse`] written into `out`, reusing its storage (the notation's
+/// [`right_inverse`] built in `out`, reusing its storage (the notation's
 /// prepared calls evaluate into a caller's slot). On an error `out` holds
 /// an unspecified layout.
-#[inline]
 pub(crate) fn right_inverse_into(a: &Layout, out: &mut Layout) -> Result<()> {
-    if super::fast::right_inverse_into(a, out).is_none() {
-        *out = right_inverse_general(a)?;
+    if let Some(st) = int_strides(a) {
+        // an integer codomain: the walk on `i64` strides
+        super::codomain::coprofile(a)?;
+        let mut chain = Modes::<i64>::new();
+        folded_modes_into(a.shape().leaves().iter().copied().zip(st), &mut chain)?;
+        return walk_chain_into(&mut chain, 1, out);
     }
-    Ok(())
-}
-
-/// [`right_inverse`] without the integer fast path.
-pub(crate) fn right_inverse_general(a: &Layout) -> Result<Layout> {
     reject_f2_in_coord(a, "right_inverse")?;
     let (profile, axes) = codomain_axes(a)?;
-    let modes = folded_modes(a)?;
-    let mut chain: SmallVec<[(usize, Mode); 8]> = modes.into_iter().enumerate().collect();
-    stable_sort_slice(&mut chain, &|x: &(usize, Mode), y: &(usize, Mode)| {
-        x.1.d.try_cmp(&y.1.d)
-    })?;
+    let mut chain = folded_modes(a)?;
     match axes {
-        None if has_f2_strides(a) => right_inverse_f2(a, &chain),
-        None => coalesce(&walk_chain(&chain, Scalar::Int(1))?),
+        None if has_f2_strides(a) => {
+            let mut chain: SmallVec<[(usize, Mode); 8]> = chain.into_iter().enumerate().collect();
+            sort_stable_by(&mut chain, |x, y| x.1.d.try_cmp(&y.1.d))?;
+            *out = right_inverse_f2(a, &chain)?;
+            Ok(())
+        }
+        None => walk_chain_into(&mut chain, Scalar::Int(1), out),
         Some(paths) => {
             let mut results = Vec::with_capacity(paths.len());
             for p in &paths {
-                let e = Scalar::basis(1, p);
-                results.push(coalesce(&walk_chain(&chain, e)?)?);
+                let mut r = Layout::blank();
+                walk_chain_into(&mut chain, Scalar::basis(1, p), &mut r)?;
+                results.push(r);
             }
-            nest_like(&profile, results)
+            *out = nest_like(&profile, results)?;
+            Ok(())
         }
     }
 }
 
-/// The contiguous-chain walk on one axis `e` (integers or coordinates).
-fn walk_chain(chain: &[(usize, Mode)], e: Scalar) -> Result<Layout> {
+/// The contiguous-chain walk on one axis `e` (integers or coordinates):
+/// the modes sorted by stride (stably), each mode whose stride is the
+/// running position `e * (product of the sizes taken)` taken, the result
+/// coalesced into `out`.
+fn walk_chain_into<D: StrideLeaf>(chain: &mut Modes<D>, e: D, out: &mut Layout) -> Result<()> {
+    sort_stable_by(chain, |x, y| x.d.try_cmp(&y.d))?;
     let mut cur = e;
-    let mut s_out: SmallVec<[i64; 8]> = SmallVec::new();
-    let mut d_out: SmallVec<[Scalar; 8]> = SmallVec::new();
-    for (_, m) in chain {
+    let mut res = Folded::<i64>::new();
+    for m in chain.iter() {
         if m.d.is_zero() || m.s == 1 || m.d != cur {
             continue;
         }
-        s_out.push(m.s);
-        d_out.push(Scalar::Int(m.pp));
+        res.push((m.s, m.pp));
         cur = cur.mul_int(m.s)?;
     }
-    Ok(set_unwrapped(s_out, d_out))
+    ModeOp::Coalesce.flat_into(res.into_iter(), out)
 }
 
 /// Evaluates the accepted F2 modes (sizes `s`, F2 strides `d`) at the
@@ -570,4 +587,37 @@ pub(crate) fn nullspace_into(a: &Layout, out: &mut Layout) -> Result<()> {
     }
     dn.extend_from_slice(nodes);
     Ok(())
+}
+
+#[cfg(test)]
+mod generic_tests {
+    use super::*;
+    use crate::testing::{random_layout, Rng};
+
+    /// The `i64` and the `Scalar` instantiations of the right inverse's
+    /// walk give the same layout or the same error kind on random
+    /// integer-strided layouts.
+    #[test]
+    fn right_inverse_instantiations_agree() {
+        const STRIDES: &[i64] = &[0, 1, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, -1, -2, 5, 7];
+        let mut r = Rng(3);
+        for _ in 0..100_000 {
+            let a = random_layout(&mut r, 4, 3, |r| {
+                let s = 1 + r.next(6) as i64;
+                (
+                    s,
+                    Scalar::Int(STRIDES[r.next(STRIDES.len() as u64) as usize]),
+                )
+            });
+            let i = right_inverse(&a);
+            let mut g = Layout::blank();
+            let gr =
+                folded_modes(&a).and_then(|mut c| walk_chain_into(&mut c, Scalar::Int(1), &mut g));
+            match (&i, gr) {
+                (Ok(x), Ok(())) => assert_eq!(x, &g, "{a}"),
+                (Err(x), Err(y)) => assert_eq!(x.kind, y.kind, "{a}"),
+                (x, y) => panic!("{a}: {x:?} vs {y:?}"),
+            }
+        }
+    }
 }

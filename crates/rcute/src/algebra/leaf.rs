@@ -23,6 +23,11 @@ pub(crate) trait StrideLeaf: Clone + PartialEq {
     fn into_scalar(self) -> Scalar;
     /// True for the zero of its algebra (`0`, `F0`, a zero coordinate).
     fn is_zero(&self) -> bool;
+    /// The stride order of the algebra (`type` error where two values
+    /// cannot be ordered).
+    fn try_cmp(&self, other: &Self) -> Result<std::cmp::Ordering>;
+    /// `self * n` (`overflow` beyond 64 bits).
+    fn mul_int(&self, n: i64) -> Result<Self>;
     /// Coalesce's merge rule: does a mode `s:d` continue the previous mode
     /// `sa:da`? `d == sa*da`, and for F2 strides also
     /// `(sa-1)*da + d == (2*sa-1)*da` (docs/operations.md, `coalesce`). A
@@ -40,6 +45,14 @@ impl StrideLeaf for i64 {
         *self == 0
     }
     #[inline(always)]
+    fn try_cmp(&self, other: &i64) -> Result<std::cmp::Ordering> {
+        Ok(self.cmp(other))
+    }
+    #[inline(always)]
+    fn mul_int(&self, n: i64) -> Result<i64> {
+        crate::int::mul(*self, n)
+    }
+    #[inline(always)]
     fn continues(da: &i64, sa: i64, d: &i64) -> Result<bool> {
         Ok(da.checked_mul(sa) == Some(*d))
     }
@@ -53,6 +66,12 @@ impl StrideLeaf for Scalar {
     #[inline(always)]
     fn is_zero(&self) -> bool {
         Scalar::is_zero(self)
+    }
+    fn try_cmp(&self, other: &Scalar) -> Result<std::cmp::Ordering> {
+        Scalar::try_cmp(self, other)
+    }
+    fn mul_int(&self, n: i64) -> Result<Scalar> {
+        Scalar::mul_int(self, n)
     }
     fn continues(da: &Scalar, sa: i64, d: &Scalar) -> Result<bool> {
         if let (Scalar::Int(x), Scalar::Int(y)) = (da, d) {
@@ -146,4 +165,20 @@ pub(crate) fn flat_layout<D: StrideLeaf>(modes: &[(i64, D)]) -> Layout {
     push_flat(modes, nodes, sh, st);
     dn.extend_from_slice(nodes);
     out
+}
+
+/// Sorts `v` stably by `cmp` (insertion sort: the lists are a layout's
+/// modes, short), stopping at the first error of `cmp`.
+pub(crate) fn sort_stable_by<T>(
+    v: &mut [T],
+    mut cmp: impl FnMut(&T, &T) -> Result<std::cmp::Ordering>,
+) -> Result<()> {
+    for i in 1..v.len() {
+        let mut j = i;
+        while j > 0 && cmp(&v[j], &v[j - 1])? == std::cmp::Ordering::Less {
+            v.swap(j, j - 1);
+            j -= 1;
+        }
+    }
+    Ok(())
 }
