@@ -700,84 +700,11 @@ pub(crate) fn complement_axes(a: &Layout, extend: Option<HRef<'_, i64>>) -> Opti
     Some(Layout::from_parts(bs.finish(), bd.finish()))
 }
 
-/// The integer modes of `fold(A)` with their prefix products
-/// (`inverse.rs` `folded_modes`): `(s, d, pp)`.
-fn folded_pp(a: &Layout, st: &[i64]) -> Option<SmallVec<[(i64, i64, i64); 8]>> {
-    let f = fold(a.shape().leaves().iter().copied().zip(st.iter().copied()))?;
-    let mut out = SmallVec::with_capacity(f.len());
-    let mut pp: i64 = 1;
-    let n = f.len();
-    for (k, (s, d)) in f.into_iter().enumerate() {
-        out.push((s, d, pp));
-        if k + 1 < n {
-            pp = pp.checked_mul(s)?;
-        }
-    }
-    Some(out)
-}
-
 /// `coprofile(A)` is the leaf `0` for integer strides whose sum fits.
 #[inline]
 fn int_codomain(st: &[i64]) -> Option<()> {
     st.iter().try_fold(0i64, |acc, &d| acc.checked_add(d))?;
     Some(())
-}
-
-/// `left_inverse(A)` (`inverse.rs`) for integer strides.
-#[cfg(test)]
-pub(crate) fn left_inverse(a: &Layout) -> Option<Layout> {
-    let mut out = Layout::blank();
-    left_inverse_into(a, &mut out)?;
-    Some(out)
-}
-
-/// [`left_inverse`] written into `out`.
-#[inline]
-pub(crate) fn left_inverse_into(a: &Layout, out: &mut Layout) -> Option<()> {
-    let st = int_strides(a)?;
-    int_codomain(&st)?;
-    let mut sorted = folded_pp(a, &st)?;
-    // stable sort by (stride, shape, prefix product)
-    if sorted.len() > 32 {
-        return None;
-    }
-    for i in 1..sorted.len() {
-        let mut j = i;
-        while j > 0
-            && (sorted[j].1, sorted[j].0, sorted[j].2)
-                < (sorted[j - 1].1, sorted[j - 1].0, sorted[j - 1].2)
-        {
-            sorted.swap(j, j - 1);
-            j -= 1;
-        }
-    }
-    let mut sp = Ints::new();
-    let mut dp = Ints::new();
-    sp.push(1);
-    dp.push(0);
-    let mut cur: i64 = 1;
-    for &(s, d, pp) in &sorted {
-        if d == 0 || s == 1 {
-            continue;
-        }
-        let last = *sp.last()?;
-        let (gap, r) = fdm(d, cur)?;
-        if r != 0 || gap < last {
-            return None;
-        }
-        if let Some(l) = sp.last_mut() {
-            *l = gap;
-        }
-        cur = cur.checked_mul(gap)?;
-        sp.push(s);
-        dp.push(pp);
-    }
-    // coalesce_z(set unwrap(S) : unwrap(D))
-    let f = fold(sp.into_iter().zip(dp))?;
-    if f.is_empty() {
-        return None;
-    }
-    unwrapped_into(&f, out)
 }
 
 /// The modes of `coalesce(A)` (`1:0` for none) for integer strides.
@@ -1561,23 +1488,6 @@ mod tests {
             if let Some(f) = complement(&a, x) {
                 fast += 1;
                 assert_eq!(g.as_ref().ok(), Some(&f), "complement({a}, {x:?})");
-            }
-        }
-        assert!(fast > ok / 2, "{fast} of {ok}");
-    }
-
-    /// The fast left inverse agrees with the general code wherever it answers.
-    #[test]
-    fn inverses_match_general() {
-        let mut r = Rng(3);
-        let (mut fast, mut ok) = (0, 0);
-        for _ in 0..200_000 {
-            let a = layout(&mut r, 6, STRIDES);
-            let g = super::super::inverse::left_inverse_general(&a);
-            ok += g.is_ok() as u32;
-            if let Some(f) = left_inverse(&a) {
-                fast += 1;
-                assert_eq!(g.as_ref().ok(), Some(&f), "left_inverse({a})");
             }
         }
         assert!(fast > ok / 2, "{fast} of {ok}");

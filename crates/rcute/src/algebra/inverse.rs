@@ -9,9 +9,8 @@ use crate::htuple::HTuple;
 use crate::stride::Path;
 use crate::{int, Layout, Result, Scalar};
 
-use super::coalesce::{coalesce, coalesce_z, fold_into, Folded, ModeOp};
+use super::coalesce::{coalesce, fold_into, Folded, ModeOp};
 use super::codomain::coprofile;
-use super::complement::stable_sort_slice;
 use super::leaf::{int_strides, sort_stable_by, StrideLeaf};
 
 // ---------------------------------------------------------------------------
@@ -390,25 +389,28 @@ fn right_inverse_f2(a: &Layout, chain: &[(usize, Mode)]) -> Result<Layout> {
 #[inline]
 pub fn left_inverse(a: &Layout) -> Result<Layout> {
     let mut out = Layout::blank();
-    if super::fast::left_inverse_into(a, &mut out).is_some() {
-        return Ok(out);
-    }
-    left_inverse_general(a)
+    left_inverse_into(a, &mut out)?;
+    Ok(out)
 }
 
-/// [`left_inverse`] written into `out`, reusing its storage (the notation's
+/// One axis of a left inverse under construction: its shape and its
+/// (integer) strides, each starting with the `1:0` mode.
+type Axis = (SmallVec<[i64; 8]>, SmallVec<[i64; 8]>);
+
+/// [`left_inverse`] built in `out`, reusing its storage (the notation's
 /// prepared calls evaluate into a caller's slot). On an error `out` holds
 /// an unspecified layout.
-#[inline]
 pub(crate) fn left_inverse_into(a: &Layout, out: &mut Layout) -> Result<()> {
-    if super::fast::left_inverse_into(a, out).is_none() {
-        *out = left_inverse_general(a)?;
+    if let Some(st) = int_strides(a) {
+        // an integer codomain: the chain on `i64` strides
+        super::codomain::coprofile(a)?;
+        let mut sorted = Modes::<i64>::new();
+        folded_modes_into(a.shape().leaves().iter().copied().zip(st), &mut sorted)?;
+        let mut axes: SmallVec<[Axis; 2]> = SmallVec::new();
+        left_chains(a, &mut sorted, &[Path::new()], false, &mut axes)?;
+        let (s, d) = &axes[0];
+        return ModeOp::CoalesceZ.flat_into(s.iter().copied().zip(d.iter().copied()), out);
     }
-    Ok(())
-}
-
-/// [`left_inverse`] without the integer fast path.
-pub(crate) fn left_inverse_general(a: &Layout) -> Result<Layout> {
     reject_f2_in_coord(a, "left_inverse")?;
     let (profile, axes) = codomain_axes(a)?;
     let f2 = axes.is_none() && has_f2_strides(a);
@@ -419,26 +421,47 @@ pub(crate) fn left_inverse_general(a: &Layout) -> Result<Layout> {
         None => smallvec::smallvec![Path::new()],
     };
     let mut sorted = folded_modes(a)?;
-    stable_sort_slice(&mut sorted, &|x: &Mode, y: &Mode| {
+    let mut chains: SmallVec<[Axis; 2]> = SmallVec::new();
+    left_chains(a, &mut sorted, &paths, f2, &mut chains)?;
+    let mut results: Vec<Layout> = Vec::with_capacity(chains.len());
+    for (s, d) in &chains {
+        let mut r = Layout::blank();
+        ModeOp::CoalesceZ.flat_into(s.iter().copied().zip(d.iter().copied()), &mut r)?;
+        results.push(r);
+    }
+    *out = match axes {
+        None => results
+            .into_iter()
+            .next()
+            .ok_or_else(|| Error::value("internal: no axis"))?,
+        Some(_) => nest_like(&profile, results)?,
+    };
+    Ok(())
+}
+
+/// The left inverse's chains: the folded modes `sorted` of A sorted by
+/// (stride, size, domain multiplier), each nonzero non-size-1 mode placed
+/// on its codomain axis (`paths`) after checking it continues that axis's
+/// chain (integers: a multiple of the running extent at least the last
+/// size; F2 (`f2`): exactly the next power of two), into `axes`.
+fn left_chains<D: StrideLeaf>(
+    a: &Layout,
+    sorted: &mut Modes<D>,
+    paths: &[Path],
+    f2: bool,
+    axes: &mut SmallVec<[Axis; 2]>,
+) -> Result<()> {
+    sort_stable_by(sorted, |x, y| {
         Ok(x.d.try_cmp(&y.d)?.then(x.s.cmp(&y.s)).then(x.pp.cmp(&y.pp)))
     })?;
     let n = paths.len();
-    let mut s_ax: SmallVec<[SmallVec<[i64; 8]>; 2]> =
-        smallvec::smallvec![smallvec::smallvec![1]; n];
-    let mut d_ax: SmallVec<[SmallVec<[Scalar; 8]>; 2]> =
-        smallvec::smallvec![smallvec::smallvec![Scalar::Int(0)]; n];
+    axes.clear();
+    axes.extend((0..n).map(|_| (smallvec::smallvec![1], smallvec::smallvec![0])));
     let mut cur: SmallVec<[i64; 2]> = smallvec::smallvec![1; n];
-    for m in &sorted {
-        let (val, path) = m.d.basis_term()?;
-        let mv = match val {
-            Scalar::Int(v) | Scalar::F2(v) => v,
-            Scalar::Coord(_) => {
-                return Err(Error::type_(format!(
-                    "left_inverse: stride {} is not a basis value",
-                    m.d
-                )))
-            }
-        };
+    for m in sorted.iter() {
+        let (mv, path) =
+            m.d.axis_value()
+                .map_err(|e| Error::type_(format!("left_inverse: {}", e.message)))?;
         if mv == 0 || m.s == 1 {
             continue;
         }
@@ -448,9 +471,8 @@ pub(crate) fn left_inverse_general(a: &Layout) -> Result<Layout> {
                 m.d
             ))
         })?;
-        let (sp, dp) = match (s_ax.get_mut(p), d_ax.get_mut(p)) {
-            (Some(sp), Some(dp)) => (sp, dp),
-            _ => return Err(Error::value("internal: axis out of range")),
+        let (Some((sp, dp)), Some(cp)) = (axes.get_mut(p), cur.get_mut(p)) else {
+            return Err(Error::value("internal: axis out of range"));
         };
         let last = sp.last().copied().unwrap_or(1);
         if f2 {
@@ -464,7 +486,7 @@ pub(crate) fn left_inverse_general(a: &Layout) -> Result<Layout> {
                     "left_inverse: the F2 layout {a} has the negative stride F{mv}; F2 chains need non-negative strides"
                 )));
             }
-            let want = int::mul(cur[p], last)?;
+            let want = int::mul(*cp, last)?;
             match mv.cmp(&want) {
                 Ordering::Less => {
                     return Err(Error::injectivity(format!(
@@ -478,13 +500,13 @@ pub(crate) fn left_inverse_general(a: &Layout) -> Result<Layout> {
                 }
                 Ordering::Equal => {}
             }
-            cur[p] = mv;
+            *cp = mv;
         } else {
-            let (gap, r) = int::floor_divmod(mv, cur[p])?;
+            let (gap, r) = int::floor_divmod(mv, *cp)?;
             if r != 0 {
                 return Err(Error::divisibility(format!(
                     "left_inverse: strides of {a} do not form an ordered chain ({} is not a multiple of {})",
-                    m.d, cur[p]
+                    m.d, cp
                 )));
             }
             if gap < last {
@@ -496,22 +518,12 @@ pub(crate) fn left_inverse_general(a: &Layout) -> Result<Layout> {
             if let Some(l) = sp.last_mut() {
                 *l = gap;
             }
-            cur[p] = int::mul(cur[p], gap)?;
+            *cp = int::mul(*cp, gap)?;
         }
         sp.push(m.s);
-        dp.push(Scalar::Int(m.pp));
+        dp.push(m.pp);
     }
-    let mut results: SmallVec<[Layout; 1]> = SmallVec::with_capacity(n);
-    for (s, d) in s_ax.into_iter().zip(d_ax) {
-        results.push(coalesce_z(&set_unwrapped(s, d))?);
-    }
-    match axes {
-        None => results
-            .into_iter()
-            .next()
-            .ok_or_else(|| Error::value("internal: no axis")),
-        Some(_) => nest_like(&profile, results.into_vec()),
-    }
+    Ok(())
 }
 
 // ---------------------------------------------------------------------------
@@ -595,7 +607,7 @@ mod generic_tests {
     use crate::testing::{random_layout, Rng};
 
     /// The `i64` and the `Scalar` instantiations of the right inverse's
-    /// walk give the same layout or the same error kind on random
+    /// walk and of the left inverse's chains give the same layout or the same error kind on random
     /// integer-strided layouts.
     #[test]
     fn right_inverse_instantiations_agree() {
@@ -617,6 +629,18 @@ mod generic_tests {
                 (Ok(x), Ok(())) => assert_eq!(x, &g, "{a}"),
                 (Err(x), Err(y)) => assert_eq!(x.kind, y.kind, "{a}"),
                 (x, y) => panic!("{a}: {x:?} vs {y:?}"),
+            }
+            let i = left_inverse(&a);
+            let mut chains = SmallVec::new();
+            let gr = folded_modes(&a).and_then(|mut c| {
+                left_chains(&a, &mut c, &[Path::new()], false, &mut chains)?;
+                let (s, d): &Axis = &chains[0];
+                ModeOp::CoalesceZ.flat_into(s.iter().copied().zip(d.iter().copied()), &mut g)
+            });
+            match (&i, gr) {
+                (Ok(x), Ok(())) => assert_eq!(x, &g, "left_inverse({a})"),
+                (Err(x), Err(y)) => assert_eq!(x.kind, y.kind, "left_inverse({a})"),
+                (x, y) => panic!("left_inverse({a}): {x:?} vs {y:?}"),
             }
         }
     }

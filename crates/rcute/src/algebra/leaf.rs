@@ -18,7 +18,7 @@ use crate::{Layout, Scalar};
 pub(crate) type Ints = SmallVec<[i64; 8]>;
 
 /// A stride leaf: `i64` or [`Scalar`].
-pub(crate) trait StrideLeaf: Clone + PartialEq {
+pub(crate) trait StrideLeaf: Clone + PartialEq + std::fmt::Display {
     /// The leaf as a [`Scalar`] (the result layouts store scalars).
     fn into_scalar(self) -> Scalar;
     /// True for the zero of its algebra (`0`, `F0`, a zero coordinate).
@@ -28,6 +28,10 @@ pub(crate) trait StrideLeaf: Clone + PartialEq {
     fn try_cmp(&self, other: &Self) -> Result<std::cmp::Ordering>;
     /// `self * n` (`overflow` beyond 64 bits).
     fn mul_int(&self, n: i64) -> Result<Self>;
+    /// The value and the codomain axis of a basis value (`v@path`; an
+    /// integer or F2 value is on the axis `()`); `type` for a stride with
+    /// several nonzero terms.
+    fn axis_value(&self) -> Result<(i64, crate::stride::Path)>;
     /// Coalesce's merge rule: does a mode `s:d` continue the previous mode
     /// `sa:da`? `d == sa*da`, and for F2 strides also
     /// `(sa-1)*da + d == (2*sa-1)*da` (docs/operations.md, `coalesce`). A
@@ -53,6 +57,10 @@ impl StrideLeaf for i64 {
         crate::int::mul(*self, n)
     }
     #[inline(always)]
+    fn axis_value(&self) -> Result<(i64, crate::stride::Path)> {
+        Ok((*self, crate::stride::Path::new()))
+    }
+    #[inline(always)]
     fn continues(da: &i64, sa: i64, d: &i64) -> Result<bool> {
         Ok(da.checked_mul(sa) == Some(*d))
     }
@@ -72,6 +80,15 @@ impl StrideLeaf for Scalar {
     }
     fn mul_int(&self, n: i64) -> Result<Scalar> {
         Scalar::mul_int(self, n)
+    }
+    fn axis_value(&self) -> Result<(i64, crate::stride::Path)> {
+        let (val, path) = self.basis_term()?;
+        match val {
+            Scalar::Int(v) | Scalar::F2(v) => Ok((v, path)),
+            Scalar::Coord(_) => Err(crate::Error::type_(format!(
+                "stride {self} is not a basis value"
+            ))),
+        }
     }
     fn continues(da: &Scalar, sa: i64, d: &Scalar) -> Result<bool> {
         if let (Scalar::Int(x), Scalar::Int(y)) = (da, d) {
