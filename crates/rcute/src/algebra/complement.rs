@@ -9,8 +9,10 @@ use std::cmp::Ordering;
 
 use smallvec::SmallVec;
 
+use super::coalesce::{fold_into, Folded};
+use super::leaf::{int_strides, unwrapped_into};
 use crate::error::{Error, Result};
-use crate::htuple::{Builder, HRef, HTuple};
+use crate::htuple::{Builder, HRef};
 use crate::int;
 use crate::layout::Layout;
 use crate::stride::{Path, Scalar};
@@ -53,29 +55,128 @@ use crate::stride::{Path, Scalar};
 #[inline]
 pub fn complement(a: &Layout, extend: Option<HRef<'_, i64>>) -> Result<Layout> {
     let mut out = Layout::blank();
-    if super::fast::complement_into(a, extend, &mut out).is_some() {
-        return Ok(out);
-    }
-    complement_general(a, extend)
+    complement_into(a, extend, &mut out)?;
+    Ok(out)
 }
 
-/// [`complement`] written into `out`, reusing its storage (the notation's
+/// [`complement`] built in `out`, reusing its storage (the notation's
 /// prepared calls evaluate into a caller's slot). On an error `out` holds
 /// an unspecified layout.
-#[inline]
 pub(crate) fn complement_into(
     a: &Layout,
     extend: Option<HRef<'_, i64>>,
     out: &mut Layout,
 ) -> Result<()> {
-    if super::fast::complement_into(a, extend, out).is_none() {
-        *out = complement_general(a, extend)?;
+    let x = extend.filter(|x| !is_no_extension(*x));
+    let Some(st) = int_strides(a) else {
+        *out = complement_coords(a, x)?;
+        return Ok(());
+    };
+    // an integer codomain: one axis, the strides sorted (stably) by value
+    super::coprofile(a)?;
+    let mut pairs: SmallVec<[(i64, i64); 8]> = st
+        .into_iter()
+        .zip(a.shape().leaves().iter().copied())
+        .collect();
+    pairs.sort_by_key(|p| p.0);
+    let mut minimal = Folded::<i64>::new();
+    axis_minimal(pairs, &[], &mut minimal).map_err(|e| in_complement(e, a, x))?;
+    match x {
+        None => unwrapped_into(&minimal, out),
+        Some(x) => {
+            let mut grown = Folded::<i64>::new();
+            axis_extend(&minimal, x.leaves(), &mut grown)
+                .map_err(|e| in_complement(e, a, Some(x)))?;
+            unwrapped_into(&grown, out);
+        }
     }
     Ok(())
 }
 
-/// [`complement`] without the integer fast path.
-pub(crate) fn complement_general(a: &Layout, extend: Option<HRef<'_, i64>>) -> Result<Layout> {
+/// `e` with the operands of the complement in front of its message.
+#[cold]
+fn in_complement(e: Error, a: &Layout, x: Option<HRef<'_, i64>>) -> Error {
+    let m = match x {
+        Some(x) => format!("complement({a}, extend={x}): {}", e.message),
+        None => format!("complement({a}): {}", e.message),
+    };
+    Error::new(e.kind, m)
+}
+
+/// The minimal complement of one codomain axis, coalesce_z'd, into `out`:
+/// `pairs` are the `(stride value, size)` modes on the axis in stride
+/// order; each nonzero mode of size above 1 must start at or past the
+/// running extent (`injectivity` otherwise), and leaves the gap below it
+/// as a mode of the complement; the extension mode `1 : extent` ends it.
+/// `path` is the axis (for the error message).
+#[inline]
+pub(crate) fn axis_minimal(
+    pairs: impl IntoIterator<Item = (i64, i64)>,
+    path: &[usize],
+    out: &mut Folded<i64>,
+) -> Result<()> {
+    let mut sl = IntList::new();
+    let mut dl = IntList::new();
+    dl.push(1);
+    for (m, s) in pairs {
+        if m == 0 || s == 1 {
+            continue;
+        }
+        let last = dl.last().copied().unwrap_or(1);
+        if m < last {
+            return Err(Error::injectivity(format!(
+                "Non-injective layout in complement (stride {} is below the running extent {last})",
+                Scalar::basis(m, path)
+            )));
+        }
+        sl.push(int::floor_div(m, last)?);
+        dl.push(int::mul(m, s)?);
+    }
+    sl.push(1);
+    fold_into(sl.iter().copied().zip(dl.iter().copied()), out)
+}
+
+/// Grows the extension mode (the last) of one axis complement `minimal`
+/// through the extents `x`: `R_k = ceil(x_k / ext)`, `ext = ceil(ext / x_k)`
+/// from `ext` the extension stride, the `R_k` taking prefix-product strides
+/// from it; the result coalesced, into `out`. A non-positive `R_k` is a
+/// `value` error.
+#[inline]
+pub(crate) fn axis_extend(minimal: &[(i64, i64)], x: &[i64], out: &mut Folded<i64>) -> Result<()> {
+    let Some(&(_, last)) = minimal.last() else {
+        return Err(Error::value("the axis complement has no extension mode"));
+    };
+    let keep = minimal.len() - 1;
+    let mut grown = IntList::new();
+    let mut strides = IntList::new();
+    let mut ext = last;
+    let mut acc = last;
+    for (k, &xk) in x.iter().enumerate() {
+        let r = int::ceil_div(xk, ext)?;
+        ext = int::ceil_div(ext, xk)?;
+        if r <= 0 {
+            return Err(Error::value(format!(
+                "the extension has the non-positive extent {r}; shapes must be positive"
+            )));
+        }
+        grown.push(r);
+        strides.push(acc);
+        if k + 1 < x.len() {
+            acc = int::mul(acc, r)?;
+        }
+    }
+    let added = grown.iter().copied().zip(strides.iter().copied());
+    fold_into(minimal[..keep].iter().copied().chain(added), out)?;
+    if out.len() >= 2 && out.last().is_some_and(|m| m.0 == 1) {
+        out.pop();
+    }
+    Ok(())
+}
+
+/// [`complement`] of a layout whose strides are not all integers: one
+/// minimal complement per codomain axis, laid out following the codomain
+/// profile (`extend` walked with it).
+fn complement_coords(a: &Layout, x: Option<HRef<'_, i64>>) -> Result<Layout> {
     for d in a.stride().leaves() {
         if has_f2(d) {
             return Err(Error::type_(format!(
@@ -90,13 +191,6 @@ pub(crate) fn complement_general(a: &Layout, extend: Option<HRef<'_, i64>>) -> R
     } else {
         profile.as_ref().leaf_paths().into_iter().collect()
     };
-    // per axis: the shape list S and the stride list D (D starts with 1)
-    // inline lists: no heap allocation for small layouts
-    let mut lists: SmallVec<[(IntList, IntList); 2]> = axes
-        .iter()
-        .map(|_| (IntList::new(), smallvec::smallvec![1]))
-        .collect();
-
     let mut pairs: SmallVec<[(&Scalar, i64); 8]> = a
         .stride()
         .leaves()
@@ -111,7 +205,8 @@ pub(crate) fn complement_general(a: &Layout, extend: Option<HRef<'_, i64>>) -> R
             ))
         })
     })?;
-
+    // per axis: its `(value, size)` modes in stride order
+    let mut on_axis: SmallVec<[Folded<i64>; 2]> = axes.iter().map(|_| Folded::new()).collect();
     for (d, s) in pairs {
         let (v, path) = d.basis_term().map_err(|e| {
             Error::type_(format!(
@@ -136,29 +231,15 @@ pub(crate) fn complement_general(a: &Layout, extend: Option<HRef<'_, i64>>) -> R
                 "complement({a}): the stride {d} lies on no axis of the codomain profile {profile}"
             ))
         })?;
-        let (sl, dl) = &mut lists[k];
-        let last = dl.last().copied().unwrap_or(1);
-        if m < last {
-            return Err(Error::injectivity(format!(
-                "complement({a}): Non-injective layout in complement (stride {d} is below the running extent {last})"
-            )));
-        }
-        sl.push(int::floor_div(m, last)?);
-        dl.push(int::mul(m, s)?);
+        on_axis[k].push((m, s));
     }
-
     // the minimal complement of each axis, with integer strides
-    let mut minimal: SmallVec<[Layout; 2]> = SmallVec::with_capacity(lists.len());
-    for (mut sl, dl) in lists {
-        sl.push(1);
-        let c = Layout::from_parts(
-            HTuple::flat(sl),
-            HTuple::flat(dl.into_iter().map(Scalar::Int)),
-        );
-        minimal.push(super::coalesce_z(&c)?);
+    let mut minimal: SmallVec<[Folded<i64>; 2]> = SmallVec::with_capacity(axes.len());
+    for (pairs, path) in on_axis.into_iter().zip(&axes) {
+        let mut f = Folded::new();
+        axis_minimal(pairs, path, &mut f).map_err(|e| in_complement(e, a, None))?;
+        minimal.push(f);
     }
-
-    let x = extend.filter(|x| !is_no_extension(*x));
     let mut shape_b = Builder::new();
     let mut stride_b = Builder::new();
     let mut next = minimal.into_iter();
@@ -203,29 +284,38 @@ fn has_f2(d: &Scalar) -> bool {
     }
 }
 
-/// Appends the axis layout `c` (integer strides) with its strides moved onto
-/// the axis `path` (an empty path keeps them integers).
+/// Appends the axis complement `c` (flat integer modes: a leaf for one)
+/// with its strides moved onto the axis `path` (an empty path keeps them
+/// integers).
 fn push_on_axis(
-    c: &Layout,
+    c: &[(i64, i64)],
     path: &[usize],
     shape_b: &mut Builder<i64>,
     stride_b: &mut Builder<Scalar>,
 ) -> Result<()> {
-    let stride = c.stride().try_map(|d| match d {
-        Scalar::Int(v) => Ok(Scalar::basis(*v, path)),
-        other => Err(Error::type_(format!(
-            "complement: unexpected stride {other} in an axis complement"
-        ))),
-    })?;
-    shape_b.push(c.shape().as_ref());
-    stride_b.push_owned(stride);
+    match c {
+        [(s, d)] => {
+            shape_b.leaf(*s);
+            stride_b.leaf(Scalar::basis(*d, path));
+        }
+        _ => {
+            shape_b.open();
+            stride_b.open();
+            for &(s, d) in c {
+                shape_b.leaf(s);
+                stride_b.leaf(Scalar::basis(d, path));
+            }
+            shape_b.close();
+            stride_b.close();
+        }
+    }
     Ok(())
 }
 
 /// Lays the per-axis complements out following the codomain profile.
 fn assemble(
     p: HRef<'_, i64>,
-    next: &mut impl Iterator<Item = Layout>,
+    next: &mut impl Iterator<Item = Folded<i64>>,
     path: &mut Path,
     shape_b: &mut Builder<i64>,
     stride_b: &mut Builder<Scalar>,
@@ -262,7 +352,7 @@ fn assemble_extended(
     a: &Layout,
     p: HRef<'_, i64>,
     x: HRef<'_, i64>,
-    next: &mut impl Iterator<Item = Layout>,
+    next: &mut impl Iterator<Item = Folded<i64>>,
     path: &mut Path,
     shape_b: &mut Builder<i64>,
     stride_b: &mut Builder<Scalar>,
@@ -275,7 +365,8 @@ fn assemble_extended(
         let c = next
             .next()
             .ok_or_else(|| Error::value("complement: missing axis complement"))?;
-        let grown = extend_axis(&c, x)?;
+        let mut grown = Folded::new();
+        axis_extend(&c, x.leaves(), &mut grown).map_err(|e| in_complement(e, a, Some(x)))?;
         return push_on_axis(&grown, path, shape_b, stride_b);
     }
     if x.is_leaf() || x.rank() < p.rank() {
@@ -313,45 +404,6 @@ fn assemble_extended(
     shape_b.close();
     stride_b.close();
     Ok(())
-}
-
-/// Grows the extension mode of one axis complement `c` (flat, integer
-/// strides) through the leaves of `x`: `R_k = ceil(x_k / ext)`,
-/// `ext = ceil(ext / x_k)`, R gets prefix-product strides from the last
-/// stride, and the result is coalesced.
-fn extend_axis(c: &Layout, x: HRef<'_, i64>) -> Result<Layout> {
-    let shapes = c.shape().leaves();
-    let strides = c.stride().leaves();
-    let last = match strides.last() {
-        Some(Scalar::Int(v)) => *v,
-        _ => {
-            return Err(Error::value(format!(
-                "complement: the axis complement {c} has no integer extension stride"
-            )))
-        }
-    };
-    let mut ext = last;
-    let mut r: IntList = SmallVec::with_capacity(x.num_leaves());
-    for &xk in x.leaves() {
-        r.push(int::ceil_div(xk, ext)?);
-        ext = int::ceil_div(ext, xk)?;
-    }
-    let keep = shapes.len().saturating_sub(1);
-    let mut sb = Builder::new();
-    let mut db = Builder::new();
-    sb.open();
-    db.open();
-    for (&s, d) in shapes.iter().zip(strides).take(keep) {
-        sb.leaf(s);
-        db.leaf(d.clone());
-    }
-    sb.push_owned(HTuple::flat(r));
-    db.leaf(Scalar::Int(last));
-    sb.close();
-    db.close();
-    let stride = db.finish();
-    let grown = Layout::with_stride(sb.finish(), stride.as_ref())?;
-    super::coalesce(&grown)
 }
 
 /// An inline list of integers.

@@ -27,7 +27,9 @@ pub(crate) use super::leaf::int_strides;
 /// `fold` of `coalesce.rs` on integer modes (`None` on an overflow).
 #[inline(always)]
 pub(crate) fn fold(modes: impl IntoIterator<Item = (i64, i64)>) -> Option<Modes> {
-    super::coalesce::fold(modes).ok()
+    let mut out = Modes::new();
+    super::coalesce::fold_into(modes, &mut out).ok()?;
+    Some(out)
 }
 
 /// The modes of `coalesce` (`trailing` false: a trailing size-1 mode
@@ -39,7 +41,7 @@ pub(crate) fn coalesce_flat(
     trailing: bool,
     out: &mut Modes,
 ) -> Option<()> {
-    *out = fold(modes)?;
+    super::coalesce::fold_into(modes, out).ok()?;
     if !trailing && out.len() >= 2 && out.last().is_some_and(|m| m.0 == 1) {
         out.pop();
     }
@@ -447,17 +449,6 @@ pub(crate) fn logical_divide_modes_into(
     })
 }
 
-/// `ceil(a / b)` as `int::ceil_div`, `None` where it errors.
-#[inline]
-fn cdiv(a: i64, b: i64) -> Option<i64> {
-    let (q, r) = fdm(a, b)?;
-    if r != 0 {
-        q.checked_add(1)
-    } else {
-        Some(q)
-    }
-}
-
 /// Stable sort of `(stride, shape)` pairs by stride (the order of the
 /// fallible merge sort of `complement.rs` on integer strides: any stable
 /// sort gives the same order).
@@ -487,217 +478,20 @@ pub(crate) fn unwrapped_into(modes: &[(i64, i64)], out: &mut Layout) -> Option<(
     Some(())
 }
 
-/// One axis of the complement (`complement.rs`): the minimal complement
-/// of the axis's `(stride, shape)` pairs (in sorted order), coalesce_z'd,
-/// or, with the extension `x` (its leaves), grown to cover it and
-/// coalesced.
+/// One axis of the complement (`complement.rs` `axis_minimal` and, with
+/// the extension `x` (its leaves), `axis_extend`); `None` on any error.
 fn axis_complement(
     pairs: impl IntoIterator<Item = (i64, i64)>,
     x: Option<&[i64]>,
 ) -> Option<Modes> {
-    let mut sl = Ints::new();
-    let mut dl = Ints::new();
-    dl.push(1);
-    for (m, s) in pairs {
-        if m == 0 || s == 1 {
-            continue;
-        }
-        let last = *dl.last()?;
-        if m < last {
-            return None;
-        }
-        sl.push(fdm(m, last)?.0);
-        dl.push(m.checked_mul(s)?);
-    }
-    sl.push(1);
-    // the minimal complement, coalesce_z'd
-    let minimal = fold(sl.iter().copied().zip(dl.iter().copied()))?;
-    if minimal.is_empty() {
-        return None;
-    }
+    let mut minimal = Modes::new();
+    super::complement::axis_minimal(pairs, &[], &mut minimal).ok()?;
     let Some(x) = x else {
         return Some(minimal);
     };
-    // extend_axis: grow the last mode to cover x
-    let last = minimal.last()?.1;
-    let mut ext = last;
-    let mut r = Ints::new();
-    for &xk in x {
-        r.push(cdiv(xk, ext)?);
-        ext = cdiv(ext, xk)?;
-    }
-    let keep = minimal.len() - 1;
-    if r.is_empty() || keep + r.len() > crate::htuple::MAX_LEAVES {
-        return None;
-    }
-    if minimal[..keep].iter().any(|m| m.0 <= 0) || r.iter().any(|&v| v <= 0) {
-        return None;
-    }
-    let mut modes: Modes = minimal[..keep].iter().copied().collect();
-    let mut acc = last;
-    for (j, &rj) in r.iter().enumerate() {
-        modes.push((rj, acc));
-        if j + 1 < r.len() {
-            acc = acc.checked_mul(rj)?;
-        }
-    }
     let mut f = Modes::new();
-    coalesce_flat(modes, false, &mut f)?;
+    super::complement::axis_extend(&minimal, x, &mut f).ok()?;
     Some(f)
-}
-
-/// The extension of `complement(A, extend)`, `None` for "no extension"
-/// (a `0` leaf or `()`).
-#[inline]
-fn extension<'a>(extend: Option<HRef<'a, i64>>) -> Option<HRef<'a, i64>> {
-    extend.filter(|x| match x.as_leaf() {
-        Some(&v) => v != 0,
-        None => x.rank() != 0,
-    })
-}
-
-/// `complement(A, extend)` (`complement.rs`) for integer strides.
-#[cfg(test)]
-pub(crate) fn complement(a: &Layout, extend: Option<HRef<'_, i64>>) -> Option<Layout> {
-    let mut out = Layout::blank();
-    complement_int_into(a, extend, &mut out)?;
-    Some(out)
-}
-
-/// The complement fast paths, [`complement`] or else
-/// [`complement_axes`], written into `out`.
-#[inline]
-pub(crate) fn complement_into(
-    a: &Layout,
-    extend: Option<HRef<'_, i64>>,
-    out: &mut Layout,
-) -> Option<()> {
-    if complement_int_into(a, extend, out).is_some() {
-        return Some(());
-    }
-    *out = complement_axes(a, extend)?;
-    Some(())
-}
-
-/// [`complement`] written into `out`.
-#[inline]
-fn complement_int_into(a: &Layout, extend: Option<HRef<'_, i64>>, out: &mut Layout) -> Option<()> {
-    let st = int_strides(a)?;
-    // coprofile(A): the sum of the strides must not overflow
-    st.iter().try_fold(0i64, |acc, &d| acc.checked_add(d))?;
-    let mut pairs: Modes = st
-        .iter()
-        .copied()
-        .zip(a.shape().leaves().iter().copied())
-        .collect();
-    sort_by_stride(&mut pairs);
-    let x = extension(extend);
-    let f = axis_complement(pairs, x.map(|x| x.leaves()))?;
-    unwrapped_into(&f, out)
-}
-
-/// `complement(A, extend)` for strides that are zero integers or positive
-/// basis values `v@i` (coordinate values of integers with one nonzero
-/// child), at least one of them: the codomain profile is the flat tuple
-/// of `n` axes (`n` the longest coordinate value), each axis complemented
-/// as an integer layout and its strides put back on the axis.
-pub(crate) fn complement_axes(a: &Layout, extend: Option<HRef<'_, i64>>) -> Option<Layout> {
-    // (axis, value) per stride; (-1, 0) for a zero integer
-    let mut keys: SmallVec<[(i64, i64, i64); 8]> = SmallVec::new();
-    let mut sums: SmallVec<[i64; 4]> = SmallVec::new();
-    for (d, &s) in a.stride().leaves().iter().zip(a.shape().leaves()) {
-        match d {
-            Scalar::Int(0) => keys.push((-1, 0, s)),
-            Scalar::Coord(c) => {
-                let mut term = None;
-                for (i, x) in c.children().iter().enumerate() {
-                    let Scalar::Int(v) = x else {
-                        return None;
-                    };
-                    if i == sums.len() {
-                        sums.push(0);
-                    }
-                    sums[i] = sums[i].checked_add(*v)?;
-                    if *v != 0 {
-                        if term.is_some() || *v < 0 {
-                            return None;
-                        }
-                        term = Some((i as i64, *v));
-                    }
-                }
-                let (i, v) = term?;
-                keys.push((i, v, s));
-            }
-            _ => return None,
-        }
-    }
-    let n = sums.len();
-    if n == 0 || keys.len() > 32 {
-        return None;
-    }
-    // stable sort in the colexicographic order of the strides: by axis,
-    // then by value (zero first)
-    for i in 1..keys.len() {
-        let mut j = i;
-        while j > 0 && (keys[j].0, keys[j].1) < (keys[j - 1].0, keys[j - 1].1) {
-            keys.swap(j, j - 1);
-            j -= 1;
-        }
-    }
-    let x = extension(extend);
-    if let Some(x) = x {
-        // extend must have at least the profile's modes; an axis beyond
-        // the codomain must be a positive leaf here
-        if x.is_leaf() || x.rank() < n {
-            return None;
-        }
-        for xi in x.modes().skip(n) {
-            if !matches!(xi.as_leaf(), Some(&e) if e > 0) {
-                return None;
-            }
-        }
-    }
-    let mut bs = crate::htuple::Builder::new();
-    let mut bd = crate::htuple::Builder::new();
-    bs.open();
-    bd.open();
-    let total = x.map_or(n, |x| x.rank());
-    let mut xm = x.map(|x| x.modes());
-    for i in 0..total {
-        let xi = match xm.as_mut() {
-            Some(it) => Some(it.next()?),
-            None => None,
-        };
-        let path = [i];
-        if i >= n {
-            // an axis beyond the codomain: X_i : E(i)
-            let e = *xi?.as_leaf()?;
-            bs.leaf(e);
-            bd.leaf(Scalar::basis(1, &path));
-            continue;
-        }
-        let on_axis = keys.iter().filter(|k| k.0 == i as i64).map(|k| (k.1, k.2));
-        let f = axis_complement(on_axis, xi.map(|x| x.leaves()))?;
-        if f.len() == 1 {
-            bs.leaf(f[0].0);
-            bd.leaf(Scalar::basis(f[0].1, &path));
-        } else {
-            if f.len() >= WIDE as usize {
-                return None;
-            }
-            bs.open();
-            bd.open();
-            for &(s, d) in &f {
-                bs.leaf(s);
-                bd.leaf(Scalar::basis(d, &path));
-            }
-            bs.close();
-            bd.close();
-        }
-    }
-    bs.close();
-    bd.close();
-    Some(Layout::from_parts(bs.finish(), bd.finish()))
 }
 
 /// `coprofile(A)` is the leaf `0` for integer strides whose sum fits.
@@ -1158,7 +952,6 @@ pub(crate) fn blocked_raked_into(
 mod tests {
     use super::*;
     use crate::htuple::Builder;
-    use crate::htuple::HTuple;
 
     use crate::testing::{random_layout, Rng};
 
@@ -1462,84 +1255,6 @@ mod tests {
             if let Some(f) = composition(&a, &b) {
                 fast += 1;
                 assert_eq!(g.as_ref().ok(), Some(&f), "composition({a}, {b})");
-            }
-        }
-        assert!(fast > ok / 2, "{fast} of {ok}");
-    }
-
-    /// The fast complement agrees with the general code wherever it answers.
-    #[test]
-    fn complement_matches_general() {
-        let mut r = Rng(5);
-        let (mut fast, mut ok) = (0, 0);
-        for k in 0..200_000 {
-            let a = layout(&mut r, 6, STRIDES);
-            let x: Option<HTuple<i64>> = match k % 4 {
-                0 => None,
-                1 => Some(HTuple::leaf(r.next(200) as i64)),
-                2 => Some(HTuple::flat([1 + r.next(30) as i64, 1 + r.next(30) as i64])),
-                _ => Some(HTuple::leaf(1 + r.next(5000) as i64)),
-            };
-            let x = x.as_ref().map(|x| x.as_ref());
-            let g = super::super::complement::complement_general(&a, x);
-            if g.is_ok() {
-                ok += 1;
-            }
-            if let Some(f) = complement(&a, x) {
-                fast += 1;
-                assert_eq!(g.as_ref().ok(), Some(&f), "complement({a}, {x:?})");
-            }
-        }
-        assert!(fast > ok / 2, "{fast} of {ok}");
-    }
-
-    /// A random layout with zero and basis strides `v@i` (`i < 3`).
-    fn basis_layout(r: &mut Rng) -> Layout {
-        let n = 1 + r.next(4) as usize;
-        let mut sh = Vec::new();
-        let mut st = Vec::new();
-        for _ in 0..n {
-            sh.push(1 + r.next(6) as i64);
-            st.push(match r.next(6) {
-                0 => Scalar::Int(0),
-                k => Scalar::basis([1, 2, 3, 4, 8][(k - 1) as usize], &[r.next(3) as usize]),
-            });
-        }
-        Layout::new(HTuple::flat(sh), HTuple::flat(st)).unwrap()
-    }
-
-    /// The fast complement of basis strides agrees with the general code.
-    #[test]
-    fn complement_axes_matches_general() {
-        let mut r = Rng(17);
-        let (mut fast, mut ok) = (0, 0);
-        for k in 0..100_000 {
-            let a = basis_layout(&mut r);
-            let x: Option<HTuple<i64>> = match k % 4 {
-                0 => None,
-                1 => Some(HTuple::flat([1 + r.next(30) as i64, 1 + r.next(30) as i64])),
-                2 => Some(HTuple::flat([
-                    1 + r.next(30) as i64,
-                    1 + r.next(30) as i64,
-                    1 + r.next(9) as i64,
-                ])),
-                _ => Some(HTuple::flat([
-                    1 + r.next(90) as i64,
-                    1 + r.next(90) as i64,
-                    1 + r.next(9) as i64,
-                    5,
-                ])),
-            };
-            let x = x.as_ref().map(|x| x.as_ref());
-            let g = super::super::complement::complement_general(&a, x);
-            if g.is_ok() {
-                ok += 1;
-            }
-            if let Some(f) = complement_axes(&a, x) {
-                fast += 1;
-                let g = g.as_ref().ok();
-                assert_eq!(g, Some(&f), "complement({a}, {x:?})");
-                assert_eq!(g.map(|g| g.to_string()), Some(f.to_string()));
             }
         }
         assert!(fast > ok / 2, "{fast} of {ok}");

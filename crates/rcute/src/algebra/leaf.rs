@@ -178,10 +178,18 @@ pub(crate) fn push_flat<D: StrideLeaf>(
 #[cfg(test)]
 pub(crate) fn flat_layout<D: StrideLeaf>(modes: &[(i64, D)]) -> Layout {
     let mut out = Layout::blank();
+    unwrapped_into(modes, &mut out);
+    out
+}
+
+/// The layout of the flat modes `modes` ([`push_flat`]), built in `out`
+/// (its earlier value discarded, its storage reused).
+#[inline]
+pub(crate) fn unwrapped_into<D: StrideLeaf>(modes: &[(i64, D)], out: &mut Layout) {
+    out.reset();
     let ((nodes, sh), (dn, st)) = out.raw_mut();
     push_flat(modes, nodes, sh, st);
     dn.extend_from_slice(nodes);
-    out
 }
 
 /// Sorts `v` stably by `cmp` (insertion sort: the lists are a layout's
