@@ -118,6 +118,13 @@ fn divide_core(a: &Layout, b: &Layout) -> Result<Layout> {
 /// [`divide_core`] without the integer fast path.
 pub(crate) fn divide_core_general(a: &Layout, b: &Layout) -> Result<Layout> {
     let profile = super::coprofile(b)?;
+    if a.is_leaf() && !profile.is_leaf() {
+        // a leaf-shaped A against a coordinate tiler is the rank-1 tuple
+        // `(A,)`, as C++ CuTe treats an integer shape (`zipped_divide(12:1,
+        // (12,))` is `((12,), (1,)):((1,), (12,))`)
+        let wrapped = Layout::from_parts(a.shape().wrap(), a.stride().wrap());
+        return divide_core_general(&wrapped, b);
+    }
     let ext = extent(a, profile.as_ref(), 0)?;
     let c = super::complement(b, Some(ext.as_ref()))?;
     let bc = Layout::concat_pair(b, &c);
@@ -203,6 +210,14 @@ pub fn zipped_divide(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
 
 /// [`zipped_divide`] without the mode-by-mode integer fast path.
 pub(crate) fn zipped_divide_general(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
+    if matches!(b, TilerRef::Tuple(ts) if ts.is_empty()) {
+        // no tile modes: `((), (A's modes))`, as C++ gives it
+        let empty = Layout::concat_allow_empty([]);
+        return Ok(Layout::concat_pair(
+            &empty,
+            &Layout::concat_allow_empty(a.modes()),
+        ));
+    }
     let t = tiler_to_layout(b)?;
     logical_divide(a, &TilerRef::Layout(t))
 }
