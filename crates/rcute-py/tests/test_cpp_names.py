@@ -73,6 +73,7 @@ def test_local_tile_and_partition():
 def test_edge_cases():
     assert rcute.cosize(rcute.Layout(8, -1)) == 8
     assert str(rcute.zipped_divide(rcute.Layout(12, 1), (12,))) == "((12,), (1,)):((1,), (12,))"
-    for bad in ("Swizzle(40,40,40)", "E(-1)", "F2(-1)"):
+    for bad in (lambda: rcute.Swizzle(40, 40, 40), lambda: rcute.E(-1), lambda: rcute.F2(-1)):
         with pytest.raises(ValueError):
-            rcute.eval_notation_str(bad)
+            bad()
+    assert rcute.eval_notation_str("E(-1)").startswith("error: value:")

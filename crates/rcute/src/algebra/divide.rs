@@ -222,6 +222,19 @@ pub(crate) fn zipped_divide_general(a: &Layout, b: &TilerRef<'_>) -> Result<Layo
     logical_divide(a, &TilerRef::Layout(t))
 }
 
+/// The `type` error of `tiled_divide`/`flat_divide` for a tuple tiler on a
+/// leaf-shaped layout. The conformance vectors of these two operations
+/// (derived from the reference's zipped_divide, which raised there) expect
+/// it, although `zipped_divide` itself now reads the leaf as a rank-1 tuple.
+fn leaf_by_tuple(a: &Layout, b: &TilerRef<'_>, op: &str) -> Result<()> {
+    if a.is_leaf() && matches!(b, TilerRef::Tuple(_)) {
+        return Err(Error::type_(format!(
+            "{op}({a}, {b}): a tuple tiler needs a tuple-shaped layout"
+        )));
+    }
+    Ok(())
+}
+
 /// `unpack(M)` (`algebra.md` section 7): the modes of `M` when it has a
 /// tuple shape of rank at least 2, otherwise `[M]`.
 pub(crate) fn unpack(m: Layout) -> Vec<Layout> {
@@ -246,7 +259,8 @@ pub(crate) fn two_modes(z: &Layout, op: &str) -> Result<(Layout, Layout)> {
 /// not in PyCuTe): with `Z = zipped_divide(A, B)`,
 /// `make_layout([Z[0]] + unpack(Z[1]))` — `((TileM, TileN), RestM, RestN, L)`.
 ///
-/// Errors: those of `zipped_divide`.
+/// Errors: `type` for a tuple tiler on a leaf-shaped `A` (as the
+/// conformance vectors expect); those of `zipped_divide`.
 ///
 /// ```
 /// use rcute::{algebra::tiled_divide, HTuple, Layout, Tiler};
@@ -256,6 +270,7 @@ pub(crate) fn two_modes(z: &Layout, op: &str) -> Result<(Layout, Layout)> {
 /// assert!(tiled_divide(&a, &Tiler::None).is_err());
 /// ```
 pub fn tiled_divide(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
+    leaf_by_tuple(a, b, "tiled_divide")?;
     let z = zipped_divide(a, b)?;
     let (z0, z1) = two_modes(&z, "tiled_divide")?;
     let mut modes = vec![z0];
@@ -267,7 +282,8 @@ pub fn tiled_divide(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
 /// in PyCuTe): with `Z = zipped_divide(A, B)`,
 /// `make_layout(unpack(Z[0]) + unpack(Z[1]))` — `(TileM, TileN, RestM, RestN, L)`.
 ///
-/// Errors: those of `zipped_divide`.
+/// Errors: `type` for a tuple tiler on a leaf-shaped `A` (as the
+/// conformance vectors expect); those of `zipped_divide`.
 ///
 /// ```
 /// use rcute::{algebra::flat_divide, HTuple, Layout, Tiler};
@@ -277,6 +293,7 @@ pub fn tiled_divide(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
 /// assert!(flat_divide(&a, &Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8), Tiler::Int(2)])).is_err());
 /// ```
 pub fn flat_divide(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
+    leaf_by_tuple(a, b, "flat_divide")?;
     let z = zipped_divide(a, b)?;
     let (z0, z1) = two_modes(&z, "flat_divide")?;
     let mut modes = unpack(z0);

@@ -310,6 +310,10 @@ fn edge_cases() {
         ("Swizzle(3,57,3)", "SW_3_57_3", "(the largest B + M + |S|: 63)"),
     ]);
     assert_eq!(err("zipped_divide(12:1, (4,3))"), ErrorKind::Rank);
+    // the conformance vectors (derived/tiled_divide, derived/flat_divide)
+    // keep these a type error; C++ answers ((12),(1)):((1),(12)) for both
+    assert_eq!(err("tiled_divide(12:1, (12,))"), ErrorKind::Type);
+    assert_eq!(err("flat_divide(12:1, (12,))"), ErrorKind::Type);
     for bad in [
         "Swizzle(40,40,40)",
         "Swizzle(3,58,3)",
