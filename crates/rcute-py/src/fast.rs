@@ -439,6 +439,10 @@ fn int_result(py: Python<'_>, r: Option<RResult<i64>>) -> PyResult<Option<PyObje
 /// the remaining quotient), as the library's `idx2crd` computes them;
 /// `None` on failure.
 fn idx2crd_digits(i: i64, extents: &[i64]) -> Option<SmallVec<[i64; 8]>> {
+    if extents.contains(&0) {
+        // an extent 0: the library decides (an error for a tuple shape)
+        return None;
+    }
     let mut digits = SmallVec::with_capacity(extents.len());
     let mut q = i;
     for (k, &e) in extents.iter().enumerate() {

@@ -394,9 +394,13 @@ scalar_class!(
             if let Ok(f) = value.downcast::<PyF2>() {
                 return Ok(f.get().clone());
             }
-            Ok(PyF2 {
-                value: value.extract()?,
-            })
+            let value: i64 = value.extract()?;
+            if value < 0 {
+                return Err(PyValueError::new_err(format!(
+                    "value: F2: the value {value} is negative; an F2 value is a non-negative bit vector"
+                )));
+            }
+            Ok(PyF2 { value })
         }
         /// The integer value.
         #[getter]

@@ -39,7 +39,7 @@ def test_signature_parameters_follow_the_table():
     assert sig.parameters["mode"].kind is inspect.Parameter.KEYWORD_ONLY
     assert sig.parameters["mode"].default == ()
     sig = inspect.signature(rcute.make_layout)  # the Python helper
-    assert str(sig) == "(*layouts)"
+    assert str(sig) == "(*args)"
     assert str(inspect.signature(rcute.E)) == "(*seq)"
     assert str(inspect.signature(rcute.Layout)) == "(shape, stride=None)"
     # a signature binds the arguments the operation accepts

@@ -57,6 +57,8 @@ impl Swizzle {
     /// assert!(Swizzle::new(0, 4, 0).is_ok());
     /// assert_eq!(Swizzle::new(3, 0, 1).unwrap_err().kind(), ErrorKind::Value);
     /// assert_eq!(Swizzle::new(2, -1, 3).unwrap_err().kind(), ErrorKind::Value);
+    /// assert_eq!(Swizzle::new(40, 40, 40).unwrap_err().kind(), ErrorKind::Value);
+    /// assert!(Swizzle::new(3, 57, 3).is_ok());
     /// ```
     pub fn new(bits: i64, base: i64, shift: i64) -> Result<Swizzle> {
         let name = format!("Swizzle({bits}, {base}, {shift})");
@@ -75,7 +77,19 @@ impl Swizzle {
                 "{name}: the bit fields overlap (|S| < B)"
             )));
         }
-        Ok(Swizzle { bits, base, shift })
+        let sw = Swizzle { bits, base, shift };
+        if bits > 0 {
+            // the masks must fit in the 63 value bits of a 64-bit offset
+            let top = sw.top().ok().filter(|&t| t <= 63);
+            if top.is_none() {
+                return Err(Error::value(format!(
+                    "{name}: the masks reach bit M + |S| + B - 1 = {}, beyond the 63 value bits \
+                     of a 64-bit offset (M + |S| + B must be at most 63)",
+                    (i128::from(base) + i128::from(shift.unsigned_abs()) + i128::from(bits) - 1)
+                )));
+            }
+        }
+        Ok(sw)
     }
 
     /// True for `B = 0`, the identity swizzle.

@@ -109,15 +109,11 @@ fn eval_json_objects() {
     assert!(e["error"].get("hint").is_none(), "{e}");
     // a hint goes into the object, not to standard error
     let o = rcute(
-        &[
-            "eval",
-            "--json",
-            "make_layout(make_shape(4,8), make_stride(1,4))",
-        ],
+        &["eval", "--json", "Layout<Shape<_4,_8>, Stride<_1,_4>>{}"],
         "",
     );
     let e: serde_json::Value = serde_json::from_str(out(&o).trim()).expect("JSON");
-    assert_eq!(e["error"]["kind"], "value");
+    assert_eq!(e["error"]["kind"], "parse");
     assert!(e["error"]["hint"]
         .as_str()
         .is_some_and(|h| h.ends_with("(4,8):(1,4)")));
@@ -192,11 +188,6 @@ fn eval_help_states_the_output_contract() {
 fn hints_for_cpp_and_python_input() {
     let cases = [
         (
-            "make_layout(make_shape(4,8), make_stride(1,4))",
-            "error: value: unknown name 'make_shape'",
-            "(4,8):(1,4)",
-        ),
-        (
             "Layout<Shape<_4,_8>, Stride<_1,_4>>{}",
             "error: parse:",
             "(4,8):(1,4)",
@@ -211,7 +202,6 @@ fn hints_for_cpp_and_python_input() {
             "error: parse:",
             "LayoutLeft((4,8))",
         ),
-        ("make_layout((4,8),(1,4))", "error: type:", "(4,8):(1,4)"),
         ("A.shape", "error: parse:", "shape(A)"),
         (
             "cute.make_layout((4,8), stride=(1,4))",
@@ -238,10 +228,16 @@ fn hints_for_cpp_and_python_input() {
             out(&o)
         );
     }
-    // the Python constructor already works, with no hint
-    let o = rcute(&["eval", "Layout((4,8),(1,4))"], "");
-    assert_eq!(out(&o), "(4, 8):(1, 4)\n");
-    assert_eq!(err(&o), "");
+    // the Python constructor and C++'s names already work, with no hint
+    for src in [
+        "Layout((4,8),(1,4))",
+        "make_layout((4,8),(1,4))",
+        "make_layout(make_shape(4,8), make_stride(1,4))",
+    ] {
+        let o = rcute(&["eval", src], "");
+        assert_eq!(out(&o), "(4, 8):(1, 4)\n", "{src}");
+        assert_eq!(err(&o), "", "{src}");
+    }
     // other suggestions
     let o = rcute(&["eval", "import rcute"], "");
     assert!(err(&o).contains("nothing to import"), "{}", err(&o));
@@ -254,11 +250,14 @@ fn hints_for_cpp_and_python_input() {
         assert_eq!(err(&o), "", "{src}");
     }
     // in a script, the hint follows its statement's error line
-    let o = rcute(&["eval"], "1\nmake_shape(4,8)\n2\n");
-    assert_eq!(out(&o), "1\nerror: value: unknown name 'make_shape'\n2\n");
+    let o = rcute(&["eval"], "1\nLayout<Shape<_4,_8>>{}\n2\n");
+    let text = out(&o);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert!(lines[0] == "1" && lines[1].starts_with("error: parse:") && lines[2] == "2");
     assert_eq!(
         err(&o),
-        "hint: this looks like C++ CuTe; in rcute's notation: (4,8)\n"
+        "hint: this looks like C++ CuTe; in rcute's notation: LayoutLeft((4,8))\n"
     );
     // show and draw hint too
     let o = rcute(&["show", "Layout<Shape<_2,_2>>{}"], "");

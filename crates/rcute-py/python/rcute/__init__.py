@@ -266,11 +266,16 @@ class ModeOpDecorator:
         return self.func(*args, mode=self._path + mode, **kwargs)
 
 
-def make_layout(*layouts):
-    """Concatenate layouts (`make_layout(L0, L1, ...)` or `make_layout([L0, L1])`)."""
-    if len(layouts) == 1 and isinstance(layouts[0], (list, tuple)):
-        layouts = tuple(layouts[0])
-    return _rcute.make_layout(*layouts)
+def make_layout(*args):
+    """C++'s `make_layout`: `make_layout(shape, stride)`, `make_layout(shape)`,
+    or the concatenation of layouts (`make_layout(L0, L1, ...)` or
+    `make_layout([L0, L1])`); `make_layout()` is the empty layout `():()`."""
+    if len(args) == 1 and (
+        isinstance(args[0], list)
+        or (isinstance(args[0], tuple) and args[0] and all(isinstance(x, LayoutBase) for x in args[0]))
+    ):
+        args = tuple(args[0])
+    return _rcute.make_layout(*args)
 
 
 # ---------------------------------------------------------------- accessors
@@ -463,6 +468,65 @@ def identity_tensor(shape):
 
 make_identity_tensor = identity_tensor
 
+
+def _as_tensor(t):
+    return t if isinstance(t, Tensor) else Tensor(ImplicitAccessor(0), t)
+
+
+def _all(r):
+    """C++ `repeat<r>(_)`: `r` Nones as a tuple when `r >= 2`, one otherwise."""
+    return (None,) * r if r >= 2 else None
+
+
+def _dice(proj, x):
+    """The modes of `x` (a tuple or a layout) where `proj` is not None."""
+    if len(proj) != rank(x):  # noqa: F821 - Rust operation
+        raise ValueError(f"rank: projection {proj} for {x}")
+    kept = [get(x, i) for i, p in enumerate(proj) if p is not None]  # noqa: F821
+    if isinstance(x, LayoutBase):
+        return make_layout(*kept)
+    return tuple(kept)
+
+
+def local_tile(T, tiler, coord, proj=None):
+    """C++ `local_tile`: with `Z = zipped_divide(T, tiler)`, the tile
+    `Z[(_, coord)]` (a tuple `coord` names the leading rest modes, an
+    integer indexes the rest mode as a whole). `T` is a tensor or a layout
+    (the tensor `{0} o L`); `proj` (e.g. `(1, None, 1)`, C++'s
+    `Step<_1,X,_1>`) first drops the modes at its `None` entries."""
+    t = _as_tensor(T)
+    if proj is not None:
+        tiler, coord = _dice(proj, tiler), _dice(proj, coord)
+    z = zipped_divide(t.layout, tiler)  # noqa: F821 - Rust operation
+    r0, r1 = rank(get(z, 0)), rank(get(z, 1))  # noqa: F821
+    if is_tuple(coord):
+        if len(coord) > r1:
+            raise ValueError(f"rank: local_tile: coordinate {coord} for {r1} tile modes")
+        coord = tuple(coord) + (None,) * (r1 - len(coord))
+    sub, off = slice_and_offset(z, (_all(r0), coord))  # noqa: F821
+    return Tensor(t.accessor + off, sub)
+
+
+def local_partition(T, thr, idx, proj=None):
+    """C++ `local_partition`: the position of thread `idx` of the thread
+    layout `thr` in every tile of `thr`'s shape: `Z[(c, _)]` with
+    `Z = zipped_divide(T, product_each(shape(thr)))` and `c` the coordinate
+    of `idx` in `thr`. `T` is a tensor or a layout; `proj` first drops the
+    modes of `thr` at its `None` entries."""
+    t = _as_tensor(T)
+    if proj is not None:
+        thr = _dice(proj, thr)
+    modes = [thr] if not is_tuple(thr.shape) else [get(thr, i) for i in range(rank(thr))]  # noqa: F821
+    c = tuple(crd2idx(idx2crd(idx, m.shape, m.stride), m.shape) for m in modes)  # noqa: F821
+    tiler = size(thr) if not is_tuple(thr.shape) else tuple(size(m) for m in modes)  # noqa: F821
+    c = c[0] if not is_tuple(thr.shape) else c
+    z = zipped_divide(t.layout, tiler)  # noqa: F821 - Rust operation
+    r0, r1 = rank(get(z, 0)), rank(get(z, 1))  # noqa: F821
+    if is_tuple(c):
+        c = tuple(c) + (None,) * (r0 - len(c))
+    sub, off = slice_and_offset(z, (c, _all(r1)))  # noqa: F821
+    return Tensor(t.accessor + off, sub)
+
 __all__ = sorted(
     set(_OPERATIONS)
     | {
@@ -472,6 +536,7 @@ __all__ = sorted(
         "zip_leaves", "fold_leaf", "transform_apply_leaf", "transform_leaf", "unflatten",
         "ModeOpDecorator", "Accessor", "MutableAccessor", "Ptr", "Array", "ImplicitAccessor",
         "TransformAccessor", "Tensor", "is_tensor", "eval_notation", "eval_notation_str",
+        "local_tile", "local_partition",
         "format_value",
     }
 )

@@ -35,14 +35,39 @@ fn ones_like(x: &Scalar, depth: usize) -> Result<Scalar> {
     }
 }
 
-/// `coshape(L)` (`strides.md` section 5): the extent of the codomain,
-/// `as_tuple(total + ones)` where `total = 0 + sum((s-1)*d)` over the leaves
-/// of `L` and `ones` is `1` at every explicit position of `total`.
+/// The stride with every integer (also inside a coordinate value) replaced
+/// by its absolute value; F2 values are kept.
+fn abs_stride(x: &Scalar, depth: usize) -> Result<Scalar> {
+    if depth > MAX_DEPTH {
+        return Err(Error::value("coshape: coordinate value nested too deep"));
+    }
+    match x {
+        Scalar::Int(v) => v
+            .checked_abs()
+            .map(Scalar::Int)
+            .ok_or_else(|| Error::overflow(format!("coshape: |{v}| overflows 64 bits"))),
+        Scalar::F2(_) => Ok(x.clone()),
+        Scalar::Coord(c) => Ok(Scalar::coord(
+            c.children()
+                .iter()
+                .map(|ch| abs_stride(ch, depth + 1))
+                .collect::<Result<_>>()?,
+        )),
+    }
+}
+
+/// `coshape(L)` (`strides.md` section 5, C++ CuTe `coshape`): the extent of
+/// the codomain, `as_tuple(total + ones)` where `total = 0 + sum((s-1)*|d|)`
+/// over the leaves of `L` and `ones` is `1` at every explicit position of
+/// `total`.
 ///
 /// Takes a layout; returns an integer for an integer codomain
-/// (`1 + sum((s-1)*d)`, strides signed, so it may be `<= 0`) or a tuple for a
-/// coordinate codomain (one entry per explicit position of the summed
-/// coordinate value, recursively).
+/// (`1 + sum((s-1)*|d|)`) or a tuple for a coordinate codomain (one entry
+/// per explicit position of the summed coordinate value, recursively).
+/// Strides count by their absolute value, as in C++ CuTe: the result is the
+/// extent of the image, `max - min + 1` along each axis (the reference sums
+/// signed strides, so a negative stride there shrinks the extent, even below
+/// 1: `cosize(8:-1)` is `-6` in the reference and `8` here).
 ///
 /// Errors: `type` for an F2 codomain (the XOR total has no shape) and for
 /// strides that mix integer and coordinate values where a nonzero integer
@@ -54,12 +79,12 @@ fn ones_like(x: &Scalar, depth: usize) -> Result<Scalar> {
 /// let l = Layout::new(HTuple::flat([4, 8]), HTuple::flat([Scalar::basis(1, &[0]), Scalar::basis(6, &[1])])).unwrap();
 /// assert_eq!(coshape(&l).unwrap().to_string(), "(4, 43)");
 /// let m = Layout::new(HTuple::flat([3, 4]), HTuple::flat([Scalar::Int(-1), Scalar::Int(3)])).unwrap();
-/// assert_eq!(coshape(&m).unwrap().to_string(), "8");
+/// assert_eq!(coshape(&m).unwrap().to_string(), "12");
 /// ```
 pub fn coshape(a: &Layout) -> Result<HTuple<i64>> {
     let terms = a
         .flat_modes()
-        .map(|(s, d)| d.mul(&Scalar::Int(crate::int::sub(s, 1)?)))
+        .map(|(s, d)| abs_stride(d, 0)?.mul(&Scalar::Int(crate::int::sub(s, 1)?)))
         .collect::<Result<Vec<Scalar>>>()?;
     let total = stride_sum(terms, a, "coshape")?;
     if let Scalar::F2(_) = total {
@@ -144,10 +169,11 @@ pub fn coprofile_tiler(t: &TilerRef<'_>) -> Result<HTuple<i64>> {
     coprofile(&l)
 }
 
-/// `cosize(L) = product(coshape(L))` (`strides.md` section 5; PyCuTe has no
-/// such function). For an integer codomain this is `1 + sum((s-1)*d)`,
-/// with signed strides (C++ `cosize` uses `|d|`; the two differ only for
-/// negative strides).
+/// `cosize(L) = product(coshape(L))` (`strides.md` section 5; C++ CuTe
+/// `cosize`; PyCuTe has no such function). For an integer codomain this is
+/// `1 + sum((s-1)*|d|)`: strides count by their absolute value as in C++
+/// (the reference's signed sum gives `cosize(8:-1) = -6`; rcute gives `8`,
+/// the number of offsets from the smallest to the largest image point).
 ///
 /// Errors: those of [`coshape`] (`type` for F2 or mixed strides);
 /// `overflow` past 64 bits.
@@ -156,6 +182,8 @@ pub fn coprofile_tiler(t: &TilerRef<'_>) -> Result<HTuple<i64>> {
 /// use rcute::{Layout, HTuple, Scalar, algebra::cosize};
 /// let l = Layout::new(HTuple::flat([4, 8]), HTuple::flat([Scalar::Int(1), Scalar::Int(5)])).unwrap();
 /// assert_eq!(cosize(&l).unwrap(), 39);
+/// let n = Layout::new(HTuple::leaf(8), HTuple::leaf(Scalar::Int(-1))).unwrap();
+/// assert_eq!(cosize(&n).unwrap(), 8);
 /// ```
 pub fn cosize(a: &Layout) -> Result<i64> {
     let cs = coshape(a)?;

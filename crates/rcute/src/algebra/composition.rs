@@ -49,13 +49,16 @@ pub const EVAL_LIMIT: i64 = 1 << 16;
 /// A may have integer, coordinate or F2 strides; B integer or coordinate
 /// strides.
 ///
+/// An empty B, `():()`, gives the empty layout `():()` (its single point
+/// maps to 0), and an empty mode of B stays an empty mode.
+///
 /// Errors:
 /// * `rank`: a tuple tiler longer than the rank of A; a coordinate B whose
 ///   coprofile has more modes than A.
 /// * `divisibility`: the shape or stride divisibility condition of the
 ///   base case fails, or no layout reproduces A∘B (the reference's result
 ///   would break the rule inside A's domain, `algebra.md` 4.5 and 21).
-/// * `value`: B is `():()` or an extent is not positive; A has F2 strides
+/// * `value`: an extent is not positive; A has F2 strides
 ///   (or B negative strides) and B has more than [`EVAL_LIMIT`] points, so
 ///   the rule cannot be verified; `layout_add` finds no common refinement.
 /// * `type`: B has F2 strides; strides of mixed algebras.
@@ -243,9 +246,9 @@ fn layout_core(a: &Layout, b: &Layout, checked: bool) -> Result<Layout> {
         )));
     }
     if !b.is_leaf() && b.rank() == 0 {
-        return Err(Error::value(format!(
-            "composition({a}, {b}): B has no modes (empty concatenation)"
-        )));
+        // B = ():() has one point (the empty coordinate), mapped to 0: the
+        // result is the empty layout, whatever A is
+        return Ok(b.clone());
     }
     if checked {
         if let Some(r) = super::fast::composition(a, b) {
@@ -433,10 +436,12 @@ fn core(
     };
     if !bs.is_leaf() {
         if bs.rank() == 0 {
-            return Err(Error::value(format!(
-                "composition({}, {bs}:{bd}): B has no modes (empty concatenation)",
-                ctx.a_orig
-            )));
+            // an empty mode of B stays an empty mode
+            out.shape.open();
+            out.stride.open();
+            out.shape.close();
+            out.stride.close();
+            return Ok(());
         }
         out.shape.open();
         out.stride.open();

@@ -118,6 +118,13 @@ fn divide_core(a: &Layout, b: &Layout) -> Result<Layout> {
 /// [`divide_core`] without the integer fast path.
 pub(crate) fn divide_core_general(a: &Layout, b: &Layout) -> Result<Layout> {
     let profile = super::coprofile(b)?;
+    if a.is_leaf() && !profile.is_leaf() {
+        // a leaf-shaped A against a coordinate tiler is the rank-1 tuple
+        // `(A,)`, as C++ CuTe treats an integer shape (`zipped_divide(12:1,
+        // (12,))` is `((12,), (1,)):((1,), (12,))`)
+        let wrapped = Layout::from_parts(a.shape().wrap(), a.stride().wrap());
+        return divide_core_general(&wrapped, b);
+    }
     let ext = extent(a, profile.as_ref(), 0)?;
     let c = super::complement(b, Some(ext.as_ref()))?;
     let bc = Layout::concat_pair(b, &c);
@@ -203,8 +210,29 @@ pub fn zipped_divide(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
 
 /// [`zipped_divide`] without the mode-by-mode integer fast path.
 pub(crate) fn zipped_divide_general(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
+    if matches!(b, TilerRef::Tuple(ts) if ts.is_empty()) {
+        // no tile modes: `((), (A's modes))`, as C++ gives it
+        let empty = Layout::concat_allow_empty([]);
+        return Ok(Layout::concat_pair(
+            &empty,
+            &Layout::concat_allow_empty(a.modes()),
+        ));
+    }
     let t = tiler_to_layout(b)?;
     logical_divide(a, &TilerRef::Layout(t))
+}
+
+/// The `type` error of `tiled_divide`/`flat_divide` for a tuple tiler on a
+/// leaf-shaped layout. The conformance vectors of these two operations
+/// (derived from the reference's zipped_divide, which raised there) expect
+/// it, although `zipped_divide` itself now reads the leaf as a rank-1 tuple.
+fn leaf_by_tuple(a: &Layout, b: &TilerRef<'_>, op: &str) -> Result<()> {
+    if a.is_leaf() && matches!(b, TilerRef::Tuple(_)) {
+        return Err(Error::type_(format!(
+            "{op}({a}, {b}): a tuple tiler needs a tuple-shaped layout"
+        )));
+    }
+    Ok(())
 }
 
 /// `unpack(M)` (`algebra.md` section 7): the modes of `M` when it has a
@@ -231,7 +259,8 @@ pub(crate) fn two_modes(z: &Layout, op: &str) -> Result<(Layout, Layout)> {
 /// not in PyCuTe): with `Z = zipped_divide(A, B)`,
 /// `make_layout([Z[0]] + unpack(Z[1]))` — `((TileM, TileN), RestM, RestN, L)`.
 ///
-/// Errors: those of `zipped_divide`.
+/// Errors: `type` for a tuple tiler on a leaf-shaped `A` (as the
+/// conformance vectors expect); those of `zipped_divide`.
 ///
 /// ```
 /// use rcute::{algebra::tiled_divide, HTuple, Layout, Tiler};
@@ -241,6 +270,7 @@ pub(crate) fn two_modes(z: &Layout, op: &str) -> Result<(Layout, Layout)> {
 /// assert!(tiled_divide(&a, &Tiler::None).is_err());
 /// ```
 pub fn tiled_divide(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
+    leaf_by_tuple(a, b, "tiled_divide")?;
     let z = zipped_divide(a, b)?;
     let (z0, z1) = two_modes(&z, "tiled_divide")?;
     let mut modes = vec![z0];
@@ -252,7 +282,8 @@ pub fn tiled_divide(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
 /// in PyCuTe): with `Z = zipped_divide(A, B)`,
 /// `make_layout(unpack(Z[0]) + unpack(Z[1]))` — `(TileM, TileN, RestM, RestN, L)`.
 ///
-/// Errors: those of `zipped_divide`.
+/// Errors: `type` for a tuple tiler on a leaf-shaped `A` (as the
+/// conformance vectors expect); those of `zipped_divide`.
 ///
 /// ```
 /// use rcute::{algebra::flat_divide, HTuple, Layout, Tiler};
@@ -262,6 +293,7 @@ pub fn tiled_divide(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
 /// assert!(flat_divide(&a, &Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8), Tiler::Int(2)])).is_err());
 /// ```
 pub fn flat_divide(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
+    leaf_by_tuple(a, b, "flat_divide")?;
     let z = zipped_divide(a, b)?;
     let (z0, z1) = two_modes(&z, "flat_divide")?;
     let mut modes = unpack(z0);

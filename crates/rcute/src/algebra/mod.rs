@@ -13,6 +13,7 @@ pub mod inverse;
 pub mod layout_add;
 pub(crate) mod leaf;
 pub mod make;
+pub mod modes;
 pub mod product;
 pub mod recast;
 pub mod slice;
@@ -27,6 +28,7 @@ pub use filter::{filter, filter_by_mode, filter_zeros};
 pub use inverse::{left_inverse, nullspace, right_inverse};
 pub use layout_add::{greatest_common_domain, layout_add};
 pub use make::{make_identity_layout, make_layout_like, make_ordered_layout};
+pub use modes::{append, domain_distribute, group, prepend, tile_to_shape, tile_unzip};
 pub use product::{
     blocked_product, flat_product, logical_product, raked_product, tiled_product, zipped_product,
 };

@@ -490,7 +490,8 @@ fn count_parts(v: &Value, n: &mut usize) {
     }
 }
 
-/// `E(*path)`: negative indices contribute no leading zeros.
+/// `E(*path)`: a negative index is a `value` error (the reference reads
+/// it as 0).
 fn basis_e(v: Scalar, path: &[Value]) -> Result<Scalar> {
     let mut p = Vec::with_capacity(path.len());
     for x in path {
@@ -498,7 +499,12 @@ fn basis_e(v: Scalar, path: &[Value]) -> Result<Scalar> {
         if i > super::value::MAX_VALUE_PARTS as i64 {
             return Err(Error::value(format!("E: basis index {i} too large")));
         }
-        p.push(usize::try_from(i).unwrap_or(0));
+        let i = usize::try_from(i).map_err(|_| {
+            Error::value(format!(
+                "E: the basis index {i} is negative; basis indices count modes from 0"
+            ))
+        })?;
+        p.push(i);
     }
     if p.len() > MAX_DEPTH {
         return Err(Error::value("E: basis path too long"));
@@ -711,6 +717,174 @@ fn codomain_layout(v: &Value, op: &str) -> Result<Layout> {
     }
 }
 
+/// `items` with the elements `b .. e-1` made into one tuple element.
+fn group_items(mut items: Vec<Value>, b: usize, e: usize) -> Vec<Value> {
+    if b == e {
+        return items;
+    }
+    let tail = items.split_off(e);
+    let mid = items.split_off(b);
+    items.push(Value::Tuple(mid));
+    items.extend(tail);
+    items
+}
+
+/// `append(obj, x, n)` / `prepend(obj, x, n)` (C++ `append`/`prepend`):
+/// a layout gains modes, anything else is a tuple that gains elements (a
+/// non-tuple is the 1-tuple of itself).
+fn append_prepend(a: &mut Args, front: bool) -> Result<Value> {
+    let name = a.name();
+    let obj = a.req(0)?;
+    let x = a.req(1)?;
+    let n =
+        match a.opt(2)? {
+            None | Some(Value::None) => None,
+            Some(v) => {
+                let n = v.to_int(name)?;
+                Some(usize::try_from(n).map_err(|_| {
+                    Error::value(format!("{name}: the target rank {n} is negative"))
+                })?)
+            }
+        };
+    if let Value::Layout(l) = &obj {
+        let xl = match &x {
+            Value::Layout(xl) => xl,
+            v => {
+                return Err(Error::type_(format!(
+                    "{name}: a layout gains a layout mode, got the {} {v}",
+                    v.kind_name()
+                )))
+            }
+        };
+        let f = if front {
+            algebra::prepend
+        } else {
+            algebra::append
+        };
+        return Ok(layout(f(l, xl, n)?));
+    }
+    let mut items = match obj {
+        Value::Tuple(items) => items,
+        v => vec![v],
+    };
+    let pad = algebra::modes::pad_count(items.len(), n, name)?;
+    let copies = std::iter::repeat_n(x, pad);
+    if front {
+        let mut out: Vec<Value> = copies.collect();
+        out.extend(items);
+        items = out;
+    } else {
+        items.extend(copies);
+    }
+    let v = Value::Tuple(items);
+    super::value::check_size(&v)?;
+    Ok(v)
+}
+
+/// The variadic tuple of `make_shape`/`make_stride`/`make_coord`/
+/// `make_tile`, checked by `check` (its conversion of the tuple).
+fn make_tuple_op(a: &mut Args, check: fn(&Value) -> Result<()>) -> Result<Value> {
+    let v = Value::Tuple(a.rest(0));
+    check(&v).map_err(|e| Error::new(e.kind(), format!("{}: {}", a.name(), e.message())))?;
+    Ok(v)
+}
+
+/// A projection `(1, None, 1)` (C++ `Step<_1, X, _1>`): `None` drops the
+/// mode, anything else keeps it.
+fn projection(v: &Value, op: &str) -> Result<Vec<crate::tensor::Step>> {
+    use crate::tensor::Step;
+    let items = match v {
+        Value::Tuple(items) => items.as_slice(),
+        v => {
+            return Err(Error::type_(format!(
+                "{op}: the projection must be a tuple like (1, None, 1), got the {} {v}",
+                v.kind_name()
+            )))
+        }
+    };
+    Ok(items
+        .iter()
+        .map(|x| {
+            if matches!(x, Value::None) {
+                Step::X
+            } else {
+                Step::Keep
+            }
+        })
+        .collect())
+}
+
+/// `local_tile` (`tile`) or `local_partition` on a tensor, memory tensor
+/// or layout (a layout is the tensor `{0} o L`).
+fn partition_op(a: &mut Args, tile: bool) -> Result<Value> {
+    let name = a.name();
+    let t = a.req(0)?;
+    let b = a.req(1)?;
+    let c = a.req(2)?;
+    let proj = match a.opt(3)? {
+        None | Some(Value::None) => None,
+        Some(p) => Some(projection(&p, name)?),
+    };
+    let proj = proj.as_deref();
+    match t {
+        Value::Tensor(t) => Ok(Value::Tensor(partition_any(&t, tile, &b, &c, proj)?)),
+        Value::Array(t) => Ok(Value::Array(partition_any(&t, tile, &b, &c, proj)?)),
+        Value::Layout(l) => Ok(Value::Tensor(partition_any(
+            &crate::tensor::Tensor::from_layout(l),
+            tile,
+            &b,
+            &c,
+            proj,
+        )?)),
+        v => Err(Error::type_(format!(
+            "{name}: expected a tensor or a layout, got the {} {v}",
+            v.kind_name()
+        ))),
+    }
+}
+
+fn partition_any<'t, A: crate::tensor::Accessor>(
+    t: &'t crate::tensor::Tensor<A>,
+    tile: bool,
+    b: &Value,
+    c: &Value,
+    proj: Option<&[crate::tensor::Step]>,
+) -> Result<crate::tensor::Tensor<A::View<'t>>> {
+    if tile {
+        local_tile_any(t, b, c, proj)
+    } else {
+        local_partition_any(t, b, c, proj)
+    }
+}
+
+fn local_tile_any<'t, A: crate::tensor::Accessor>(
+    t: &'t crate::tensor::Tensor<A>,
+    tiler: &Value,
+    coord: &Value,
+    proj: Option<&[crate::tensor::Step]>,
+) -> Result<crate::tensor::Tensor<A::View<'t>>> {
+    let tiler = tiler.to_tiler()?;
+    let c = coord.to_coord()?;
+    match proj {
+        None => crate::tensor::local_tile(t, &tiler, c),
+        Some(p) => crate::tensor::local_tile_proj(t, &tiler, c, p),
+    }
+}
+
+fn local_partition_any<'t, A: crate::tensor::Accessor>(
+    t: &'t crate::tensor::Tensor<A>,
+    thr: &Value,
+    idx: &Value,
+    proj: Option<&[crate::tensor::Step]>,
+) -> Result<crate::tensor::Tensor<A::View<'t>>> {
+    let thr = layout_arg(thr, "local_partition")?;
+    let i = idx.to_int("local_partition: the thread index")?;
+    match proj {
+        None => crate::tensor::local_partition(t, &thr, i),
+        Some(p) => crate::tensor::local_partition_proj(t, &thr, i, p),
+    }
+}
+
 /// The operations, one function each (of type [`Imp`]), named after the
 /// operation (`LayoutLeft` is `layout_left`); the table points at them.
 pub(crate) mod op {
@@ -720,8 +894,52 @@ pub(crate) mod op {
 
     pub(crate) fn get(a: &mut Args, path: &[i64]) -> Result<Value> {
         let x = a.req(0)?;
-        let p = mode_path_arg(path, a, 1)?;
+        let mut p = mode_path_arg(path, a, 1)?;
+        // get(obj, i, j, ...): C++ get<i, j, ...>
+        for v in a.rest(2) {
+            p.push(v.to_int("get: index")?);
+        }
         get_path(&x, &p)
+    }
+
+    pub(crate) fn append(a: &mut Args, _: &[i64]) -> Result<Value> {
+        append_prepend(a, false)
+    }
+
+    pub(crate) fn prepend(a: &mut Args, _: &[i64]) -> Result<Value> {
+        append_prepend(a, true)
+    }
+
+    pub(crate) fn group(a: &mut Args, path: &[i64]) -> Result<Value> {
+        let name = a.name();
+        let x = a.req(0)?;
+        let idx = index_list(path, a, 1)?;
+        if idx.len() != 2 {
+            return Err(Error::value(format!(
+                "group: needs exactly two indices (begin, end), got {}",
+                idx.len()
+            )));
+        }
+        let b = idx[0].to_int(name)?;
+        let e = idx[1].to_int(name)?;
+        let r = match &x {
+            Value::Tuple(items) => items.len(),
+            Value::Layout(l) => l.rank(),
+            _ => 1,
+        };
+        // C++ group<B, -1>: to the end
+        let e = if e == -1 { r as i64 } else { e };
+        if b < 0 || b > e || e > r as i64 {
+            return Err(Error::bounds(format!(
+                "group: the range ({b}, {e}) is not inside the rank {r} of {x}"
+            )));
+        }
+        let (b, e) = (b as usize, e as usize);
+        match x {
+            Value::Layout(l) => Ok(layout(algebra::group(&l, b, e)?)),
+            Value::Tuple(items) => Ok(Value::Tuple(group_items(items, b, e))),
+            v => Ok(Value::Tuple(group_items(vec![v], b, e))),
+        }
     }
 
     pub(crate) fn select(a: &mut Args, path: &[i64]) -> Result<Value> {
@@ -985,13 +1203,29 @@ pub(crate) mod op {
     pub(crate) fn idx2crd(a: &mut Args, _: &[i64]) -> Result<Value> {
         let c = a.req(0)?.to_coord()?;
         let s = a.req(1)?.to_shape_of()?;
-        Ok(Value::from_stride(&shape::idx2crd(c.as_ref(), s.as_ref())?))
+        match a.opt(2)? {
+            None | Some(Value::None) => {
+                Ok(Value::from_stride(&shape::idx2crd(c.as_ref(), s.as_ref())?))
+            }
+            Some(d) => Ok(Value::from_stride(&shape::idx2crd_strided(
+                c.as_ref(),
+                s.as_ref(),
+                d.to_stride()?.as_ref(),
+            )?)),
+        }
     }
 
     pub(crate) fn crd2idx(a: &mut Args, _: &[i64]) -> Result<Value> {
         let c = a.req(0)?.to_coord()?;
         let s = a.req(1)?.to_shape_of()?;
-        Ok(Value::Int(shape::crd2idx(c.as_ref(), s.as_ref())?))
+        match a.opt(2)? {
+            None | Some(Value::None) => Ok(Value::Int(shape::crd2idx(c.as_ref(), s.as_ref())?)),
+            Some(d) => Ok(Value::from_scalar(shape::crd2idx_strided(
+                c.as_ref(),
+                s.as_ref(),
+                d.to_stride()?.as_ref(),
+            )?)),
+        }
     }
 
     pub(crate) fn is_basis(a: &mut Args, _: &[i64]) -> Result<Value> {
@@ -1064,6 +1298,38 @@ pub(crate) mod op {
     pub(crate) fn make_layout(a: &mut Args, _: &[i64]) -> Result<Value> {
         let name = a.name();
         let mut items = a.rest(0);
+        if items.is_empty() {
+            // C++'s Layout<Shape<>, Stride<>>: the empty layout
+            return Ok(layout(Layout::concat_allow_empty([])));
+        }
+        // C++ make_layout(shape) / make_layout(shape, stride)
+        let is_shape = |v: &Value| matches!(v, Value::Int(_)) || v.to_shape().is_ok();
+        if items.len() <= 2 && is_shape(&items[0]) {
+            let s = items[0].to_shape()?;
+            return match items.get(1) {
+                None => Ok(layout(Layout::column_major(s)?)),
+                Some(Value::Layout(_))
+                | Some(Value::Tuple(_))
+                | Some(Value::Int(_))
+                | Some(Value::Scalar(_)) => {
+                    let d = items[1].to_stride().map_err(|e| {
+                        Error::type_(format!(
+                            "make_layout: make_layout(shape, stride) takes a stride (integers or \
+                             coordinate values) after the shape {}: {}",
+                            items[0],
+                            e.message()
+                        ))
+                    })?;
+                    Ok(layout(Layout::with_stride(s, d.as_ref())?))
+                }
+                Some(v) => Err(Error::type_(format!(
+                    "make_layout: make_layout(shape, stride) takes a stride after the shape {}, \
+                     got the {} {v}",
+                    items[0],
+                    v.kind_name()
+                ))),
+            };
+        }
         // PyCuTe's form: one sequence of layouts
         if let [Value::Tuple(inner)] = items.as_slice() {
             if !inner.is_empty() && inner.iter().all(|v| matches!(v, Value::Layout(_))) {
@@ -1100,6 +1366,29 @@ pub(crate) mod op {
         Ok(layout(crate::tiler::tiler_to_layout(&t)?))
     }
 
+    pub(crate) fn make_shape(a: &mut Args, _: &[i64]) -> Result<Value> {
+        make_tuple_op(a, |v| v.to_shape().map(|_| ()))
+    }
+
+    pub(crate) fn make_stride(a: &mut Args, _: &[i64]) -> Result<Value> {
+        make_tuple_op(a, |v| v.to_stride().map(|_| ()))
+    }
+
+    pub(crate) fn make_coord(a: &mut Args, _: &[i64]) -> Result<Value> {
+        make_tuple_op(a, |v| v.to_coord().map(|_| ()))
+    }
+
+    pub(crate) fn make_tile(a: &mut Args, _: &[i64]) -> Result<Value> {
+        make_tuple_op(a, |v| v.to_tiler().map(|_| ()))
+    }
+
+    pub(crate) fn domain_distribute(a: &mut Args, _: &[i64]) -> Result<Value> {
+        let name = a.name();
+        let s = a.req(0)?.to_shape_of()?;
+        let n = a.req(1)?.to_int(name)?;
+        Ok(layout(algebra::domain_distribute(s.as_ref(), n)?))
+    }
+
     pub(crate) fn e(a: &mut Args, _: &[i64]) -> Result<Value> {
         let items = a.rest(0);
         Ok(Value::from_scalar(basis_e(Scalar::Int(1), &items)?))
@@ -1118,6 +1407,9 @@ pub(crate) mod op {
 
     pub(crate) fn f2(a: &mut Args, _: &[i64]) -> Result<Value> {
         match a.req(0)? {
+            Value::Int(x) if x < 0 => Err(Error::value(format!(
+                "F2: the value {x} is negative; an F2 value is a non-negative bit vector"
+            ))),
             Value::Int(x) => Ok(Value::Scalar(Scalar::F2(x))),
             Value::Scalar(Scalar::F2(x)) => Ok(Value::Scalar(Scalar::F2(x))),
             v => Err(Error::type_(format!(
@@ -1327,6 +1619,34 @@ pub(crate) mod op {
         Ok(Value::Tuple(vec![layout(sub), Value::from_scalar(off)]))
     }
 
+    pub(crate) fn tile_unzip(a: &mut Args, _: &[i64]) -> Result<Value> {
+        let name = a.name();
+        let x = layout_arg_owned(a.req(0)?, name)?;
+        let t = a.req(1)?.to_tiler()?;
+        Ok(layout(algebra::tile_unzip(&x, &t)?))
+    }
+
+    pub(crate) fn tile_to_shape(a: &mut Args, _: &[i64]) -> Result<Value> {
+        let name = a.name();
+        let block = a.req(0)?;
+        let target = a.req(1)?.to_shape_of()?;
+        let order = match a.opt(2)? {
+            None | Some(Value::None) => None,
+            Some(o) => Some(o.to_shape()?),
+        };
+        let f = |l: &Layout| {
+            algebra::tile_to_shape(l, target.as_ref(), order.as_ref().map(|o| o.as_ref()))
+        };
+        match block {
+            // C++: a swizzled atom tiles as its layout, the swizzle on top
+            Value::Swizzled(mut s) => {
+                s.layout = f(&s.layout)?;
+                Ok(Value::Swizzled(s))
+            }
+            v => Ok(layout(f(&layout_arg_owned(v, name)?)?)),
+        }
+    }
+
     // ---------------------------------------------------------------- swizzles and banks
 
     pub(crate) fn bank_conflicts(a: &mut Args, _: &[i64]) -> Result<Value> {
@@ -1371,6 +1691,14 @@ pub(crate) mod op {
     pub(crate) fn identity_tensor(a: &mut Args, _: &[i64]) -> Result<Value> {
         let s = a.req(0)?.to_shape()?;
         Ok(Value::Tensor(crate::tensor::identity_tensor(s)?))
+    }
+
+    pub(crate) fn local_tile(a: &mut Args, _: &[i64]) -> Result<Value> {
+        partition_op(a, true)
+    }
+
+    pub(crate) fn local_partition(a: &mut Args, _: &[i64]) -> Result<Value> {
+        partition_op(a, false)
     }
 
     /// `make_tensor(L)`: cosize(L) zeros (a shape means Layout(shape)),

@@ -205,9 +205,15 @@ impl Operation {
     /// ```
     pub fn python_signature(&self) -> String {
         let params = self.param_list();
+        let variadic = self
+            .params
+            .last()
+            .is_some_and(|p| p.kind == ParamKind::Variadic);
         match (self.mode_indexed, params.is_empty()) {
             (false, _) => self.signature(),
             (true, true) => format!("{}(*, mode=())", self.name),
+            // after `*more` the keyword-only marker is implied
+            (true, false) if variadic => format!("{}({params}, mode=())", self.name),
             (true, false) => format!("{}({params}, *, mode=())", self.name),
         }
     }
@@ -277,15 +283,16 @@ const TABLE: &[Operation] = &[
     Operation {
         name: "get",
         group: HTuple,
-        params: &[req("obj"), opt("path", "()")],
+        params: &[req("obj"), opt("path", "()"), rest("more")],
         mode_indexed: true,
         tensor_first: false,
         summary: "the element, mode or sub-layout at a path",
         doc: "Follows `path` (the subscript path, then the `path` argument) into `obj`: \
               element `i` of a tuple (a negative index counts from the end), mode `i` of a \
               layout, swizzled layout or tensor (shape and stride followed together). The \
-              empty path gives `obj` itself. Indexing into a leaf is a `type` error, an index \
-              past the rank a `bounds` error. C++ CuTe: `get<I...>`.",
+              empty path gives `obj` itself; further integer arguments extend the path, so \
+              `get(L, 0, 1)` is C++'s `get<0,1>(L)`. Indexing into a leaf is a `type` error, an \
+              index past the rank a `bounds` error. C++ CuTe: `get<I...>`.",
         example: "get[0,1](((6,2),5):((8,2),1))",
         example_output: "2:2",
         imp: op::get,
@@ -322,6 +329,54 @@ const TABLE: &[Operation] = &[
         example: "take((10,11,12,13), (1,3))",
         example_output: "(11, 12)",
         imp: op::take,
+        direct: None,
+    },
+    Operation {
+        name: "append",
+        group: HTuple,
+        params: &[req("obj"), req("x"), opt("n", "None")],
+        mode_indexed: false,
+        tensor_first: false,
+        summary: "a tuple or layout with an element or mode added at the end",
+        doc: "`obj` with `x` added as its last element: a tuple gains the element `x`, a \
+              layout the mode `x` (a layout); a non-tuple counts as the 1-tuple of itself. With \
+              `n`, `x` is added until the rank is `n` (`n` equal to the rank adds nothing; below \
+              it is a `rank` error): C++'s `append<N>(L)` pads with `1:0`, here \
+              `append(L, 1:0, N)`. C++ CuTe: `append`.",
+        example: "append((8,2):(1,8), 4:16)",
+        example_output: "(8, 2, 4):(1, 8, 16)",
+        imp: op::append,
+        direct: None,
+    },
+    Operation {
+        name: "prepend",
+        group: HTuple,
+        params: &[req("obj"), req("x"), opt("n", "None")],
+        mode_indexed: false,
+        tensor_first: false,
+        summary: "a tuple or layout with an element or mode added in front",
+        doc: "As `append`, with `x` added in front (`n` copies up to rank `n`). C++ CuTe: \
+              `prepend`.",
+        example: "prepend(8:1, 1:0, 3)",
+        example_output: "(1, 1, 8):(0, 0, 1)",
+        imp: op::prepend,
+        direct: None,
+    },
+    Operation {
+        name: "group",
+        group: HTuple,
+        params: &[req("obj"), opt("indices", "()")],
+        mode_indexed: true,
+        tensor_first: false,
+        summary: "an index range of elements or modes made into one",
+        doc: "`group(obj, (b, e))` (or `group[b, e](obj)`) replaces the elements (or modes) \
+              `b, ..., e-1` of `obj` by one tuple (one mode) of them; `e = -1` means the rank, \
+              `b = e` leaves `obj` as it is, and a non-tuple counts as the 1-tuple of itself. \
+              Exactly two indices are required (`value` error otherwise); a range outside the \
+              rank is a `bounds` error. C++ CuTe: `group<B, E>`.",
+        example: "group((2,3,4,5):(1,2,6,24), (1,3))",
+        example_output: "(2, (3, 4), 5):(1, (2, 6), 24)",
+        imp: op::group,
         direct: None,
     },
     Operation {
@@ -451,8 +506,9 @@ const TABLE: &[Operation] = &[
         mode_indexed: true,
         tensor_first: false,
         summary: "the size of the codomain: the product of the coshape",
-        doc: "`product(coshape(L))`, for integer strides `1 + sum((s-1)*d)` over the leaves \
-              (signed strides: C++ sums `|d|`, so the two differ for negative strides). For a \
+        doc: "`product(coshape(L))`, for integer strides `1 + sum((s-1)*|d|)` over the \
+              leaves: the number of offsets from the smallest to the largest image point, as \
+              in C++ (`cosize(8:-1)` is 8; the reference sums signed strides). For a \
               swizzled layout it is the largest swizzled offset plus one. F2 strides are a \
               `type` error. C++ CuTe: `cosize`.",
         example: "cosize((4,8):(1,5))",
@@ -525,9 +581,10 @@ const TABLE: &[Operation] = &[
         mode_indexed: true,
         tensor_first: false,
         summary: "the extent of the codomain",
-        doc: "One past the largest offset along each codomain axis: `1 + sum((s-1)*d)` for \
-              integer strides, and for coordinate strides the tuple of the per-axis extents. \
-              It takes layouts only; F2 and mixed strides are a `type` error.",
+        doc: "The extent of the image along each codomain axis: `1 + sum((s-1)*|d|)` for \
+              integer strides (strides count by their absolute value, as in C++), and for \
+              coordinate strides the tuple of the per-axis extents. It takes layouts only; F2 \
+              and mixed strides are a `type` error. C++ CuTe: `coshape`.",
         example: "coshape((4,8):(1@0,6@1))",
         example_output: "(4, 43)",
         imp: op::coshape,
@@ -674,14 +731,18 @@ const TABLE: &[Operation] = &[
     Operation {
         name: "idx2crd",
         group: Properties,
-        params: &[req("idx"), req("shape")],
+        params: &[req("idx"), req("shape"), opt("stride", "None")],
         mode_indexed: false,
         tensor_first: false,
         summary: "an index as a natural coordinate of a shape",
         doc: "The natural coordinate (congruent to `shape`) of the index `idx`, in \
               colexicographic order: the leftmost mode varies fastest and the last mode \
               absorbs any overflow. A coordinate weakly congruent to the shape is converted \
-              mode by mode. C++ CuTe: `idx2crd`.",
+              mode by mode. An integer index split over a shape with an extent 0 is a `value` \
+              error. With `stride` it is C++'s three-argument form: every leaf is \
+              `(idx / d) % s` (truncating; `0` for an extent 1), each mode reading the whole \
+              index, so `idx2crd(7, (3,8), (8,1))` is `(0, 7)`; a stride 0 on an extent above \
+              1 is a `value` error. C++ CuTe: `idx2crd`.",
         example: "idx2crd(16, (3,(2,3)))",
         example_output: "(1, (1, 2))",
         imp: op::idx2crd,
@@ -690,13 +751,15 @@ const TABLE: &[Operation] = &[
     Operation {
         name: "crd2idx",
         group: Properties,
-        params: &[req("crd"), req("shape")],
+        params: &[req("crd"), req("shape"), opt("stride", "None")],
         mode_indexed: false,
         tensor_first: false,
         summary: "a coordinate of a shape as its integral index",
         doc: "The colexicographic index of the coordinate `crd` (integral, flat or natural): \
               each leaf is weighted by the product of the sizes to its left. No bounds are \
-              checked. C++ CuTe: `crd2idx`.",
+              checked. With `stride` it is C++'s three-argument form, the offset \
+              `Layout(shape, stride)(crd)`: `crd2idx((1,2), (3,8), (8,1))` is `10`. C++ CuTe: \
+              `crd2idx`.",
         example: "crd2idx((1,(1,2)), (3,(2,3)))",
         example_output: "16",
         imp: op::crd2idx,
@@ -871,18 +934,79 @@ const TABLE: &[Operation] = &[
     Operation {
         name: "make_layout",
         group: Construction,
-        params: &[rest("layouts")],
+        params: &[rest("args")],
         mode_indexed: false,
         tensor_first: false,
-        summary: "the concatenation of layouts",
-        doc: "The layout whose mode `i` is the `i`-th argument: shape `(shape(L0), \
-              shape(L1), ...)` and stride likewise, always a tuple shape; as a function \
-              `R(c0, c1, ...) = L0(c0) + L1(c1) + ...`. A single tuple of layouts is \
-              accepted too; no argument is a `value` error. C++ CuTe: `make_layout(L0, L1, \
-              ...)`.",
-        example: "make_layout(3:1, (5,1):(7,2), 2:42)",
-        example_output: "(3, (5, 1), 2):(1, (7, 2), 42)",
+        summary: "a layout from a shape and a stride, or a concatenation",
+        doc: "C++'s three forms. `make_layout(shape, stride)` is `Layout(shape, stride)` and \
+              `make_layout(shape)` the column-major `Layout(shape)`. `make_layout(L0, L1, ...)` \
+              of layouts is the layout whose mode `i` is `Li`: shape `(shape(L0), shape(L1), \
+              ...)` and stride likewise, always a tuple shape; as a function `R(c0, c1, ...) = \
+              L0(c0) + L1(c1) + ...`; a single tuple of layouts is accepted too. \
+              `make_layout()` is the empty layout `():()`. C++ CuTe: `make_layout`.",
+        example: "make_layout((4,8), (8,1))",
+        example_output: "(4, 8):(8, 1)",
         imp: op::make_layout,
+        direct: None,
+    },
+    Operation {
+        name: "make_shape",
+        group: Construction,
+        params: &[rest("modes")],
+        mode_indexed: false,
+        tensor_first: false,
+        summary: "the tuple of its arguments, checked as a shape",
+        doc: "The tuple `(m0, m1, ...)` of the arguments (integers or tuples of them): \
+              `make_shape(4, 8)` is `(4, 8)`, `make_shape(4)` the 1-tuple `(4,)` and \
+              `make_shape()` the empty tuple. Other leaves are a `type` error. C++ CuTe: \
+              `make_shape`.",
+        example: "make_shape(4, (2, 3))",
+        example_output: "(4, (2, 3))",
+        imp: op::make_shape,
+        direct: None,
+    },
+    Operation {
+        name: "make_stride",
+        group: Construction,
+        params: &[rest("modes")],
+        mode_indexed: false,
+        tensor_first: false,
+        summary: "the tuple of its arguments, checked as a stride",
+        doc: "The tuple of the arguments, whose leaves are integers, coordinate values or F2 \
+              values; other leaves are a `type` error. C++ CuTe: `make_stride`.",
+        example: "make_stride(8, 1)",
+        example_output: "(8, 1)",
+        imp: op::make_stride,
+        direct: None,
+    },
+    Operation {
+        name: "make_coord",
+        group: Construction,
+        params: &[rest("modes")],
+        mode_indexed: false,
+        tensor_first: false,
+        summary: "the tuple of its arguments, checked as a coordinate",
+        doc: "The tuple of the arguments, whose leaves are integers, coordinate values or \
+              `None` (`_`, which slices); other leaves are a `type` error. C++ CuTe: \
+              `make_coord`.",
+        example: "make_coord(1, _)",
+        example_output: "(1, None)",
+        imp: op::make_coord,
+        direct: None,
+    },
+    Operation {
+        name: "make_tile",
+        group: Construction,
+        params: &[rest("modes")],
+        mode_indexed: false,
+        tensor_first: false,
+        summary: "the tuple of its arguments, checked as a tiler",
+        doc: "The tuple of the arguments, each a tiler (an integer, a layout, `None` or a \
+              tuple of tilers), to use as a by-mode tiler in the divides and products; other \
+              leaves are a `type` error. C++ CuTe: `make_tile`.",
+        example: "make_tile(4, 8:2)",
+        example_output: "(4, Layout(8, 2))",
+        imp: op::make_tile,
         direct: None,
     },
     Operation {
@@ -956,7 +1080,8 @@ const TABLE: &[Operation] = &[
         summary: "the unit basis vector at a path",
         doc: "The coordinate value `1` at the basis path `seq` (outermost index first), \
               printed innermost index first: `E(1,0)` is `1@0@1`; `E()` is `1`. Scaled and \
-              added (`3*E(0) + 5*E(1)`) it gives coordinate strides. C++ CuTe: `E<I...>`.",
+              added (`3*E(0) + 5*E(1)`) it gives coordinate strides. A negative index is a \
+              `value` error. C++ CuTe: `E<I...>`.",
         example: "E(1,0)",
         example_output: "1@0@1",
         imp: op::e,
@@ -971,7 +1096,7 @@ const TABLE: &[Operation] = &[
         summary: "an F2 (XOR) stride value",
         doc: "The F2 value of the integer `value`, printed `F<value>`: addition is XOR and \
               multiplication carry-less, so a layout with F2 strides expresses a swizzle as a \
-              linear map over GF(2).",
+              linear map over GF(2). A negative `value` is a `value` error.",
         example: "F2(9)",
         example_output: "F9",
         imp: op::f2,
@@ -1018,7 +1143,8 @@ const TABLE: &[Operation] = &[
         doc: "The functor that XORs the `bits` bits starting at bit `base + shift` into the \
               bits starting at `base` (a negative `shift` goes the other way); `Sw(x)` applies \
               it to an integer and `composition(Sw, L)` builds a swizzled layout. Overlapping \
-              bit fields are a `value` error. C++ CuTe: `Swizzle<B, M, S>`.",
+              bit fields, and masks past bit 62 (`base + |shift| + bits > 63`), are a `value` \
+              error. C++ CuTe: `Swizzle<B, M, S>`.",
         example: "Swizzle(3,4,3)",
         example_output: "SW_3_4_3",
         imp: op::swizzle,
@@ -1198,6 +1324,24 @@ const TABLE: &[Operation] = &[
         direct: Some(Direct::Tiler(binary!(algebra::flat_divide))),
     },
     Operation {
+        name: "tile_unzip",
+        group: Algebra,
+        params: &[req("A"), req("tiler")],
+        mode_indexed: false,
+        tensor_first: true,
+        summary: "the zipped form of a logical divide or product",
+        doc: "The guided zip: each leaf of `tiler` (an integer, a layout or `None`) selects a \
+              rank-2 mode `(t, r)` of `A` and the result is `((t0, t1, ...), (r0, r1, ..., \
+              rest...))`, `rest` being the modes of `A` beyond a tuple tiler; so \
+              `tile_unzip(logical_divide(A, T), T)` is `zipped_divide(A, T)` as C++ computes \
+              it. A selected mode that is not rank-2, or a tuple tiler longer than the layout it \
+              guides, is a `rank` error. C++ CuTe: `tile_unzip`.",
+        example: "tile_unzip(((4,3),(8,4),5):((1,4),(12,96),384), (4,8))",
+        example_output: "((4, 8), (3, 4, 5)):((1, 12), (4, 96, 384))",
+        imp: op::tile_unzip,
+        direct: None,
+    },
+    Operation {
         name: "logical_product",
         group: Algebra,
         params: &[req("A"), req("B")],
@@ -1291,6 +1435,44 @@ const TABLE: &[Operation] = &[
         direct: Some(Direct::Tiler(|a, b, out| {
             algebra::product::blocked_raked_into(a, b, true, out)
         })),
+    },
+    Operation {
+        name: "tile_to_shape",
+        group: Algebra,
+        params: &[req("block"), req("shape"), opt("order", "None")],
+        mode_indexed: false,
+        tensor_first: false,
+        summary: "a block repeated to fill a shape",
+        doc: "The block (padded with `1:0` modes to the rank of `shape`) repeated \
+              `P_i = size(shape_i) / size(block_i)` times along mode `i`: \
+              `blocked_product(block, make_ordered_layout(P, order))`, `order` defaulting to \
+              column-major (so the block repeats along mode 0 first; `order=(2,1)` repeats along \
+              mode 1 first, C++'s `Step<_2,_1>`). A swizzled block keeps its swizzle on the \
+              result. A block of higher rank than `shape` is a `rank` error, a block mode whose \
+              size does not divide the target's a `divisibility` error. C++ CuTe: \
+              `tile_to_shape`.",
+        example: "tile_to_shape((8,8):(8,1), (32,64))",
+        example_output: "((8, 4), (8, 8)):((8, 64), (1, 256))",
+        imp: op::tile_to_shape,
+        direct: None,
+    },
+    Operation {
+        name: "domain_distribute",
+        group: Algebra,
+        params: &[req("shape"), req("n")],
+        mode_indexed: false,
+        tensor_first: false,
+        summary: "a tile of n elements spread over a shape's domain",
+        doc: "A layout whose size divides `n` that picks elements of the column-major domain \
+              of `shape` (a shape or a layout's shape) in increasing order: leaf by leaf \
+              `g_i = gcd(s_i, rest)` of what is left of `n`, with the column-major strides of \
+              the flattened shape, coalesced (size 1 gives `1:0`); a tile for `zipped_divide` \
+              when `n` divides no mode. A non-positive `n` is a `value` error. C++ CuTe: \
+              `domain_distribute`.",
+        example: "domain_distribute((15,14), 6)",
+        example_output: "(3, 2):(1, 15)",
+        imp: op::domain_distribute,
+        direct: None,
     },
     Operation {
         name: "right_inverse",
@@ -1531,6 +1713,44 @@ const TABLE: &[Operation] = &[
         example: "make_identity_tensor((3,4))(1,2)",
         example_output: "(1, 2)",
         imp: op::identity_tensor,
+        direct: None,
+    },
+    Operation {
+        name: "local_tile",
+        group: Tensors,
+        params: &[req("T"), req("tiler"), req("coord"), opt("proj", "None")],
+        mode_indexed: false,
+        tensor_first: false,
+        summary: "the tile of a tensor at a tile coordinate",
+        doc: "With `Z = zipped_divide(T, tiler)`, the tile `Z[(_, coord)]`: a tuple `coord` \
+              names the leading rest modes (the others stay sliced), an integer indexes the \
+              rest mode as a whole. `T` is a tensor or a layout (read as the tensor \
+              `{0} o L`). `proj` (a tuple like `(1, None, 1)`, C++'s `Step<_1,X,_1>`) first \
+              drops the tiler and coordinate modes at its `None` entries. Errors: those of \
+              `zipped_divide` and of slicing; `rank` for a projection of another rank. C++ \
+              CuTe: `local_tile`.",
+        example: "local_tile((8,24):(1,8), (4,8), (1,2))",
+        example_output: "{132} o (4, 8):(1, 8)",
+        imp: op::local_tile,
+        direct: None,
+    },
+    Operation {
+        name: "local_partition",
+        group: Tensors,
+        params: &[req("T"), req("thr"), req("idx"), opt("proj", "None")],
+        mode_indexed: false,
+        tensor_first: false,
+        summary: "the elements of a tensor that one thread of a thread layout owns",
+        doc: "With the thread layout `thr` (a bijection onto `[0, size)`), the position of \
+              thread `idx` in every tile of `thr`'s shape: `Z[(c, _)]` for `Z = \
+              zipped_divide(T, product_each(shape(thr)))` and `c` the coordinate of `idx` in \
+              `thr` (per mode, leaf by leaf `(idx // d) mod s`). `T` is a tensor or a layout. \
+              `proj` (a tuple like `(1, None, 1)`) first drops the modes of `thr` at its `None` \
+              entries. Errors: `value` for a stride 0 on an extent above 1 in `thr`; those of \
+              `zipped_divide` and of slicing. C++ CuTe: `local_partition`.",
+        example: "local_partition((16,64):(1,16), (2,16):(1,2), 17)",
+        example_output: "{129} o (8, 4):(2, 256)",
+        imp: op::local_partition,
         direct: None,
     },
     Operation {

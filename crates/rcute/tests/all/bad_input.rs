@@ -363,11 +363,11 @@ fn catalogue() -> Vec<Case> {
         s(algebra::filter_by_mode(&lay(&[4, 8], &[1, 4]), &three()))
     );
     bad!(
-        "zipped_divide of a leaf by a tuple",
-        Type,
+        "zipped_divide of a leaf by a tuple of two",
+        Rank,
         s(algebra::zipped_divide(
             &lay1(8, 1),
-            &Tiler::Tuple(vec![Tiler::Int(1)])
+            &Tiler::Tuple(vec![Tiler::Int(2), Tiler::Int(2)])
         ))
     );
     bad!(
@@ -384,13 +384,59 @@ fn catalogue() -> Vec<Case> {
         s(tiler_to_layout(&Tiler::Tuple(vec![])))
     );
     bad!(
-        "composition with ():()",
-        Value,
-        s(algebra::composition(
-            &lay1(4, 1),
-            &t(Layout::new((), ()).unwrap())
+        "append below the rank",
+        Rank,
+        s(algebra::append(
+            &lay(&[4, 8], &[1, 4]),
+            &lay1(1, 0),
+            Some(1)
         ))
     );
+    bad!(
+        "prepend to a huge rank",
+        Value,
+        s(algebra::prepend(&lay1(4, 1), &lay1(1, 0), Some(usize::MAX)))
+    );
+    bad!(
+        "group past the rank",
+        Bounds,
+        s(algebra::group(&lay(&[4, 8], &[1, 4]), 1, 3))
+    );
+    bad!(
+        "tile_unzip of a leaf by a tuple",
+        Rank,
+        s(algebra::tile_unzip(
+            &lay1(8, 1),
+            &Tiler::Tuple(vec![Tiler::Int(2)])
+        ))
+    );
+    bad!(
+        "tile_to_shape that does not divide",
+        Divisibility,
+        s(algebra::tile_to_shape(
+            &lay(&[8, 8], &[8, 1]),
+            HTuple::flat([36i64, 64]).as_ref(),
+            None
+        ))
+    );
+    bad!(
+        "domain_distribute of 0",
+        Value,
+        s(algebra::domain_distribute(
+            HTuple::flat([4i64, 8]).as_ref(),
+            0
+        ))
+    );
+    bad!(
+        "idx2crd with a zero stride",
+        Value,
+        s(shape::idx2crd_strided(
+            HTuple::leaf(Some(Scalar::Int(7))).as_ref(),
+            HTuple::leaf(3i64).as_ref(),
+            HTuple::leaf(Scalar::Int(0)).as_ref()
+        ))
+    );
+    bad!("Swizzle(40,40,40)", Value, s(Swizzle::new(40, 40, 40)));
     // --- invalid basis paths and mode paths
     bad!(
         "get into a leaf",

@@ -223,7 +223,7 @@ fn zipped_tiled_flat_examples() {
             "(32,_,_)",
             "error (type)",
         ),
-        (z, "z", "8:1", "(1,)", "error (type)"),
+        (z, "z", "8:1", "(1,)", "((1,), (8,)):((1,), (1,))"),
         (z, "z", "(8,24):(1,8)", "_", "error (type)"),
     ];
     for (op, name, a, b, want) in rows {
@@ -316,11 +316,14 @@ proptest! {
 
 /// The mode-by-mode fast path of zipped_divide gives what dividing by the
 /// basis-strided tiler gives, also for the modes past the tiler: an empty
-/// mode there is an error (found in review), a nested one is kept.
+/// mode there is kept (an empty layout is a value), a nested one too.
 #[test]
 fn zipped_divide_modes_past_the_tiler() {
     let z = |a: &str, b: &str| show(zipped_divide(&lay(a), &til(b)));
-    assert_eq!(z("(4,4,()):(1,4,())", "(2,2)"), "error (value)");
+    assert_eq!(
+        z("(4,4,()):(1,4,())", "(2,2)"),
+        "((2, 2), (2, 2, ())):((1, 4), (2, 8, ()))"
+    );
     assert_eq!(
         z("(4,4,((((3,),),),)):(1,4,((((1,),),),))", "(2,2)"),
         "((2, 2), (2, 2, ((((3,),),),))):((1, 4), (2, 8, ((((1,),),),)))"

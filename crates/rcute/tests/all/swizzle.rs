@@ -117,17 +117,39 @@ fn linear_over_gf2() {
 
 #[test]
 fn huge_parameters_do_not_panic() {
-    let s = Swizzle::new(1, 1000, 1).unwrap();
-    assert_eq!(s.apply(5).unwrap(), 5);
-    assert_eq!(s.apply(-5).unwrap_err().kind(), ErrorKind::Overflow);
-    let s = Swizzle::new(3, 60, 3).unwrap();
-    assert!(s.yyy_mask().is_err());
-    // 1 << 63 is not representable: bit 63 of x = 2^62 ... goes to bit 60+
-    let s = Swizzle::new(2, 61, -2).unwrap();
-    assert_eq!(s.apply(1 << 61).unwrap_err().kind(), ErrorKind::Overflow);
-    let s = Swizzle::new(i64::MAX, 0, i64::MIN + 1).unwrap();
-    assert!(s.apply(1).is_err());
+    // masks past bit 62 are rejected when the swizzle is made
+    for (b, m, sh) in [
+        (1, 1000, 1),
+        (3, 60, 3),
+        (2, 61, -2),
+        (40, 40, 40),
+        (i64::MAX, 0, i64::MIN + 1),
+    ] {
+        assert_eq!(
+            Swizzle::new(b, m, sh).unwrap_err().kind(),
+            ErrorKind::Value,
+            "Swizzle({b}, {m}, {sh})"
+        );
+    }
+    // the largest accepted: M + |S| + B = 63
+    let s = Swizzle::new(3, 57, 3).unwrap();
+    assert_eq!(s.yyy_mask().unwrap(), 7 << 60);
+    assert_eq!(s.apply(-1).unwrap(), -1 ^ (7 << 57));
     assert!(Swizzle::new(0, i64::MAX, i64::MIN).is_ok());
+    // fields set directly (bypassing validation) still give errors, not panics
+    let raw = Swizzle {
+        bits: 1,
+        base: 1000,
+        shift: 1,
+    };
+    assert_eq!(raw.apply(5).unwrap(), 5);
+    assert_eq!(raw.apply(-5).unwrap_err().kind(), ErrorKind::Overflow);
+    let raw = Swizzle {
+        bits: 3,
+        base: 60,
+        shift: 3,
+    };
+    assert!(raw.yyy_mask().is_err());
     // fields set directly, bypassing validation, give errors, not panics
     for (b, m, s) in [(-1, 0, 3), (2, -1, 3), (-5, -5, -5), (i64::MIN, 0, 0)] {
         let raw = Swizzle {

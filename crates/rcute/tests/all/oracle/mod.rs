@@ -618,9 +618,9 @@ fn op_size_cosize_eval(src: &mut impl Src) -> Result<Outcome, String> {
     let _ = (l.to_string(), format!("{l:#}"), l.repr(), l.depth());
     let _ = (algebra::coshape(&l), algebra::coprofile(&l));
     if let Some(m) = int_modes(&l) {
-        // cosize = 1 + sum (s-1) d, exactly
+        // cosize = 1 + sum (s-1) |d|, exactly (the extent of the image)
         let exact = m.iter().try_fold(1i128, |a, &(s, d)| {
-            a.checked_add((s as i128 - 1).checked_mul(d as i128)?)
+            a.checked_add((s as i128 - 1).checked_mul((d as i128).abs())?)
         });
         match algebra::cosize(&l) {
             Ok(v) if Some(v as i128) == exact => {}
