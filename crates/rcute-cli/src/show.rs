@@ -1,5 +1,5 @@
 //! `rcute show`: print a layout, swizzled layout or tensor as a table
-//! (`visualization.md` sections 2-4).
+//! (`docs/drawing.md`).
 
 use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};

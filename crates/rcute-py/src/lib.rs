@@ -49,7 +49,7 @@ impl LayoutBase {
     }
 }
 
-/// `Layout(shape, stride=1)`: a CuTe layout (`layout.md`). `stride` may be
+/// `Layout(shape, stride=1)`: a CuTe layout (`docs/language.md`, "Layouts"). `stride` may be
 /// weakly congruent to `shape`: a scalar stands for the prefix product
 /// starting at it.
 #[pyclass(extends = LayoutBase, module = "rcute", name = "Layout", frozen)]
@@ -416,7 +416,7 @@ scalar_class!(
 );
 
 /// `Swizzle(bits, base, shift)`: the swizzle functor on integers
-/// (`swizzle.md`); invalid parameters raise `ValueError`.
+/// (`docs/language.md`, "Swizzles"); invalid parameters raise `ValueError`.
 #[pyclass(module = "rcute", name = "Swizzle", frozen)]
 #[derive(Clone)]
 struct PySwizzle {
@@ -736,7 +736,7 @@ fn scaled_basis(
     scalar_obj(py, Scalar::scaled_basis(v, &p))
 }
 
-/// Evaluates one statement of the notation (`NOTATION.md`) and returns its value.
+/// Evaluates one statement of the notation (`docs/language.md`) and returns its value.
 #[pyfunction(name = "eval_notation")]
 fn eval_notation(py: Python<'_>, src: &str) -> PyResult<PyObject> {
     from_value(py, notation::eval_value(src).map_err(to_pyerr)?)

@@ -1,4 +1,4 @@
-"""The reference's Python API (python-api.md) on the Rust core."""
+"""The reference's Python API (docs/differences.md, "Which Python PyCuTe") on the Rust core."""
 
 import ctypes
 from fractions import Fraction

@@ -1,4 +1,4 @@
-//! Layouts (`layout.md`): a shape and a congruent stride, read as a function
+//! Layouts (`docs/language.md`, "Layouts"): a shape and a congruent stride, read as a function
 //! from coordinates to offsets (integers), coordinates (coordinate values)
 //! or F2 values.
 
@@ -20,7 +20,7 @@ pub(crate) type RawParts<'a, T> = (
 /// A stride: an HTuple of stride scalars.
 pub type Stride = HTuple<Scalar>;
 
-/// A layout `S:D` (`layout.md` section 1).
+/// A layout `S:D` (`docs/language.md`, "Layouts").
 ///
 /// ```
 /// use rcute::{Layout, HTuple, Scalar};
@@ -97,7 +97,7 @@ impl Layout {
 
     /// `Layout(S, D)` with an HTuple `D` weakly congruent to `S`: each scalar
     /// leaf of `D` seeds a prefix product over the sub-shape it stands for
-    /// (`layout.md` 2.1). `D = 1` gives the column-major layout.
+    /// (`docs/operations.md`). `D = 1` gives the column-major layout.
     ///
     /// Errors: `rank` / `congruence` as `prefix_product`; `value` for a
     /// non-positive extent.
@@ -202,7 +202,7 @@ impl Layout {
     }
 
     /// `L[i]` (Python-style negative `i` counts from the end); `i >= rank`
-    /// is a `bounds` error (`layout.md` section 7).
+    /// is a `bounds` error (`docs/language.md`, "Mode access").
     ///
     /// ```
     /// use rcute::{Layout, HTuple};
@@ -282,7 +282,7 @@ impl Layout {
         Ok(acc)
     }
 
-    /// `L(c)` for a coordinate in any form (`layout.md` section 5): `idx2crd`
+    /// `L(c)` for a coordinate in any form (`docs/language.md`, "Evaluating a layout"): `idx2crd`
     /// to the natural coordinate, then the inner product with the stride.
     /// `None` leaves contribute 0. Errors: those of `idx2crd`.
     pub fn eval(&self, c: HRef<'_, Option<Scalar>>) -> Result<Scalar> {

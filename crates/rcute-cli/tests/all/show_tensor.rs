@@ -1,4 +1,4 @@
-//! `rcute show` of tensors (`tensor.md`, `visualization.md` section 2):
+//! `rcute show` of tensors (`docs/tensors.md`, `docs/drawing.md`):
 //! identity tensors print their coordinates, memory tensors
 //! (`make_tensor`) their element values.
 

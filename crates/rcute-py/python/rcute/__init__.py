@@ -396,7 +396,7 @@ def _has_none(c) -> bool:
 
 
 class Tensor:
-    """A tensor: an accessor composed with a layout (`tensor.md`).
+    """A tensor: an accessor composed with a layout (`docs/tensors.md`).
 
     `T[c]` with an integral, flat or natural coordinate reads `acc[L(c)]`;
     a coordinate containing `None` slices, giving a tensor that shares the

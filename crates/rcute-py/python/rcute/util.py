@@ -1,5 +1,5 @@
 """Printing and drawing layouts: the reference's `pycute.util` on rcute's
-renderers (visualization.md). The text and SVG/TikZ come from the Rust core;
+renderers (docs/drawing.md). The text and SVG/TikZ come from the Rust core;
 this module writes files and prints the reference's messages.
 
 >>> from rcute import Layout
@@ -39,19 +39,19 @@ def _named(name, nargs):
 
 
 index_grey_8x = _named("index_grey_8x", 1)
-index_grey_8x.__doc__ = "(r, g, b) of an offset: the 8-step grey ramp (visualization.md 6)."
+index_grey_8x.__doc__ = "(r, g, b) of an offset: the 8-step grey ramp (docs/drawing.md)."
 bank_color_8x = _named("bank_color_8x", 1)
-bank_color_8x.__doc__ = "(r, g, b) of an offset: 8 bank colours (visualization.md 6)."
+bank_color_8x.__doc__ = "(r, g, b) of an offset: 8 bank colours (docs/drawing.md)."
 bank_color_16x = _named("bank_color_16x", 1)
-bank_color_16x.__doc__ = "(r, g, b) of an offset: 16 bank colours (visualization.md 6)."
+bank_color_16x.__doc__ = "(r, g, b) of an offset: 16 bank colours (docs/drawing.md)."
 bank_color_32x = _named("bank_color_32x", 1)
-bank_color_32x.__doc__ = "(r, g, b) of an offset: 32 bank colours (visualization.md 6)."
+bank_color_32x.__doc__ = "(r, g, b) of an offset: 32 bank colours (docs/drawing.md)."
 thread_color_8x = _named("thread_color_8x", 2)
-thread_color_8x.__doc__ = "(r, g, b) of a (thread, value) cell, by thread (visualization.md 6)."
+thread_color_8x.__doc__ = "(r, g, b) of a (thread, value) cell, by thread (docs/drawing.md)."
 value_color_8x = _named("value_color_8x", 2)
-value_color_8x.__doc__ = "(r, g, b) of a (thread, value) cell, by value (visualization.md 6)."
+value_color_8x.__doc__ = "(r, g, b) of a (thread, value) cell, by value (docs/drawing.md)."
 warp_color_8x = _named("warp_color_8x", 2)
-warp_color_8x.__doc__ = "(r, g, b) of a (thread, value) cell, by warp (visualization.md 6)."
+warp_color_8x.__doc__ = "(r, g, b) of a (thread, value) cell, by warp (docs/drawing.md)."
 
 
 def white(*args):

@@ -1,4 +1,4 @@
-//! coalesce and coalesce_z, whole and by mode (`algebra.md` sections 1, 2).
+//! coalesce and coalesce_z, whole and by mode (`docs/operations.md`).
 //!
 //! Both run the same `fold` over the leaf modes of A (in traversal order):
 //! size-1 modes followed by another mode vanish, and a mode `s:d` merges into
@@ -48,7 +48,7 @@ fn merge_second_test(sa: i64, da: &Scalar, d: &Scalar) -> Result<bool> {
     Ok(lhs == rhs)
 }
 
-/// `fold(A)` of `algebra.md` section 1 over a flat sequence of leaf modes.
+/// `fold(A)` of `docs/operations.md` over a flat sequence of leaf modes.
 #[inline]
 pub(crate) fn fold<'a>(modes: impl IntoIterator<Item = (i64, &'a Scalar)>) -> Result<Folded> {
     let mut out = Folded::new();
@@ -89,7 +89,7 @@ pub(crate) fn from_folded(out: Folded) -> Layout {
     }
 }
 
-/// `coalesce(A)` (`algebra.md` section 1; C++ CuTe `coalesce(layout)`):
+/// `coalesce(A)` (`docs/operations.md`; C++ CuTe `coalesce(layout)`):
 /// a layout of depth at most 1 (a leaf or a flat tuple) with the same size
 /// that agrees with A on `[0, size(A))`.
 ///
@@ -140,7 +140,7 @@ pub(crate) fn coalesce_general(a: &Layout, z: bool) -> Result<Layout> {
     Ok(from_folded(out))
 }
 
-/// `coalesce_z(A)` (`algebra.md` section 1; PyCuTe `coalesce_z`): like
+/// `coalesce_z(A)` (`docs/operations.md`; PyCuTe `coalesce_z`): like
 /// [`coalesce`] but keeps a trailing size-1 mode, so that the result agrees
 /// with A on **every** integer (the extended domain).
 ///
@@ -172,7 +172,7 @@ pub(crate) fn coalesce_z_into(a: &Layout, out: &mut Layout) -> Result<()> {
 }
 
 /// The by-mode driver shared by coalesce, coalesce_z and filter
-/// (`algebra.md` section 2): `None` leaves A alone, any other leaf applies
+/// (`docs/operations.md`): `None` leaves A alone, any other leaf applies
 /// `op`, a tuple recurses into the modes of A (a `rank` error when it is
 /// longer than the rank of A) and concatenates the results.
 pub(crate) fn by_mode(
@@ -206,7 +206,7 @@ pub(crate) fn by_mode(
     }
 }
 
-/// `coalesce(A, profile)` (`algebra.md` section 2): `Tiler::None` leaves A
+/// `coalesce(A, profile)` (`docs/operations.md`): `Tiler::None` leaves A
 /// alone, any other leaf value coalesces (the values themselves are
 /// ignored), a tuple goes by mode and concatenates the modes' results (so a
 /// 1-tuple profile on a leaf-shaped layout returns a 1-tuple); modes beyond
@@ -247,7 +247,7 @@ pub(crate) fn coalesce_by_mode_into(
     Ok(())
 }
 
-/// `coalesce_z(A, profile)` (`algebra.md` section 2): [`coalesce_by_mode`]
+/// `coalesce_z(A, profile)` (`docs/operations.md`): [`coalesce_by_mode`]
 /// with [`coalesce_z`] at the non-`None` leaves. Errors: as
 /// [`coalesce_by_mode`].
 ///

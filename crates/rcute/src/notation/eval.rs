@@ -427,7 +427,7 @@ pub(super) fn check_assignable(name: &str) -> Result<()> {
     Ok(())
 }
 
-/// The layout literal `S:D` (`layout.md` 2.2).
+/// The layout literal `S:D` (`docs/language.md`, "Layouts").
 ///
 /// Errors: `type` for a non-shape `S`; `congruence` for a stride that does
 /// not match `S`; `value` for a non-positive extent.
@@ -466,7 +466,7 @@ pub fn negate(v: &Value) -> Result<Value> {
 fn arith_operand(v: &Value, op: BinOp, other: &Value) -> Result<Scalar> {
     match v {
         Value::Int(_) | Value::Scalar(_) => v.to_scalar(op.symbol()),
-        // a tuple added to a coordinate value is read as one (strides.md 3.3)
+        // a tuple added to a coordinate value is read as one (docs/language.md, "Strides")
         Value::Tuple(_) if matches!(other, Value::Scalar(Scalar::Coord(_))) => {
             v.to_coord_value(op.symbol())
         }

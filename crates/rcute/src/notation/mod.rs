@@ -1,4 +1,4 @@
-//! The CuTe notation of `NOTATION.md`: lexer, parser, dynamic values,
+//! The CuTe notation of `docs/language.md`: lexer, parser, dynamic values,
 //! evaluator, the operation dispatcher shared with the Python module, and
 //! the three printers (PyCuTe `str`, PyCuTe `repr`, C++ `cute::print`).
 //!

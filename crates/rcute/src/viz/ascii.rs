@@ -1,5 +1,5 @@
 //! The ASCII printers: C++ `print_layout` and `print_tensor`, PyCuTe
-//! `print_tensor` and `print_table` (`visualization.md` sections 2-5).
+//! `print_tensor` and `print_table` (`docs/drawing.md`).
 
 use std::fmt::Write as _;
 
@@ -8,7 +8,7 @@ use crate::error::{Error, Result};
 use crate::int;
 use crate::stride::Scalar;
 
-/// C++ `print_layout(L)` (`visualization.md` section 4): the bordered grid
+/// C++ `print_layout(L)` (`docs/drawing.md`): the bordered grid
 /// of a rank-2 layout with integer values, headed by the layout's C++-style
 /// text. Each line ends with `\n`.
 ///
@@ -101,7 +101,7 @@ fn num_digits(x: i64) -> usize {
     n
 }
 
-/// PyCuTe `print_tensor(t, print_type)` (`visualization.md` section 2):
+/// PyCuTe `print_tensor(t, print_type)` (`docs/drawing.md`):
 /// ranks 1 to 4, each value left-aligned in a field of 5 followed by a
 /// space, rank-3 slabs separated by `--  k = K  --` lines and rank-4 blocks
 /// by `==  p = P  ==` lines. With `print_type` the default-style text of
@@ -245,7 +245,7 @@ fn print_tensor_fields(x: &impl AsView, print_type: bool, align: bool) -> Result
     Ok(out)
 }
 
-/// C++ `print_tensor(T)` (`visualization.md` section 5) for the view as a
+/// C++ `print_tensor(T)` (`docs/drawing.md`) for the view as a
 /// tensor whose iterator prints as `iterator`: the header
 /// `<iterator> o <C++ layout>:`, then each value right-aligned in width 5
 /// (one value per line for rank 1), rank-3 slabs separated by
@@ -314,7 +314,7 @@ pub fn print_tensor_cpp(x: &impl AsView, iterator: &str) -> Result<String> {
     Ok(out)
 }
 
-/// PyCuTe `print_table(t, print_type)` (`visualization.md` section 3): for
+/// PyCuTe `print_table(t, print_type)` (`docs/drawing.md`): for
 /// rank 2, tabulate's "grid" table of the default-style cell texts
 /// (integer-only columns right-aligned, others left-aligned); for any
 /// other rank, the default-style text of the tensor (`{0} o 8:1`). With
