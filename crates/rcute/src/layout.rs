@@ -99,8 +99,10 @@ impl Layout {
     /// leaf of `D` seeds a prefix product over the sub-shape it stands for
     /// (`docs/operations.md`). `D = 1` gives the column-major layout.
     ///
-    /// Errors: `rank` / `congruence` as `prefix_product`; `value` for a
-    /// non-positive extent.
+    /// Errors: `rank` when a stride tuple has another length than the
+    /// shape's tuple at its place, `congruence` for a stride tuple where the
+    /// shape has a leaf (both messages name the construction
+    /// `Layout(S, D)`); `value` for a non-positive extent.
     ///
     /// ```
     /// use rcute::{Layout, HTuple, Scalar};
@@ -111,7 +113,14 @@ impl Layout {
     pub fn with_stride(shape: impl IntoShape, stride: HRef<'_, Scalar>) -> Result<Layout> {
         let shape = shape.into_shape()?;
         check_positive(shape.as_ref())?;
-        let d = stride::prefix_product_tuple(shape.as_ref(), stride)?;
+        let d = stride::prefix_product_tuple(shape.as_ref(), stride).map_err(|e| {
+            // the expansion is an implementation detail: name the user's
+            // construction, not `prefix_product`
+            match e.message().strip_prefix("prefix_product: ") {
+                Some(rest) => Error::new(e.kind(), format!("Layout({shape}, {stride}): {rest}")),
+                None => e,
+            }
+        })?;
         Ok(Layout { shape, stride: d })
     }
 

@@ -267,6 +267,78 @@ fn hints_for_cpp_and_python_input() {
 }
 
 #[test]
+fn did_you_mean_for_misspelt_names() {
+    let o = rcute(
+        &["eval"],
+        "tile = (4,8):(1,4)\ncompositon(tile, 2)\nsize(tlie)\n",
+    );
+    assert_eq!(
+        out(&o),
+        "(4, 8):(1, 4)\n\
+         error: value: unknown name 'compositon' (did you mean 'composition'?)\n\
+         error: value: unknown name 'tlie' (did you mean 'tile'?)\n"
+    );
+    let o = rcute(&["eval", "--json", "colaesce(8:1)"], "");
+    assert!(
+        out(&o).contains(r#""message": "unknown name 'colaesce' (did you mean 'coalesce'?)""#),
+        "{}",
+        out(&o)
+    );
+}
+
+#[test]
+fn hints_for_the_loose_colon() {
+    let cases = [
+        (
+            "(4,8):(1,4)(2,3)",
+            "error: type: the tuple (1, 4) cannot be called",
+            "((4,8):(1,4))(2,3)",
+        ),
+        (
+            "A = (4,8):(1,4)(2,3)",
+            "error: type: the tuple (1, 4) cannot be called",
+            "A = ((4,8):(1,4))(2,3)",
+        ),
+        (
+            "(4,8):(1,4) == Layout((4,8))",
+            "error: congruence:",
+            "((4,8):(1,4)) == Layout((4,8))",
+        ),
+        (
+            "(4,8):(1,4) != (4,8):(8,1)",
+            "error: parse:",
+            "((4,8):(1,4)) != ((4,8):(8,1))",
+        ),
+    ];
+    for (src, error, fixed) in cases {
+        let o = rcute(&["eval", src], "");
+        assert_eq!(o.status.code(), Some(1), "{src}");
+        assert!(out(&o).starts_with(error), "{src}: {}", out(&o));
+        let hint = err(&o);
+        assert!(
+            hint.starts_with("hint: `:` binds more loosely"),
+            "{src}: {hint}"
+        );
+        assert!(hint.trim_end().ends_with(fixed), "{src}: {hint}");
+        assert!(rcute(&["eval", fixed], "").status.success(), "{fixed}");
+    }
+    // a stride tuple at a leaf of the shape is one coordinate value
+    let o = rcute(&["eval", "((4,8):(1,(2,3)))(5)"], "");
+    assert!(out(&o).starts_with("error: type:"), "{}", out(&o));
+    assert!(
+        err(&o).contains("the stride tuple (2,3) stands where the shape has the leaf 8"),
+        "{}",
+        err(&o)
+    );
+    // the construction is named as written, not prefix_product
+    let o = rcute(&["eval", "Layout((4,8),(1,4,2))"], "");
+    assert_eq!(
+        out(&o),
+        "error: rank: Layout((4, 8), (1, 4, 2)): shape (4, 8) has 2 modes, stride (1, 4, 2) has 3\n"
+    );
+}
+
+#[test]
 fn hints_never_crash() {
     let deep = format!("{}4{}", "make_shape(".repeat(3000), ")".repeat(3000));
     let brackets = format!("{}{}", "[".repeat(5000), "]".repeat(5000));

@@ -11,7 +11,8 @@ use std::collections::HashMap;
 pub use super::apply::{apply, coordinate_of_args, eval_layout, index};
 use super::ops::{self, is_operation};
 use super::parser::{BinOp, Expr, ExprKind, Statement};
-use super::table::{lookup, Operation};
+use super::suggest::{did_you_mean, CONSTANTS};
+use super::table::{lookup, Operation, OPERATIONS};
 use super::value::{check_size, value_parts, values_equal, Value, MAX_VALUE_PARTS};
 use crate::error::{Error, Result};
 use crate::htuple::{Builder, HRef, MAX_DEPTH};
@@ -281,7 +282,15 @@ impl Session {
                 "'{n}' is an operation; call it as {n}(...)"
             )));
         }
-        Err(Error::value(format!("unknown name '{n}'")))
+        let names = OPERATIONS
+            .iter()
+            .map(|op| op.name)
+            .chain(CONSTANTS)
+            .chain(self.vars.keys().map(String::as_str));
+        Err(Error::value(format!(
+            "unknown name '{n}'{}",
+            did_you_mean(n, names)
+        )))
     }
 }
 

@@ -101,8 +101,9 @@ impl Args<'_, '_> {
         }
         if let Some((k, _)) = self.kw.iter().find(|(_, v)| v.is_some()) {
             return Err(Error::type_(format!(
-                "{}: unexpected keyword argument '{k}'",
-                self.name()
+                "{}: unexpected keyword argument '{k}'{}",
+                self.name(),
+                super::suggest::did_you_mean(k, self.params.iter().map(|p| p.name))
             )));
         }
         Ok(())

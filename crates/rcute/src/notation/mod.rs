@@ -19,6 +19,7 @@ mod param;
 pub mod parser;
 pub mod prepare;
 pub mod print;
+pub mod suggest;
 pub mod table;
 pub mod value;
 

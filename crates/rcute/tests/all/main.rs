@@ -33,6 +33,7 @@ mod inverse;
 mod layout;
 mod layout_add;
 mod max_common;
+mod newcomer_errors;
 mod notation;
 mod notation_props;
 mod offsets;
