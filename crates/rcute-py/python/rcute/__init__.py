@@ -347,7 +347,9 @@ class Array(Ptr):
         self.size = int(size)
 
     def __repr__(self):
-        return f"Array({hex(self.address)}, {self.dtype.__name__})"
+        # the length and element type, not the address: the same text in
+        # every run (as the notation's `Array(6 x i64)`)
+        return f"Array({self.size} x {self.dtype.__name__})"
 
 
 class ImplicitAccessor(Accessor):

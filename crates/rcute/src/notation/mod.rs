@@ -10,6 +10,7 @@
 //! ```
 
 mod apply;
+pub mod emit;
 pub mod eval;
 mod fast;
 mod imp;

@@ -24,6 +24,7 @@ mod bad_input;
 mod coalesce;
 mod complement;
 mod composition;
+mod cpp_forms;
 mod divide;
 mod docs_examples;
 mod extended;
