@@ -504,3 +504,58 @@ fn memory_tensors_print_without_an_address() {
     let o = rcute(&["eval", "--style", "repr", "make_tensor(4:1)"], "");
     assert_eq!(out(&o), "Tensor(Array(4 x i64), 4:1)\n");
 }
+
+#[test]
+fn code_styles() {
+    let e = "composition(Swizzle(3,4,3), (8,8):(8,1))";
+    for (style, want) in [
+        (
+            "cpp-type",
+            "ComposedLayout<Swizzle<3,4,3>,_0,Layout<Shape<_8,_8>,Stride<_8,_1>>>",
+        ),
+        (
+            "cpp-make",
+            "composition(Swizzle<3,4,3>{}, make_layout(make_shape(8,8), make_stride(8,1)))",
+        ),
+        (
+            "dsl",
+            "cute.make_composed_layout(cute.make_swizzle(3, 4, 3), 0, cute.make_layout((8, 8), stride=(8, 1)))",
+        ),
+    ] {
+        let o = rcute(&["eval", "--style", style, e], "");
+        assert_eq!(out(&o), format!("{want}\n"), "{style}");
+    }
+    let o = rcute(&["eval", "--style", "cpp-type", "(4,8):(1,4)"], "");
+    assert_eq!(out(&o), "Layout<Shape<_4,_8>,Stride<_1,_4>>\n");
+    let o = rcute(&["eval", "--style", "dsl"], "(4,8):(1,4)\n(4,8):(F1,F4)\n");
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        out(&o),
+        "cute.make_layout((4, 8), stride=(1, 4))\n\
+         error: type: --style dsl: the F2 value F1 has no form there (C++ CuTe and the CuTe DSL write XOR patterns as a Swizzle)\n"
+    );
+}
+
+#[test]
+fn help_names_every_subcommand_and_its_usage() {
+    let o = rcute(&["help"], "");
+    let first = out(&o).lines().next().unwrap_or_default().to_string();
+    for sub in [
+        "eval",
+        "show",
+        "draw",
+        "bench",
+        "help",
+        "ops",
+        "completions",
+    ] {
+        assert!(first.contains(sub), "{sub} not in {first:?}");
+    }
+    let o = rcute(&["help", "eval"], "");
+    assert!(
+        out(&o).contains("Usage: rcute eval [OPTIONS] [EXPR]"),
+        "{}",
+        out(&o)
+    );
+    assert!(!out(&o).contains("Usage: eval"));
+}
