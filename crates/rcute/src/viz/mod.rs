@@ -45,7 +45,10 @@ mod tv;
 #[cfg(feature = "png")]
 mod png;
 
-pub use ascii::{print_layout, print_table, print_tensor, print_tensor_aligned, print_tensor_cpp};
+pub use ascii::{
+    print_layout, print_layout_coords, print_table, print_tensor, print_tensor_aligned,
+    print_tensor_cpp,
+};
 pub use color::{
     bank_color_16x, bank_color_32x, bank_color_8x, index_grey_8x, thread_color_8x, value_color_8x,
     warp_color_8x, white, Color, Rgb, GREY8, SPEC32, TV8,
