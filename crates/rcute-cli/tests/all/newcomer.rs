@@ -559,3 +559,80 @@ fn help_names_every_subcommand_and_its_usage() {
     );
     assert!(!out(&o).contains("Usage: eval"));
 }
+
+/// The `$ rcute eval` / `$ rcute show` transcripts of the README and of
+/// docs/drawing.md reproduce: each command (run by `sh`, standard error
+/// merged) prints the lines below it; a line ending in `...` stands for a
+/// longer one. A command shown without output only has to succeed or fail
+/// as its text implies (it does not fail). `rcute draw` commands are left
+/// to the drawing tests.
+#[test]
+fn readme_transcripts_reproduce() {
+    let bin = PathBuf::from(env!("CARGO_BIN_EXE_rcute"));
+    let dir = bin.parent().map(Path::to_path_buf).unwrap_or_default();
+    let path = format!(
+        "{}:{}",
+        dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let work = scratch("transcripts");
+    let mut checked = 0;
+    for file in ["README.md", "docs/drawing.md"] {
+        let text = std::fs::read_to_string(repo().join(file)).expect("read the doc");
+        let mut in_block = false;
+        let mut cmds: Vec<(String, Vec<String>)> = Vec::new();
+        let mut current = false;
+        for line in text.lines() {
+            if line.starts_with("```") {
+                in_block = !in_block;
+                current = false;
+                continue;
+            }
+            if !in_block {
+                continue;
+            }
+            if let Some(cmd) = line.strip_prefix("$ ") {
+                cmds.push((cmd.to_string(), Vec::new()));
+                current = true;
+            } else if let (true, Some((_, out))) = (current, cmds.last_mut()) {
+                out.push(line.to_string());
+            }
+        }
+        for (cmd, mut want) in cmds {
+            while want.last().is_some_and(|l| l.trim().is_empty()) {
+                want.pop();
+            }
+            if !cmd.contains("rcute eval") && !cmd.contains("rcute show") {
+                continue;
+            }
+            let o = Command::new("sh")
+                .arg("-c")
+                .arg(format!("{cmd} 2>&1"))
+                .env("PATH", &path)
+                .current_dir(&work)
+                .output()
+                .expect("run sh");
+            let got = String::from_utf8_lossy(&o.stdout).into_owned();
+            if want.is_empty() {
+                assert!(o.status.success(), "{file}: `{cmd}` failed:\n{got}");
+                continue;
+            }
+            let got: Vec<&str> = got.lines().collect();
+            assert_eq!(
+                got.len(),
+                want.len(),
+                "{file}: `{cmd}` printed\n{}",
+                got.join("\n")
+            );
+            for (g, w) in got.iter().zip(&want) {
+                let ok = match w.strip_suffix("...").or_else(|| w.strip_suffix("(...)")) {
+                    Some(prefix) => g.starts_with(prefix.trim_end_matches('(')),
+                    None => g == w,
+                };
+                assert!(ok, "{file}: `{cmd}`: got\n{g}\nwanted\n{w}");
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 10, "only {checked} transcripts found");
+}
