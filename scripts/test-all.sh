@@ -53,4 +53,14 @@ if [ -f crates/rcute-py/pyproject.toml ]; then
   VIRTUAL_ENV="$VENV" "$VENV/bin/maturin" develop -q --release -m crates/rcute-py/Cargo.toml
   "$VENV/bin/python" -m pytest -q crates/rcute-py/tests
 fi
+
+echo "== C++ forms (--style cpp-type / cpp-make) against the CuTe headers"
+if command -v "${CXX:-g++}" >/dev/null; then
+  # the headers come from PyPI wheels (pip of the Python venv when there is one)
+  PY=python3; [ -x "${VENV:-}/bin/python" ] && PY="$VENV/bin/python"
+  INC=$(scripts/cute-headers.sh "$PY")
+  RCUTE_CUTE_INCLUDE="$INC" RCUTE_REQUIRE_CPP=1 cargo test -p rcute --test all cpp_forms
+else
+  echo "note: ${CXX:-g++} not found; skipping the C++ forms test"
+fi
 echo "== all tests passed"

@@ -1,5 +1,5 @@
 //! `rcute draw`: draw a layout, swizzled layout, tensor or thread-value
-//! layout to SVG, TikZ (`.tex`) or PNG (`visualization.md` sections 7-11).
+//! layout to SVG, TikZ (`.tex`) or PNG (`docs/drawing.md`).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -219,7 +219,7 @@ fn render(args: &DrawArgs, path: &Path) -> Result<(DrawFormat, Vec<u8>)> {
     Ok((format, bytes))
 }
 
-/// Runs pdflatex on `tex` as `visualization.md` section 11 describes,
+/// Runs pdflatex on `tex` as `docs/drawing.md` describes,
 /// printing its messages.
 fn compile_pdf(tex: &Path) {
     let dir = tex

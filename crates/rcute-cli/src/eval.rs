@@ -7,7 +7,8 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
-use rcute::notation::{format_value, Session, Style};
+use rcute::notation::emit::{emit, CodeStyle};
+use rcute::notation::{format_value, Session, Style, Value};
 use rcute::Error;
 
 use crate::hints;
@@ -21,14 +22,26 @@ pub enum StyleArg {
     Repr,
     /// C++ cute::print: `(4,8):(1,4)`, `(3)` for a 1-tuple
     Cpp,
+    /// The static C++ CuTe type: `Layout<Shape<_4,_8>,Stride<_1,_4>>`
+    CppType,
+    /// The C++ CuTe expression: `make_layout(make_shape(4,8), make_stride(1,4))`
+    CppMake,
+    /// The CuTe DSL expression: `cute.make_layout((4, 8), stride=(1, 4))`
+    Dsl,
 }
 
-impl From<StyleArg> for Style {
-    fn from(s: StyleArg) -> Style {
-        match s {
-            StyleArg::Str => Style::Str,
-            StyleArg::Repr => Style::Repr,
-            StyleArg::Cpp => Style::Cpp,
+impl StyleArg {
+    /// The text of `v` in this style; the code styles fail (`type`) for a
+    /// value they cannot express.
+    fn format(self, v: &Value) -> Result<String, Error> {
+        let text = |st| Ok(format_value(v, st));
+        match self {
+            StyleArg::Str => text(Style::Str),
+            StyleArg::Repr => text(Style::Repr),
+            StyleArg::Cpp => text(Style::Cpp),
+            StyleArg::CppType => emit(v, CodeStyle::CppType),
+            StyleArg::CppMake => emit(v, CodeStyle::CppMake),
+            StyleArg::Dsl => emit(v, CodeStyle::Dsl),
         }
     }
 }
@@ -107,11 +120,11 @@ pub struct EvalArgs {
 /// Evaluates one line; `None` for a blank or comment line, else the output
 /// text or the error. A panic inside the library is reported as an error
 /// instead of ending the script.
-fn eval_line(session: &mut Session, line: &str, style: Style) -> Option<Result<String, Error>> {
+fn eval_line(session: &mut Session, line: &str, style: StyleArg) -> Option<Result<String, Error>> {
     let r = catch_unwind(AssertUnwindSafe(|| session.eval_line(line)));
     match r {
         Ok(None) => None,
-        Ok(Some(Ok(v))) => Some(Ok(format_value(&v, style))),
+        Ok(Some(Ok(v))) => Some(style.format(&v)),
         Ok(Some(Err(e))) => Some(Err(e)),
         Err(_) => Some(Err(Error::value(
             "internal error while evaluating this statement",
@@ -183,7 +196,7 @@ fn json(s: &str) -> String {
 
 /// Runs `rcute eval`; returns the exit status.
 pub fn run(args: &EvalArgs) -> i32 {
-    let style: Style = args.style.into();
+    let style = args.style;
     let mut session = Session::new();
     let stdout = io::stdout();
     let mut out = stdout.lock();
@@ -228,7 +241,7 @@ pub fn run(args: &EvalArgs) -> i32 {
 fn run_script<W: Write>(
     mut reader: Box<dyn BufRead + '_>,
     session: &mut Session,
-    style: Style,
+    style: StyleArg,
     printer: &mut Printer<'_, W>,
 ) -> i32 {
     let mut failed = false;

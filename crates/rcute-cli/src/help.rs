@@ -32,12 +32,15 @@ const WIDTH: usize = 79;
 /// of the subcommands). Returns the exit status: 1 for an unknown name.
 pub fn run(args: &HelpArgs, cli: &mut clap::Command) -> i32 {
     let text = match (&args.op, args.markdown) {
-        (None, false) => overview(),
+        (None, false) => overview(cli),
         (None, true) => markdown(),
         (Some(name), markdown) => match lookup(name) {
             Some(op) if markdown => markdown_section(op),
             Some(op) => detail(op),
             None => {
+                // built, the subcommands know their full name: the usage
+                // line reads `rcute eval ...`, not `eval ...`
+                cli.build();
                 if let Some(sub) = cli.find_subcommand_mut(name) {
                     let help = sub.render_long_help().to_string();
                     return print(&help);
@@ -73,10 +76,18 @@ fn in_group(group: Group) -> impl Iterator<Item = &'static Operation> {
 }
 
 /// `rcute help`: the operations by group, one line each.
-fn overview() -> String {
-    let mut s = String::from(
-        "rcute: CuTe's layout algebra. Commands: eval, show, draw, bench, help, ops\n\
-         (`rcute help COMMAND` or `rcute COMMAND --help` for their options).\n\n\
+fn overview(cli: &clap::Command) -> String {
+    let commands: Vec<&str> = cli
+        .get_subcommands()
+        .filter(|c| !c.is_hide_set())
+        .map(|c| c.get_name())
+        .collect();
+    let mut s = format!(
+        "rcute: CuTe's layout algebra. Commands: {}\n",
+        commands.join(", ")
+    );
+    s.push_str(
+        "(`rcute help COMMAND` or `rcute COMMAND --help` for their options).\n\n\
          Operations of the notation (`rcute help OP` for the signature, definition\n\
          and an example; `rcute ops` lists the names):\n",
     );

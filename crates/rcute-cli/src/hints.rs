@@ -15,7 +15,7 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use rcute::notation::parser::parse_statement;
+use rcute::notation::parser::{parse_statement, Expr, ExprKind, Statement};
 use rcute::notation::Session;
 use rcute::{Error, ErrorKind};
 
@@ -31,6 +31,11 @@ const CPP_ADVICE: &str = "this looks like C++ CuTe: rcute's notation writes shap
 
 /// A hint for the failed statement `input`, or `None`.
 pub fn hint(input: &str, err: &Error) -> Option<String> {
+    if input.len() <= MAX_LEN {
+        if let Some(h) = colon_hint(input.trim(), err) {
+            return Some(h);
+        }
+    }
     let relevant = match err.kind() {
         ErrorKind::Parse => true,
         ErrorKind::Value => err.message().starts_with("unknown name"),
@@ -79,6 +84,200 @@ pub fn hint(input: &str, err: &Error) -> Option<String> {
         return Some("one statement per line, without `;`".to_string());
     }
     None
+}
+
+/// Hints for the loose binding of `:` (it binds more loosely than `==` and
+/// calls) and for a stride tuple standing where the shape has a leaf.
+fn colon_hint(input: &str, err: &Error) -> Option<String> {
+    if err.message().starts_with("unknown name") {
+        return None;
+    }
+    // `NAME = expr`: look at the expression, keep the assignment
+    let (target, expr) = match split_assignment(input) {
+        Some((name, e)) => (format!("{name} = "), e),
+        None => (String::new(), input),
+    };
+    let expr = expr.trim();
+    // `(4,8):(1,4) == L`: compare parenthesised layouts
+    if let Some((at, op)) = top_level(expr, &["==", "!="]) {
+        let (lhs, rhs) = (expr[..at].trim(), expr[at + op.len()..].trim());
+        let wrap = |side: &str| {
+            if top_level(side, &[":"]).is_some() {
+                format!("({side})")
+            } else {
+                side.to_string()
+            }
+        };
+        if top_level(lhs, &[":"]).is_some() || top_level(rhs, &[":"]).is_some() {
+            let fixed = format!("{target}{} {op} {}", wrap(lhs), wrap(rhs));
+            if plausible(&fixed) {
+                return Some(format!(
+                    "`:` binds more loosely than `{op}`: parenthesise the layouts to compare them: {fixed}"
+                ));
+            }
+        }
+    }
+    // `(4,8):(1,4)(2,3)`: the call applies to the stride tuple
+    if err.kind() == ErrorKind::Type && err.message().ends_with("cannot be called") {
+        if let Some((at, _)) = top_level(expr, &[":"]) {
+            let (lhs, rhs) = (expr[..at].trim(), expr[at + 1..].trim_start());
+            let group = balanced_prefix(rhs)?;
+            let rest = rhs[group..].trim_start();
+            if let Some(args) = rest.strip_prefix('(') {
+                let fixed = format!("{target}({lhs}:{})({args}", &rhs[..group]);
+                if plausible(&fixed) {
+                    return Some(format!(
+                        "`:` binds more loosely than a call, so this calls the stride {}; \
+                         to evaluate the layout, parenthesise it: {fixed}",
+                        &rhs[..group]
+                    ));
+                }
+            }
+        }
+    }
+    // `(4,8):(1,(2,3))`: a stride tuple at a leaf of the shape is one
+    // coordinate value; say so when the layout then fails
+    if matches!(
+        err.kind(),
+        ErrorKind::Type | ErrorKind::Congruence | ErrorKind::Rank
+    ) {
+        if let Ok(Some(stmt)) = parse_statement(input) {
+            let e = match &stmt {
+                Statement::Assign(_, e) | Statement::Expr(e) => e,
+            };
+            if let Some((leaf, d)) = find_tuple_at_leaf(e, 0) {
+                return Some(format!(
+                    "in a layout literal, the stride tuple {d} stands where the shape has the \
+                     leaf {leaf}, so it is read as one coordinate value ({d} = {}), not as \
+                     the strides of sub-modes; to split that mode, nest the shape as well",
+                    coordinate_sum(&d)
+                ));
+            }
+        }
+    }
+    None
+}
+
+/// `NAME = rest` (a single `=`), as `(NAME, rest)`.
+fn split_assignment(s: &str) -> Option<(&str, &str)> {
+    let at = s.find('=')?;
+    let (name, rest) = (s[..at].trim(), &s[at + 1..]);
+    let ident = !name.is_empty()
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !name.starts_with(|c: char| c.is_ascii_digit());
+    (ident && !rest.starts_with('=')).then_some((name, rest))
+}
+
+/// The first of `ops` outside every bracket, with its byte position.
+fn top_level<'o>(s: &str, ops: &[&'o str]) -> Option<(usize, &'o str)> {
+    let mut depth = 0usize;
+    for (i, c) in s.char_indices() {
+        match c {
+            '(' | '[' => depth += 1,
+            ')' | ']' => depth = depth.saturating_sub(1),
+            _ if depth == 0 => {
+                if let Some(op) = ops.iter().find(|op| s[i..].starts_with(**op)) {
+                    return Some((i, op));
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The length of the bracketed group `(...)` that `s` starts with.
+fn balanced_prefix(s: &str) -> Option<usize> {
+    if !s.starts_with('(') {
+        return None;
+    }
+    let mut depth = 0usize;
+    for (i, c) in s.char_indices() {
+        match c {
+            '(' | '[' => depth += 1,
+            ')' | ']' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// A layout literal in `e` whose stride has a tuple where its shape has an
+/// integer leaf: that leaf and the stride tuple, as written in the notation.
+fn find_tuple_at_leaf(e: &Expr, depth: usize) -> Option<(String, String)> {
+    if depth > MAX_DEPTH {
+        return None;
+    }
+    fn walk(s: &Expr, d: &Expr, depth: usize) -> Option<(String, String)> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        match (&s.kind, &d.kind) {
+            (ExprKind::Int(v), ExprKind::Tuple(_)) => Some((v.to_string(), literal(d)?)),
+            (ExprKind::Tuple(ss), ExprKind::Tuple(ds)) if ss.len() == ds.len() => {
+                ss.iter().zip(ds).find_map(|(a, b)| walk(a, b, depth + 1))
+            }
+            _ => None,
+        }
+    }
+    match &e.kind {
+        ExprKind::Layout(s, d) => walk(s, d, 0),
+        ExprKind::Neg(x) => find_tuple_at_leaf(x, depth + 1),
+        ExprKind::Binary(_, a, b) => {
+            find_tuple_at_leaf(a, depth + 1).or_else(|| find_tuple_at_leaf(b, depth + 1))
+        }
+        ExprKind::Tuple(xs) | ExprKind::Index(_, xs) => {
+            xs.iter().find_map(|x| find_tuple_at_leaf(x, depth + 1))
+        }
+        ExprKind::Call {
+            callee,
+            args,
+            kwargs,
+        } => find_tuple_at_leaf(callee, depth + 1)
+            .or_else(|| args.iter().find_map(|x| find_tuple_at_leaf(x, depth + 1)))
+            .or_else(|| {
+                kwargs
+                    .iter()
+                    .find_map(|(_, x)| find_tuple_at_leaf(x, depth + 1))
+            }),
+        _ => None,
+    }
+}
+
+/// A tuple of integer literals as written, `(2,3)`; `None` for anything
+/// else.
+fn literal(e: &Expr) -> Option<String> {
+    match &e.kind {
+        ExprKind::Int(v) => Some(v.to_string()),
+        ExprKind::Neg(x) => match &x.kind {
+            ExprKind::Int(v) => Some(format!("-{v}")),
+            _ => None,
+        },
+        ExprKind::Tuple(xs) => {
+            let parts: Option<Vec<String>> = xs.iter().map(literal).collect();
+            Some(format!("({})", parts?.join(",")))
+        }
+        _ => None,
+    }
+}
+
+/// `(2,3)` as `2*E(0)+3*E(1)`; nested tuples are left as they are.
+fn coordinate_sum(d: &str) -> String {
+    let inner = d.strip_prefix('(').and_then(|x| x.strip_suffix(')'));
+    match inner {
+        Some(x) if !x.contains('(') => x
+            .split(',')
+            .enumerate()
+            .map(|(i, v)| format!("{}*E({i})", v.trim()))
+            .collect::<Vec<_>>()
+            .join("+"),
+        _ => d.to_string(),
+    }
 }
 
 /// `print_layout(X)` and friends: tables are `rcute show`'s.

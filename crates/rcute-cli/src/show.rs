@@ -1,5 +1,5 @@
 //! `rcute show`: print a layout, swizzled layout or tensor as a table
-//! (`visualization.md` sections 2-4).
+//! (`docs/drawing.md`).
 
 use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -12,7 +12,7 @@ use rcute::{Error, ErrorKind, Result};
 /// Table style of `rcute show`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Format {
-    /// `layout` for rank-2 integer-valued layouts, otherwise `tensor`
+    /// `layout` for rank-2 layouts and identity tensors, otherwise `tensor`
     Auto,
     /// C++ print_layout: the bordered grid with row and column indices
     Layout,
@@ -36,7 +36,9 @@ Examples:
 EXPR may hold several statements on separate lines (e.g. `A = ...` first);
 the value of the last one is shown. In the tensor format each column is as
 wide as its widest value (at least 5 characters, PyCuTe's field), so
-coordinate values line up. A memory tensor (make_tensor) is headed by its
+coordinate values line up. In the layout format coordinate values (identity
+tensors and layouts) print in full, `(1,0)`, under integer row and column
+headers. A memory tensor (make_tensor) is headed by its
 buffer's length and element type, `Array(6 x i64) o (2, 3):(3, 1)`.")]
 pub struct ShowArgs {
     /// The layout, swizzled layout or tensor to show (CuTe notation)
@@ -117,10 +119,10 @@ fn render(args: &ShowArgs) -> Result<String> {
         }
     };
     match args.format {
-        Format::Layout => viz::print_layout(&view).map(with_header),
+        Format::Layout => viz::print_layout_coords(&view).map(with_header),
         Format::Tensor => viz::print_tensor_aligned(&view, print_type),
         Format::Table => viz::print_table(&view, print_type),
-        Format::Auto => match viz::print_layout(&view) {
+        Format::Auto => match viz::print_layout_coords(&view) {
             Ok(s) => Ok(with_header(s)),
             Err(e)
                 if matches!(e.kind(), ErrorKind::Value | ErrorKind::Type) && view.rank() != 2 =>

@@ -49,7 +49,7 @@ impl LayoutBase {
     }
 }
 
-/// `Layout(shape, stride=1)`: a CuTe layout (`layout.md`). `stride` may be
+/// `Layout(shape, stride=1)`: a CuTe layout (`docs/language.md`, "Layouts"). `stride` may be
 /// weakly congruent to `shape`: a scalar stands for the prefix product
 /// starting at it.
 #[pyclass(extends = LayoutBase, module = "rcute", name = "Layout", frozen)]
@@ -420,7 +420,7 @@ scalar_class!(
 );
 
 /// `Swizzle(bits, base, shift)`: the swizzle functor on integers
-/// (`swizzle.md`); invalid parameters raise `ValueError`.
+/// (`docs/language.md`, "Swizzles"); invalid parameters raise `ValueError`.
 #[pyclass(module = "rcute", name = "Swizzle", frozen)]
 #[derive(Clone)]
 struct PySwizzle {
@@ -690,6 +690,35 @@ fn from_value(py: Python<'_>, v: Value) -> PyResult<PyObject> {
                 .collect::<PyResult<_>>()?;
             PyList::new(py, objs)?.into_any().unbind()
         }
+        // tensors: the Python classes of the same name; a memory tensor's
+        // elements are copied into a fresh `Array` of 64-bit integers
+        Value::Tensor(t) => {
+            let m = py.import("rcute")?;
+            let (acc, layout) = t.into_parts();
+            let base = from_value(py, Value::from_scalar(acc.base().clone()))?;
+            let acc = m.getattr("ImplicitAccessor")?.call1((base,))?;
+            m.getattr("Tensor")?
+                .call1((acc, fast::layout_obj(py, layout)?))?
+                .unbind()
+        }
+        Value::Array(t) => {
+            let m = py.import("rcute")?;
+            let (acc, layout) = t.into_parts();
+            let data = acc.data();
+            let c_longlong = py.import("ctypes")?.getattr("c_longlong")?;
+            let arr = m.getattr("Array")?.call1((data.len(), c_longlong))?;
+            for (i, x) in data.iter().enumerate() {
+                arr.set_item(i, *x)?;
+            }
+            let acc = if acc.base() == 0 {
+                arr
+            } else {
+                arr.call_method1("__add__", (acc.base(),))?
+            };
+            m.getattr("Tensor")?
+                .call1((acc, fast::layout_obj(py, layout)?))?
+                .unbind()
+        }
         #[allow(unreachable_patterns)]
         other => {
             return Err(PyTypeError::new_err(format!(
@@ -740,40 +769,57 @@ fn scaled_basis(
     scalar_obj(py, Scalar::scaled_basis(v, &p))
 }
 
-/// Evaluates one statement of the notation (`NOTATION.md`) and returns its value.
+/// Evaluates one statement of the notation (`docs/language.md`) and returns its value.
 #[pyfunction(name = "eval_notation")]
 fn eval_notation(py: Python<'_>, src: &str) -> PyResult<PyObject> {
     from_value(py, notation::eval_value(src).map_err(to_pyerr)?)
 }
 
+/// An output style by name: the notation's printers (`"str"`, `"repr"`,
+/// `"cpp"`) or the code emitters (`"cpp-type"`, `"cpp-make"`, `"dsl"`).
+fn styled(v: &Value, style: &str) -> PyResult<Result<String, rcute::Error>> {
+    use rcute::notation::emit::{emit, CodeStyle};
+    let text = |st| Ok(Ok(notation::format_value(v, st)));
+    match style {
+        "str" => text(Style::Str),
+        "repr" => text(Style::Repr),
+        "cpp" => text(Style::Cpp),
+        "cpp-type" => Ok(emit(v, CodeStyle::CppType)),
+        "cpp-make" => Ok(emit(v, CodeStyle::CppMake)),
+        "dsl" => Ok(emit(v, CodeStyle::Dsl)),
+        s => Err(PyValueError::new_err(format!(
+            "unknown style {s:?} (expected str, repr, cpp, cpp-type, cpp-make or dsl)"
+        ))),
+    }
+}
+
 /// Evaluates one statement of the notation and returns its printed text
-/// (`style` is `"str"`, `"repr"` or `"cpp"`); errors print as `error: KIND: message`.
+/// (`style` is `"str"`, `"repr"`, `"cpp"`, or the code styles `"cpp-type"`,
+/// `"cpp-make"`, `"dsl"`); errors print as `error: KIND: message`.
 #[pyfunction(name = "eval_notation_str")]
 #[pyo3(signature = (src, style = "str"))]
 fn eval_notation_str(src: &str, style: &str) -> PyResult<String> {
-    let st = match style {
-        "str" => Style::Str,
-        "repr" => Style::Repr,
-        "cpp" => Style::Cpp,
-        s => return Err(PyValueError::new_err(format!("unknown style {s:?}"))),
+    // an unknown style is an exception even when the statement fails
+    let _ = styled(&Value::None, style)?;
+    let out = match style {
+        "str" => notation::eval_styled(src, Style::Str),
+        "repr" => notation::eval_styled(src, Style::Repr),
+        "cpp" => notation::eval_styled(src, Style::Cpp),
+        _ => match notation::eval_value(src) {
+            Ok(v) => styled(&v, style)?,
+            Err(e) => Err(e),
+        },
     };
-    Ok(match notation::eval_styled(src, st) {
-        Ok(s) => s,
-        Err(e) => format!("error: {e}"),
-    })
+    Ok(out.unwrap_or_else(|e| format!("error: {e}")))
 }
 
-/// Formats a value in one of the notation's styles (`"str"`, `"repr"`, `"cpp"`).
+/// Formats a value in one of the notation's styles (`"str"`, `"repr"`,
+/// `"cpp"`) or as code (`"cpp-type"`, `"cpp-make"`, `"dsl"`; `TypeError`
+/// for a value the style cannot express).
 #[pyfunction(name = "format_value")]
 #[pyo3(signature = (value, style = "str"))]
 fn format_value(value: &Bound<'_, PyAny>, style: &str) -> PyResult<String> {
-    let st = match style {
-        "str" => Style::Str,
-        "repr" => Style::Repr,
-        "cpp" => Style::Cpp,
-        s => return Err(PyValueError::new_err(format!("unknown style {s:?}"))),
-    };
-    Ok(notation::format_value(&to_value(value, 0)?, st))
+    styled(&to_value(value, 0)?, style)?.map_err(to_pyerr)
 }
 
 /// The syntax tree of one notation statement as nested tuples (for tests

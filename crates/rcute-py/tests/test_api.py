@@ -1,4 +1,4 @@
-"""The reference's Python API (python-api.md) on the Rust core."""
+"""The reference's Python API (docs/differences.md, "Which Python PyCuTe") on the Rust core."""
 
 import ctypes
 from fractions import Fraction
@@ -208,3 +208,37 @@ def test_util_drawings(tmp_path, capsys):
     with pytest.raises(TypeError):
         draw_svg((4, 8), str(f))
     assert index_grey_8x(1) != index_grey_8x(7)
+
+
+def test_newcomer_errors_styles_and_memory_tensors(capsys):
+    import rcute
+    from rcute.util import print_tensor
+
+    # did you mean: the library's message, raised as ValueError
+    with pytest.raises(ValueError, match=r"unknown name 'compositon' \(did you mean 'composition'\?\)"):
+        rcute.eval_notation("compositon((4,8):(1,4), 2)")
+    # the code styles
+    L = rcute.Layout((4, 8), (1, 4))
+    assert rcute.format_value(L, "cpp-type") == "Layout<Shape<_4,_8>,Stride<_1,_4>>"
+    assert rcute.format_value(L, "cpp-make") == "make_layout(make_shape(4,8), make_stride(1,4))"
+    assert rcute.format_value(L, "dsl") == "cute.make_layout((4, 8), stride=(1, 4))"
+    assert (rcute.eval_notation_str("composition(Swizzle(3,4,3), (8,8):(8,1))", "cpp-type")
+            == "ComposedLayout<Swizzle<3,4,3>,_0,Layout<Shape<_8,_8>,Stride<_8,_1>>>")
+    assert rcute.eval_notation_str("(4,8):(F1,F4)", "dsl").startswith("error: type: --style dsl:")
+    with pytest.raises(TypeError):
+        rcute.format_value(rcute.F2(1), "cpp-type")
+    with pytest.raises(ValueError):
+        rcute.format_value(L, "fancy")
+    # memory tensors: the notation's make_tensor has a Python form that
+    # print_tensor prints, with a stable name (no address)
+    t = rcute.eval_notation("make_tensor((2,3):(3,1))")
+    assert repr(t) == "Tensor(Array(6 x c_long), Layout((2, 3), (3, 1)))" or "Array(6 x c_" in repr(t)
+    t[1, 2] = 7
+    print_tensor(t)
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].startswith("Array(6 x c_")
+    assert out.splitlines()[1:] == ["0     0     0     ", "0     0     7     "]
+    print_tensor(rcute.make_tensor((2, 3)), print_type=False)
+    assert capsys.readouterr().out == "0.0   0.0   0.0   \n0.0   0.0   0.0   \n"
+    it = rcute.eval_notation("identity_tensor((2,3))")
+    assert str(it) == "{0} o (2, 3):(1@0, 1@1)"

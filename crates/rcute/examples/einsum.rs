@@ -1,5 +1,5 @@
 //! Binary tensor contractions (`einsum`) as one GEMM, by viewing each
-//! operand's layout as a rank-3 layout (`tensor.md` section 10). No data
+//! operand's layout as a rank-3 layout (`docs/tensors.md`). No data
 //! moves: the layouts decide what the reference GEMM computes.
 //!
 //! Run: `cargo run -p rcute --example einsum`.

@@ -1,5 +1,5 @@
 //! Convolution as a GEMM over the activation in place: the im2col layout
-//! (`tensor.md` section 10), built with `make_layout` and by-mode
+//! (`docs/tensors.md`), built with `make_layout` and by-mode
 //! `composition`, read by the reference GEMM. No patch matrix is
 //! materialised; padding reads coordinates through a bounds-checking
 //! accessor over the identity layout.

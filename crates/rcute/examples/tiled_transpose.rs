@@ -2,7 +2,7 @@
 //! the destination are tiled identically with `local_tile`, each tile pair
 //! is copied by `copy` (the layouts make it a transpose), and ragged edge
 //! tiles are predicated with the identity tensor tiled the same way
-//! (`tensor.md` sections 5 and 7).
+//! (`docs/tensors.md`).
 //!
 //! Run: `cargo run -p rcute --example tiled_transpose`.
 

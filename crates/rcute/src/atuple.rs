@@ -1,4 +1,4 @@
-//! Coordinate values (PyCuTe's `ArithTuple`, `strides.md` section 3): an
+//! Coordinate values (PyCuTe's `ArithTuple`, `docs/language.md`, "Strides"): an
 //! explicit, ordered sequence of children, each an integer, an F2 value or a
 //! nested coordinate value, with implicit zeros beyond the explicit ones.
 //!

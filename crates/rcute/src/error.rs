@@ -1,12 +1,12 @@
 //! The error type of every fallible rcute operation.
 //!
-//! Each error carries one of the kinds of `NOTATION.md` ("Output") and a
+//! Each error carries one of the kinds of `docs/language.md` ("Errors") and a
 //! message naming the operation and its operands. The CLI prints it as
 //! `error: KIND: message`.
 
 use std::fmt;
 
-/// The kind of an [`Error`], one per row of NOTATION.md's error list.
+/// The kind of an [`Error`], one per row of docs/language.md's error list.
 ///
 /// # Example
 /// ```

@@ -1,9 +1,9 @@
-//! F2 (XOR) arithmetic on the bits of an integer (`strides.md` section 4):
+//! F2 (XOR) arithmetic on the bits of an integer (`docs/language.md`, "Strides"):
 //! addition is XOR, multiplication is the carry-less product.
 
 use crate::error::{Error, Result};
 
-/// Carry-less product of `a` by the multiplier `m` (`strides.md` section 4).
+/// Carry-less product of `a` by the multiplier `m` (`docs/language.md`, "Strides").
 ///
 /// A negative multiplier is a `value` error (the reference never
 /// terminates there); a product outside 64 bits is an `overflow` error.

@@ -1,4 +1,4 @@
-//! Hierarchical tuples (`htuple.md`): a leaf, or an ordered sequence of
+//! Hierarchical tuples (`docs/operations.md`): a leaf, or an ordered sequence of
 //! hierarchical tuples.
 //!
 //! Storage is flat: the tree's nodes in pre-order and its leaves in traversal
@@ -433,7 +433,7 @@ impl<'a, T> HRef<'a, T> {
         self.check_depth(what)
     }
 
-    /// `depth(x)` as the reference computes it (`htuple.md` section 3): 0
+    /// `depth(x)` as the reference computes it (`docs/operations.md`): 0
     /// for a leaf, `1 + max depth of the modes` for a tuple. The maximum
     /// over no modes is undefined there, so an empty tuple anywhere in `x`
     /// (`()`, `((),)`, `(3, ())`) is a `value` error.

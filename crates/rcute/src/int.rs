@@ -1,4 +1,4 @@
-//! Checked integer arithmetic with Python semantics (`htuple.md` section 13):
+//! Checked integer arithmetic with Python semantics (`docs/language.md`, "Integers"):
 //! floor division, non-negative modulo for positive divisors, `overflow`
 //! errors instead of wrapping, `value` errors for division by zero.
 

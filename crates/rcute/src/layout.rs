@@ -1,4 +1,4 @@
-//! Layouts (`layout.md`): a shape and a congruent stride, read as a function
+//! Layouts (`docs/language.md`, "Layouts"): a shape and a congruent stride, read as a function
 //! from coordinates to offsets (integers), coordinates (coordinate values)
 //! or F2 values.
 
@@ -20,7 +20,7 @@ pub(crate) type RawParts<'a, T> = (
 /// A stride: an HTuple of stride scalars.
 pub type Stride = HTuple<Scalar>;
 
-/// A layout `S:D` (`layout.md` section 1).
+/// A layout `S:D` (`docs/language.md`, "Layouts").
 ///
 /// ```
 /// use rcute::{Layout, HTuple, Scalar};
@@ -97,10 +97,12 @@ impl Layout {
 
     /// `Layout(S, D)` with an HTuple `D` weakly congruent to `S`: each scalar
     /// leaf of `D` seeds a prefix product over the sub-shape it stands for
-    /// (`layout.md` 2.1). `D = 1` gives the column-major layout.
+    /// (`docs/operations.md`). `D = 1` gives the column-major layout.
     ///
-    /// Errors: `rank` / `congruence` as `prefix_product`; `value` for a
-    /// non-positive extent.
+    /// Errors: `rank` when a stride tuple has another length than the
+    /// shape's tuple at its place, `congruence` for a stride tuple where the
+    /// shape has a leaf (both messages name the construction
+    /// `Layout(S, D)`); `value` for a non-positive extent.
     ///
     /// ```
     /// use rcute::{Layout, HTuple, Scalar};
@@ -111,7 +113,14 @@ impl Layout {
     pub fn with_stride(shape: impl IntoShape, stride: HRef<'_, Scalar>) -> Result<Layout> {
         let shape = shape.into_shape()?;
         check_positive(shape.as_ref())?;
-        let d = stride::prefix_product_tuple(shape.as_ref(), stride)?;
+        let d = stride::prefix_product_tuple(shape.as_ref(), stride).map_err(|e| {
+            // the expansion is an implementation detail: name the user's
+            // construction, not `prefix_product`
+            match e.message().strip_prefix("prefix_product: ") {
+                Some(rest) => Error::new(e.kind(), format!("Layout({shape}, {stride}): {rest}")),
+                None => e,
+            }
+        })?;
         Ok(Layout { shape, stride: d })
     }
 
@@ -202,7 +211,7 @@ impl Layout {
     }
 
     /// `L[i]` (Python-style negative `i` counts from the end); `i >= rank`
-    /// is a `bounds` error (`layout.md` section 7).
+    /// is a `bounds` error (`docs/language.md`, "Mode access").
     ///
     /// ```
     /// use rcute::{Layout, HTuple};
@@ -282,7 +291,7 @@ impl Layout {
         Ok(acc)
     }
 
-    /// `L(c)` for a coordinate in any form (`layout.md` section 5): `idx2crd`
+    /// `L(c)` for a coordinate in any form (`docs/language.md`, "Evaluating a layout"): `idx2crd`
     /// to the natural coordinate, then the inner product with the stride.
     /// `None` leaves contribute 0. Errors: those of `idx2crd`.
     pub fn eval(&self, c: HRef<'_, Option<Scalar>>) -> Result<Scalar> {

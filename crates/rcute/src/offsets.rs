@@ -61,7 +61,7 @@ fn flat_integer_modes(l: &Layout) -> Result<Vec<(i64, i64)>> {
 /// Errors: `type` for a non-integer (coordinate or F2) stride; `value` when
 /// `out.len() != size(L)` or an extent is not positive; `overflow` when an
 /// offset or the size does not fit in 64 bits.
-/// (`layout.md` section 5, every index at once; C++ CuTe has no single
+/// (`docs/language.md`, "Evaluating a layout", every index at once; C++ CuTe has no single
 /// function for it, the closest is evaluating `layout(i)` in a loop.)
 ///
 /// ```

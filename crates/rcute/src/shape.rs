@@ -1,4 +1,4 @@
-//! Shapes and coordinates (`htuple.md` sections 3, 7): size, the
+//! Shapes and coordinates (`docs/operations.md`): size, the
 //! colexicographic conversions `idx2crd` / `crd2idx` (the last mode absorbs
 //! overflow; floor division for negative indices).
 
@@ -29,7 +29,7 @@ pub fn size(s: HRef<'_, i64>) -> Result<i64> {
 }
 
 /// `idx2crd(c, S)`: the natural coordinate of `c` in shape `S`
-/// (`htuple.md` section 7). `c` may be integral, flat or natural (any
+/// (`docs/operations.md`). `c` may be integral, flat or natural (any
 /// coordinate weakly congruent to `S`), may contain `None` (zeros), and
 /// may hold coordinate values (padded to `S`'s profile) or F2 values (split
 /// into bit fields; power-of-two extents only).
@@ -486,7 +486,7 @@ impl<'a> Prof<'a> {
     }
 }
 
-/// The basis-value rule (`htuple.md` section 4): the coordinate value with
+/// The basis-value rule (`docs/operations.md`): the coordinate value with
 /// explicit children `xs` is weakly congruent to `p` iff `p` is a tuple with
 /// at least `len(xs)` modes and each `xs[i]` is weakly congruent to `p[i]`.
 fn basis_rule(xs: &[Scalar], p: Prof<'_>, depth: usize) -> bool {
@@ -548,7 +548,7 @@ fn weakly_rec(a: Prof<'_>, b: Prof<'_>, depth: usize) -> bool {
     }
 }
 
-/// `congruent(a, b)` (`htuple.md` section 4): `a` and `b` have the same
+/// `congruent(a, b)` (`docs/operations.md`): `a` and `b` have the same
 /// profile. Takes two coordinate-like HTuples (leaves: integers, stride
 /// scalars or `None`, which counts as a leaf) and returns a boolean.
 ///
@@ -576,7 +576,7 @@ pub fn congruent(a: HRef<'_, Option<Scalar>>, b: HRef<'_, Option<Scalar>>) -> bo
     congruent_rec(Prof::H(a), Prof::H(b), 0)
 }
 
-/// `weakly_congruent(a, b)` (`htuple.md` section 4): `a` coarsens `b`, i.e.
+/// `weakly_congruent(a, b)` (`docs/operations.md`): `a` coarsens `b`, i.e.
 /// `b`'s profile is `a`'s with some leaves replaced by sub-trees. Takes two
 /// coordinate-like HTuples and returns a boolean.
 ///
@@ -610,7 +610,7 @@ fn check_depth(op: &str, depth: usize) -> Result<()> {
     Ok(())
 }
 
-/// `compatible(a, b)` (`htuple.md` section 9): `a` coarsens `b` and the
+/// `compatible(a, b)` (`docs/operations.md`): `a` coarsens `b` and the
 /// sizes agree, i.e. every coordinate of `a` is a coordinate of `b`.
 ///
 /// Two tuples need equal lengths and compatible modes; an integer `a`
@@ -643,7 +643,7 @@ pub fn compatible(a: HRef<'_, i64>, b: HRef<'_, i64>) -> Result<bool> {
     rec(a, b, 0)
 }
 
-/// `common_refinement(a, b)` (`htuple.md` section 9): the finer of the two
+/// `common_refinement(a, b)` (`docs/operations.md`): the finer of the two
 /// shapes, leaf by leaf: two tuples recurse mode by mode, two equal
 /// integers give that integer, an integer against a tuple of the same size
 /// gives the tuple.
@@ -709,7 +709,7 @@ pub fn common_refinement(a: HRef<'_, i64>, b: HRef<'_, i64>) -> Result<Shape> {
     Ok(out.finish())
 }
 
-/// `common_coarsening(a, b)` (`htuple.md` section 9): the coarsest shape
+/// `common_coarsening(a, b)` (`docs/operations.md`): the coarsest shape
 /// that both `a` and `b` refine. Two tuples of equal length are coarsened
 /// mode by mode; if that fails in some mode (or the lengths differ, or one
 /// side is an integer), the level collapses to its size, which must be the
@@ -750,7 +750,7 @@ pub fn common_coarsening(a: HRef<'_, i64>, b: HRef<'_, i64>) -> Result<Shape> {
     rec(a, b, 0)
 }
 
-/// `product_each(a)` (`htuple.md` section 6): the flat tuple of the sizes
+/// `product_each(a)` (`docs/operations.md`): the flat tuple of the sizes
 /// of `a`'s modes, e.g. `((2,(3,4)),(5,6),7)` gives `(24, 30, 7)`.
 ///
 /// Errors: `type` for a leaf argument (the reference iterates over it);
@@ -774,7 +774,7 @@ pub fn product_each(a: HRef<'_, i64>) -> Result<Shape> {
 }
 
 /// The natural coordinates of a shape in colexicographic order
-/// (`htuple.md` section 8), produced lazily by [`coordinates`]: each item is
+/// (`docs/operations.md`), produced lazily by [`coordinates`]: each item is
 /// an HTuple congruent to the shape; the iterator knows its exact length.
 ///
 /// ```
@@ -819,7 +819,7 @@ impl Iterator for Coordinates {
     }
 }
 
-/// `coordinates(S)` (`htuple.md` section 8): an iterator over the natural
+/// `coordinates(S)` (`docs/operations.md`): an iterator over the natural
 /// coordinates of the shape `S` in colexicographic order (the leftmost leaf
 /// varies fastest), i.e. `idx2crd(i, S)` for `i` in `0 .. size(S)`. Each
 /// item is an HTuple congruent to `S`. Lazy: nothing is materialised up

@@ -1,4 +1,4 @@
-//! Stride scalars (`strides.md`): integers, coordinate values (ArithTuple /
+//! Stride scalars (`docs/language.md`, "Strides"): integers, coordinate values (ArithTuple /
 //! scaled basis) and F2 values, with the arithmetic, equality, ordering and
 //! printing of each algebra, and the mixing rules between them.
 //!
@@ -19,9 +19,9 @@ use crate::int;
 /// A basis path: the sequence of child indices of a coordinate value.
 pub type Path = SmallVec<[usize; 4]>;
 
-/// A stride scalar: the value of one stride leaf (`strides.md` section 1).
+/// A stride scalar: the value of one stride leaf (`docs/language.md`, "Strides").
 ///
-/// Equality (`==`) is the algebra's equality (`strides.md` 3.4 and 4), not
+/// Equality (`==`) is the algebra's equality (`docs/language.md`, "Strides"), not
 /// structural: `E(0) == ArithTuple(1, 0)`, `F2(5) == 5`.
 ///
 /// ```
@@ -62,7 +62,7 @@ impl Scalar {
         Scalar::Coord(Arc::new(ArithTuple::new(children)))
     }
 
-    /// `ScaledBasis(v, path)`: `v` at the basis path (`strides.md` 3.2).
+    /// `ScaledBasis(v, path)`: `v` at the basis path (`docs/language.md`, "Strides").
     /// `basis(1, &[])` is the integer 1.
     ///
     /// ```
@@ -167,7 +167,7 @@ impl Scalar {
         }
     }
 
-    /// `self + other` in the stride algebras (`strides.md` 3.3, 4, 6).
+    /// `self + other` in the stride algebras (`docs/language.md`, "Strides").
     pub fn add(&self, other: &Scalar) -> Result<Scalar> {
         use Scalar::*;
         match (self, other) {
@@ -194,7 +194,7 @@ impl Scalar {
         }
     }
 
-    /// `self - other` (`strides.md` 3.3, 4).
+    /// `self - other` (`docs/language.md`, "Strides").
     pub fn sub(&self, other: &Scalar) -> Result<Scalar> {
         use Scalar::*;
         match (self, other) {
@@ -235,7 +235,7 @@ impl Scalar {
         }
     }
 
-    /// `self * other` (`strides.md` 3.3, 4, 6): integer products, carry-less
+    /// `self * other` (`docs/language.md`, "Strides"): integer products, carry-less
     /// F2 products, childwise scaling of coordinate values.
     pub fn mul(&self, other: &Scalar) -> Result<Scalar> {
         use Scalar::*;
@@ -265,7 +265,7 @@ impl Scalar {
         }
     }
 
-    /// Colexicographic order (`strides.md` 3.5); integers and F2 values by
+    /// Colexicographic order (`docs/language.md`, "Strides"); integers and F2 values by
     /// value. Comparing a coordinate value with a nonzero non-coordinate
     /// value is a `type` error.
     pub fn try_cmp(&self, other: &Scalar) -> Result<Ordering> {
@@ -300,7 +300,7 @@ impl Scalar {
     }
 
     /// `basis_repr(x)`: one `(value, path)` per nonzero integer or F2 leaf,
-    /// or `[(0, ())]` when there is none (`strides.md` 3.7).
+    /// or `[(0, ())]` when there is none (`docs/language.md`, "Strides").
     ///
     /// ```
     /// use rcute::Scalar;
@@ -505,7 +505,7 @@ impl fmt::Debug for Scalar {
     }
 }
 
-/// `prefix_product(a, init)` with a scalar `init` (`htuple.md` section 6):
+/// `prefix_product(a, init)` with a scalar `init` (`docs/operations.md`):
 /// the exclusive running product of `a`'s leaves, with `a`'s profile.
 ///
 /// ```
@@ -527,7 +527,7 @@ pub fn prefix_product(a: HRef<'_, i64>, init: &Scalar) -> Result<HTuple<Scalar>>
 }
 
 /// `prefix_product(a, init)` with an HTuple `init` weakly congruent to `a`
-/// (`layout.md` 2.1: per-mode bases). A tuple `init` of another length is a
+/// (`docs/operations.md`: per-mode bases). A tuple `init` of another length is a
 /// `rank` error; a tuple `init` against a leaf of `a` a `congruence` error.
 ///
 /// ```

@@ -1,4 +1,4 @@
-//! Swizzles (`swizzle.md`): the `Swizzle(B, M, S)` functor on integers,
+//! Swizzles (`docs/language.md`, "Swizzles"): the `Swizzle(B, M, S)` functor on integers,
 //! swizzled layouts (C++ `ComposedLayout<Swizzle, 0, Layout>`), a swizzle as
 //! an F2-stride layout, conversion of a swizzled layout to an equivalent
 //! F2-stride layout, and shared-memory bank-conflict analysis.
@@ -9,7 +9,7 @@ use std::fmt;
 use crate::htuple::{Builder, HRef, HTuple, MAX_DEPTH};
 use crate::{int, Error, Layout, Result, Scalar, Tiler};
 
-/// The swizzle functor `Swizzle(B, M, S)` (`swizzle.md` sections 1-3; C++
+/// The swizzle functor `Swizzle(B, M, S)` (`docs/language.md`, "Swizzles"; C++
 /// `cute::Swizzle<B, M, S>`).
 ///
 /// `bits` (`B`) is the width of the two bit fields, `base` (`M`) the number
@@ -43,7 +43,7 @@ pub struct Swizzle {
 const WIDE_BITS: i64 = 126;
 
 impl Swizzle {
-    /// `Swizzle(B, M, S)`, validated as `swizzle.md` section 2 says: valid
+    /// `Swizzle(B, M, S)`, validated as `docs/language.md`, "Swizzles" says: valid
     /// exactly when `B >= 0`, `M >= 0` and `|S| >= B` (the two bit fields do
     /// not overlap; `B = 0`, the identity, is always valid).
     ///
@@ -150,7 +150,7 @@ impl Swizzle {
     }
 
     /// `yyy_msk = (2^B - 1) << (M + max(0, S))`, the source field
-    /// (`swizzle.md` section 1). Errors: `overflow` when the mask does not
+    /// (`docs/language.md`, "Swizzles"). Errors: `overflow` when the mask does not
     /// fit in 63 bits.
     ///
     /// ```
@@ -162,7 +162,7 @@ impl Swizzle {
     }
 
     /// `zzz_msk = (2^B - 1) << (M - min(0, S))`, the target field
-    /// (`swizzle.md` section 1). Errors: `overflow` when the mask does not
+    /// (`docs/language.md`, "Swizzles"). Errors: `overflow` when the mask does not
     /// fit in 63 bits.
     ///
     /// ```
@@ -174,7 +174,7 @@ impl Swizzle {
     }
 
     /// The swizzle applied to an offset: `x XOR shiftr(x AND yyy_msk, S)`
-    /// (`swizzle.md` section 1; C++ `Swizzle::operator()`), with `x` read as
+    /// (`docs/language.md`, "Swizzles"; C++ `Swizzle::operator()`), with `x` read as
     /// an infinite two's-complement integer.
     ///
     /// Errors: `overflow` when the result leaves the signed 64-bit range, or
@@ -224,7 +224,7 @@ impl Swizzle {
         }
     }
 
-    /// The repr style `Swizzle(B,M,S)` (no spaces, `swizzle.md` section 3).
+    /// The repr style `Swizzle(B,M,S)` (no spaces, `docs/language.md`, "Swizzles").
     ///
     /// ```
     /// assert_eq!(rcute::Swizzle::new(3, 4, -3).unwrap().repr(), "Swizzle(3,4,-3)");
@@ -233,8 +233,8 @@ impl Swizzle {
         format!("Swizzle({},{},{})", self.bits, self.base, self.shift)
     }
 
-    /// The swizzle as an F2-stride layout on `n` bits (`swizzle.md`
-    /// section 6): `coalesce((2, ..., 2) : (F(Sw(2^0)), ..., F(Sw(2^(n-1)))))`,
+    /// The swizzle as an F2-stride layout on `n` bits (
+    /// `docs/operations.md`): `coalesce((2, ..., 2) : (F(Sw(2^0)), ..., F(Sw(2^(n-1)))))`,
     /// which agrees with the swizzle on every `x < 2^n`. Consecutive bits
     /// whose images are consecutive shifts merge into one mode; a single
     /// mode is returned as a leaf, and `n = 0` gives `1:0`.
@@ -265,7 +265,7 @@ impl Swizzle {
     }
 }
 
-/// `swizzle_layout(Sw, n)` (`swizzle.md` section 6): see
+/// `swizzle_layout(Sw, n)` (`docs/operations.md`): see
 /// [`Swizzle::to_f2_layout`].
 ///
 /// ```
@@ -321,7 +321,7 @@ fn pieces_to_layout(pieces: Vec<(i64, i64)>) -> Layout {
     }
 }
 
-/// A swizzled layout `Sw o L` (`swizzle.md` section 10; C++
+/// A swizzled layout `Sw o L` (`docs/language.md`, "Swizzles"; C++
 /// `ComposedLayout<Swizzle, _0, Layout>`): the swizzle applied to the
 /// offsets of an integer-strided layout. Its domain (shape, size, rank,
 /// depth, modes) is that of `L`.
@@ -346,7 +346,7 @@ pub struct SwizzledLayout {
 
 impl SwizzledLayout {
     /// `composition(Sw, L)`: the swizzled layout "`Sw` after `L`"
-    /// (`swizzle.md` section 10).
+    /// (`docs/language.md`, "Swizzles").
     ///
     /// Errors: `type` when `L` has a coordinate or F2 stride (the swizzle
     /// acts on integer offsets only).
@@ -368,7 +368,7 @@ impl SwizzledLayout {
     }
 
     /// The shape of `Sw o L`: that of the inner layout `L` (C++ defines a
-    /// composed layout's domain by its inner layout; `swizzle.md` 10).
+    /// composed layout's domain by its inner layout; `docs/language.md`, "Swizzles").
     ///
     /// ```
     /// use rcute::{Layout, HTuple, Swizzle, SwizzledLayout};
@@ -380,7 +380,7 @@ impl SwizzledLayout {
         self.layout.shape()
     }
 
-    /// `size(Sw o L) = size(L)` (`swizzle.md` 10). Errors: `overflow`.
+    /// `size(Sw o L) = size(L)` (`docs/language.md`, "Swizzles"). Errors: `overflow`.
     ///
     /// ```
     /// use rcute::{Layout, HTuple, Swizzle, SwizzledLayout};
@@ -392,7 +392,7 @@ impl SwizzledLayout {
         self.layout.size()
     }
 
-    /// `rank(Sw o L) = rank(L)` (`swizzle.md` 10).
+    /// `rank(Sw o L) = rank(L)` (`docs/language.md`, "Swizzles").
     ///
     /// ```
     /// use rcute::{Layout, HTuple, Swizzle, SwizzledLayout};
@@ -404,7 +404,7 @@ impl SwizzledLayout {
         self.layout.rank()
     }
 
-    /// `depth(Sw o L) = depth(L)` (`swizzle.md` 10). Errors: those of
+    /// `depth(Sw o L) = depth(L)` (`docs/language.md`, "Swizzles"). Errors: those of
     /// [`Layout::depth`] (`value` for `():()`).
     ///
     /// ```
@@ -458,7 +458,7 @@ impl SwizzledLayout {
     }
 
     /// `(Sw o L)(c) = Sw(L(c))` for any coordinate `L` accepts (integral,
-    /// flat, natural, out of range; `swizzle.md` section 10). Errors: those
+    /// flat, natural, out of range; `docs/language.md`, "Swizzles"). Errors: those
     /// of `L(c)` (e.g. `rank` for a coordinate of the wrong length) and of
     /// [`Swizzle::apply`].
     ///
@@ -473,8 +473,8 @@ impl SwizzledLayout {
         self.offset_of(self.layout.eval(c)?)
     }
 
-    /// `composition(Sw o L, B) = Sw o composition(L, B)` (`swizzle.md`
-    /// section 10; C++ composes into the inner layout).
+    /// `composition(Sw o L, B) = Sw o composition(L, B)` (
+    /// `docs/language.md`, "Swizzles"; C++ composes into the inner layout).
     /// Errors: those of [`crate::algebra::composition()`].
     ///
     /// ```
@@ -573,8 +573,8 @@ impl SwizzledLayout {
     }
 
     /// Converts `Sw o L` into an F2-stride layout `R` with
-    /// `R(c) = Sw(L(c))` for every coordinate `c` of `L` (`swizzle.md`
-    /// section 7), when one of `L`'s form exists.
+    /// `R(c) = Sw(L(c))` for every coordinate `c` of `L` (
+    /// `docs/language.md`, "Swizzles"), when one of `L`'s form exists.
     ///
     /// `R` has `L`'s profile, except that a leaf mode `s:2^e` whose image
     /// is not a carry-less multiple (`Sw(c*2^e) != c * F(Sw(2^e))` for some
@@ -799,7 +799,7 @@ impl fmt::Display for SwizzledLayout {
     }
 }
 
-/// A shared-memory layout for [`bank_conflicts`] (`swizzle.md` section 9):
+/// A shared-memory layout for [`bank_conflicts`] (`docs/operations.md`):
 /// a plain layout (integer or F2 strides) or a swizzled layout. Both
 /// `&Layout` and `&SwizzledLayout` convert into it.
 ///
@@ -858,13 +858,13 @@ impl SmemLayout<'_> {
     }
 }
 
-/// Number of shared-memory banks (`swizzle.md` section 9).
+/// Number of shared-memory banks (`docs/operations.md`).
 ///
 /// ```
 /// assert_eq!(rcute::swizzle::NUM_BANKS, 32);
 /// ```
 pub const NUM_BANKS: usize = 32;
-/// Width of one bank word in bytes (`swizzle.md` section 9).
+/// Width of one bank word in bytes (`docs/operations.md`).
 ///
 /// ```
 /// assert_eq!(rcute::swizzle::BANK_BYTES, 4);
@@ -887,7 +887,7 @@ pub const WARP_SIZE: i64 = 32;
 /// ```
 pub const MAX_ELEM_BYTES: i64 = 1024;
 
-/// The result of [`bank_conflicts`] (`swizzle.md` section 9): the pass count
+/// The result of [`bank_conflicts`] (`docs/operations.md`): the pass count
 /// and the number of distinct words each bank serves.
 ///
 /// ```
@@ -910,7 +910,7 @@ pub struct BankConflicts {
 }
 
 /// Bank-conflict analysis of one warp's shared-memory request
-/// (`swizzle.md` section 9).
+/// (`docs/operations.md`).
 ///
 /// `smem` (a `&Layout`, a `&SwizzledLayout` or a [`SmemLayout`]) maps an
 /// element (index or coordinate) to its element offset;

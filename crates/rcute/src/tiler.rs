@@ -1,4 +1,4 @@
-//! Tilers (`layout.md` section 10): the right-hand sides of composition,
+//! Tilers (`docs/language.md`, "Tilers"): the right-hand sides of composition,
 //! divide and product, and `tiler_to_layout`.
 
 use std::fmt;
@@ -227,7 +227,7 @@ tuple_tilers!(
     (A, B, C, D, E, F, G, H)
 );
 
-/// `tiler_to_layout(T)` (`layout.md` section 10): one layout acting like the
+/// `tiler_to_layout(T)` (`docs/language.md`, "Tilers"): one layout acting like the
 /// tiler under composition; a tuple tiler's leaf at path `p` has its strides
 /// scaled into the axis `E(p)`.
 ///

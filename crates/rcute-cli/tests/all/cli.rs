@@ -1,4 +1,4 @@
-//! `rcute eval` end to end (`NOTATION.md`, "Running it").
+//! `rcute eval` end to end (`docs/language.md`, "Running it").
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};

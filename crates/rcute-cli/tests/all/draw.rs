@@ -56,16 +56,26 @@ fn show_formats() {
         out(&o),
         "(2, 2):(-10, 1)\n+-----+----+\n|   0 |  1 |\n+-----+----+\n| -10 | -9 |\n+-----+----+\n"
     );
-    // auto falls back to print_tensor for rank 1 and coordinate values
+    // auto falls back to print_tensor for rank 1
     let o = rcute(&["show", "8:1"], &d);
     assert_eq!(
         out(&o),
         "8:1\n0     1     2     3     4     5     6     7     \n"
     );
-    let o = rcute(&["show", "identity_tensor((2,3))"], &d);
+    let o = rcute(
+        &["show", "--format", "tensor", "identity_tensor((2,3))"],
+        &d,
+    );
     assert_eq!(
         out(&o),
         "{0} o (2, 3):(1@0, 1@1)\n0     1@1    2@1    \n1@0   (1, 1) (1, 2) \n"
+    );
+    // rank 2 coordinate values: the grid with integer headers
+    let o = rcute(&["show", "identity_tensor((2,3))"], &d);
+    assert!(
+        out(&o).contains("\n 1  | (1,0) | (1,1) | (1,2) |\n"),
+        "{}",
+        out(&o)
     );
     // swizzled layouts; several statements
     let o = rcute(

@@ -266,6 +266,78 @@ fn hints_for_cpp_and_python_input() {
 }
 
 #[test]
+fn did_you_mean_for_misspelt_names() {
+    let o = rcute(
+        &["eval"],
+        "tile = (4,8):(1,4)\ncompositon(tile, 2)\nsize(tlie)\n",
+    );
+    assert_eq!(
+        out(&o),
+        "(4, 8):(1, 4)\n\
+         error: value: unknown name 'compositon' (did you mean 'composition'?)\n\
+         error: value: unknown name 'tlie' (did you mean 'tile'?)\n"
+    );
+    let o = rcute(&["eval", "--json", "colaesce(8:1)"], "");
+    assert!(
+        out(&o).contains(r#""message": "unknown name 'colaesce' (did you mean 'coalesce'?)""#),
+        "{}",
+        out(&o)
+    );
+}
+
+#[test]
+fn hints_for_the_loose_colon() {
+    let cases = [
+        (
+            "(4,8):(1,4)(2,3)",
+            "error: type: the tuple (1, 4) cannot be called",
+            "((4,8):(1,4))(2,3)",
+        ),
+        (
+            "A = (4,8):(1,4)(2,3)",
+            "error: type: the tuple (1, 4) cannot be called",
+            "A = ((4,8):(1,4))(2,3)",
+        ),
+        (
+            "(4,8):(1,4) == Layout((4,8))",
+            "error: congruence:",
+            "((4,8):(1,4)) == Layout((4,8))",
+        ),
+        (
+            "(4,8):(1,4) != (4,8):(8,1)",
+            "error: parse:",
+            "((4,8):(1,4)) != ((4,8):(8,1))",
+        ),
+    ];
+    for (src, error, fixed) in cases {
+        let o = rcute(&["eval", src], "");
+        assert_eq!(o.status.code(), Some(1), "{src}");
+        assert!(out(&o).starts_with(error), "{src}: {}", out(&o));
+        let hint = err(&o);
+        assert!(
+            hint.starts_with("hint: `:` binds more loosely"),
+            "{src}: {hint}"
+        );
+        assert!(hint.trim_end().ends_with(fixed), "{src}: {hint}");
+        assert!(rcute(&["eval", fixed], "").status.success(), "{fixed}");
+    }
+    // a stride tuple at a leaf of the shape is one coordinate value
+    let o = rcute(&["eval", "((4,8):(1,(2,3)))(5)"], "");
+    assert!(out(&o).starts_with("error: type:"), "{}", out(&o));
+    assert!(
+        err(&o).contains("the stride tuple (2,3) stands where the shape has the leaf 8"),
+        "{}",
+        err(&o)
+    );
+    // the construction is named as written, not prefix_product
+    let o = rcute(&["eval", "Layout((4,8),(1,4,2))"], "");
+    assert_eq!(
+        out(&o),
+        "error: rank: Layout((4, 8), (1, 4, 2)): shape (4, 8) has 2 modes, stride (1, 4, 2) has 3\n"
+    );
+}
+
+#[test]
 fn hints_never_crash() {
     let deep = format!("{}4{}", "make_shape(".repeat(3000), ")".repeat(3000));
     let brackets = format!("{}{}", "[".repeat(5000), "]".repeat(5000));
@@ -430,4 +502,136 @@ fn memory_tensors_print_without_an_address() {
     assert_eq!(out(&rcute(&["eval"], script)), first);
     let o = rcute(&["eval", "--style", "repr", "make_tensor(4:1)"], "");
     assert_eq!(out(&o), "Tensor(Array(4 x i64), 4:1)\n");
+}
+
+#[test]
+fn code_styles() {
+    let e = "composition(Swizzle(3,4,3), (8,8):(8,1))";
+    for (style, want) in [
+        (
+            "cpp-type",
+            "ComposedLayout<Swizzle<3,4,3>,_0,Layout<Shape<_8,_8>,Stride<_8,_1>>>",
+        ),
+        (
+            "cpp-make",
+            "composition(Swizzle<3,4,3>{}, make_layout(make_shape(8,8), make_stride(8,1)))",
+        ),
+        (
+            "dsl",
+            "cute.make_composed_layout(cute.make_swizzle(3, 4, 3), 0, cute.make_layout((8, 8), stride=(8, 1)))",
+        ),
+    ] {
+        let o = rcute(&["eval", "--style", style, e], "");
+        assert_eq!(out(&o), format!("{want}\n"), "{style}");
+    }
+    let o = rcute(&["eval", "--style", "cpp-type", "(4,8):(1,4)"], "");
+    assert_eq!(out(&o), "Layout<Shape<_4,_8>,Stride<_1,_4>>\n");
+    let o = rcute(&["eval", "--style", "dsl"], "(4,8):(1,4)\n(4,8):(F1,F4)\n");
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        out(&o),
+        "cute.make_layout((4, 8), stride=(1, 4))\n\
+         error: type: --style dsl: the F2 value F1 has no form there (C++ CuTe and the CuTe DSL write XOR patterns as a Swizzle)\n"
+    );
+}
+
+#[test]
+fn help_names_every_subcommand_and_its_usage() {
+    let o = rcute(&["help"], "");
+    let first = out(&o).lines().next().unwrap_or_default().to_string();
+    for sub in [
+        "eval",
+        "show",
+        "draw",
+        "bench",
+        "help",
+        "ops",
+        "completions",
+    ] {
+        assert!(first.contains(sub), "{sub} not in {first:?}");
+    }
+    let o = rcute(&["help", "eval"], "");
+    assert!(
+        out(&o).contains("Usage: rcute eval [OPTIONS] [EXPR]"),
+        "{}",
+        out(&o)
+    );
+    assert!(!out(&o).contains("Usage: eval"));
+}
+
+/// The `$ rcute eval` / `$ rcute show` transcripts of the README and of
+/// docs/drawing.md reproduce: each command (run by `sh`, standard error
+/// merged) prints the lines below it; a line ending in `...` stands for a
+/// longer one. A command shown without output only has to succeed or fail
+/// as its text implies (it does not fail). `rcute draw` commands are left
+/// to the drawing tests.
+#[test]
+fn readme_transcripts_reproduce() {
+    let bin = PathBuf::from(env!("CARGO_BIN_EXE_rcute"));
+    let dir = bin.parent().map(Path::to_path_buf).unwrap_or_default();
+    let path = format!(
+        "{}:{}",
+        dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let work = scratch("transcripts");
+    let mut checked = 0;
+    for file in ["README.md", "docs/drawing.md"] {
+        let text = std::fs::read_to_string(repo().join(file)).expect("read the doc");
+        let mut in_block = false;
+        let mut cmds: Vec<(String, Vec<String>)> = Vec::new();
+        let mut current = false;
+        for line in text.lines() {
+            if line.starts_with("```") {
+                in_block = !in_block;
+                current = false;
+                continue;
+            }
+            if !in_block {
+                continue;
+            }
+            if let Some(cmd) = line.strip_prefix("$ ") {
+                cmds.push((cmd.to_string(), Vec::new()));
+                current = true;
+            } else if let (true, Some((_, out))) = (current, cmds.last_mut()) {
+                out.push(line.to_string());
+            }
+        }
+        for (cmd, mut want) in cmds {
+            while want.last().is_some_and(|l| l.trim().is_empty()) {
+                want.pop();
+            }
+            if !cmd.contains("rcute eval") && !cmd.contains("rcute show") {
+                continue;
+            }
+            let o = Command::new("sh")
+                .arg("-c")
+                .arg(format!("{cmd} 2>&1"))
+                .env("PATH", &path)
+                .current_dir(&work)
+                .output()
+                .expect("run sh");
+            let got = String::from_utf8_lossy(&o.stdout).into_owned();
+            if want.is_empty() {
+                assert!(o.status.success(), "{file}: `{cmd}` failed:\n{got}");
+                continue;
+            }
+            let got: Vec<&str> = got.lines().collect();
+            assert_eq!(
+                got.len(),
+                want.len(),
+                "{file}: `{cmd}` printed\n{}",
+                got.join("\n")
+            );
+            for (g, w) in got.iter().zip(&want) {
+                let ok = match w.strip_suffix("...").or_else(|| w.strip_suffix("(...)")) {
+                    Some(prefix) => g.starts_with(prefix.trim_end_matches('(')),
+                    None => g == w,
+                };
+                assert!(ok, "{file}: `{cmd}`: got\n{g}\nwanted\n{w}");
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 10, "only {checked} transcripts found");
 }

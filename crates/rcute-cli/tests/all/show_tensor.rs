@@ -1,4 +1,4 @@
-//! `rcute show` of tensors (`tensor.md`, `visualization.md` section 2):
+//! `rcute show` of tensors (`docs/tensors.md`, `docs/drawing.md`):
 //! identity tensors print their coordinates, memory tensors
 //! (`make_tensor`) their element values.
 
@@ -18,7 +18,22 @@ fn out(o: &Output) -> String {
 
 #[test]
 fn identity_tensor_prints_coordinates() {
-    let o = show(&["identity_tensor((4,8))"]);
+    // by default, rank 2: print_layout's grid with plain-integer row and
+    // column headers and every coordinate in full
+    let o = show(&["identity_tensor((2,3))"]);
+    assert!(o.status.success());
+    assert_eq!(
+        out(&o),
+        "{0} o (2, 3):(1@0, 1@1)\n\
+         \x20         0       1       2 \n\
+         \x20   +-------+-------+-------+\n\
+         \x200  | (0,0) | (0,1) | (0,2) |\n\
+         \x20   +-------+-------+-------+\n\
+         \x201  | (1,0) | (1,1) | (1,2) |\n\
+         \x20   +-------+-------+-------+\n"
+    );
+    // PyCuTe's print_tensor layout, columns widened to line up
+    let o = show(&["--format", "tensor", "identity_tensor((4,8))"]);
     assert!(o.status.success());
     let text = out(&o);
     let lines: Vec<&str> = text.lines().collect();

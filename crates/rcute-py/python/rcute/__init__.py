@@ -352,7 +352,9 @@ class Array(Ptr):
         self.size = int(size)
 
     def __repr__(self):
-        return f"Array({hex(self.address)}, {self.dtype.__name__})"
+        # the length and element type, not the address: the same text in
+        # every run (as the notation's `Array(6 x i64)`)
+        return f"Array({self.size} x {self.dtype.__name__})"
 
 
 class ImplicitAccessor(Accessor):
@@ -401,7 +403,7 @@ def _has_none(c) -> bool:
 
 
 class Tensor:
-    """A tensor: an accessor composed with a layout (`tensor.md`).
+    """A tensor: an accessor composed with a layout (`docs/tensors.md`).
 
     `T[c]` with an integral, flat or natural coordinate reads `acc[L(c)]`;
     a coordinate containing `None` slices, giving a tensor that shares the

@@ -1,5 +1,5 @@
 """Printing and drawing layouts: the reference's `pycute.util` on rcute's
-renderers (visualization.md). The text and SVG/TikZ come from the Rust core;
+renderers (docs/drawing.md). The text and SVG/TikZ come from the Rust core;
 this module writes files and prints the reference's messages.
 
 >>> from rcute import Layout
@@ -39,19 +39,19 @@ def _named(name, nargs):
 
 
 index_grey_8x = _named("index_grey_8x", 1)
-index_grey_8x.__doc__ = "(r, g, b) of an offset: the 8-step grey ramp (visualization.md 6)."
+index_grey_8x.__doc__ = "(r, g, b) of an offset: the 8-step grey ramp (docs/drawing.md)."
 bank_color_8x = _named("bank_color_8x", 1)
-bank_color_8x.__doc__ = "(r, g, b) of an offset: 8 bank colours (visualization.md 6)."
+bank_color_8x.__doc__ = "(r, g, b) of an offset: 8 bank colours (docs/drawing.md)."
 bank_color_16x = _named("bank_color_16x", 1)
-bank_color_16x.__doc__ = "(r, g, b) of an offset: 16 bank colours (visualization.md 6)."
+bank_color_16x.__doc__ = "(r, g, b) of an offset: 16 bank colours (docs/drawing.md)."
 bank_color_32x = _named("bank_color_32x", 1)
-bank_color_32x.__doc__ = "(r, g, b) of an offset: 32 bank colours (visualization.md 6)."
+bank_color_32x.__doc__ = "(r, g, b) of an offset: 32 bank colours (docs/drawing.md)."
 thread_color_8x = _named("thread_color_8x", 2)
-thread_color_8x.__doc__ = "(r, g, b) of a (thread, value) cell, by thread (visualization.md 6)."
+thread_color_8x.__doc__ = "(r, g, b) of a (thread, value) cell, by thread (docs/drawing.md)."
 value_color_8x = _named("value_color_8x", 2)
-value_color_8x.__doc__ = "(r, g, b) of a (thread, value) cell, by value (visualization.md 6)."
+value_color_8x.__doc__ = "(r, g, b) of a (thread, value) cell, by value (docs/drawing.md)."
 warp_color_8x = _named("warp_color_8x", 2)
-warp_color_8x.__doc__ = "(r, g, b) of a (thread, value) cell, by warp (visualization.md 6)."
+warp_color_8x.__doc__ = "(r, g, b) of a (thread, value) cell, by warp (docs/drawing.md)."
 
 
 def white(*args):
@@ -81,8 +81,55 @@ def _target(obj):
     raise TypeError(f"type: only layouts and implicit-accessor tensors can be printed, got {obj!r}")
 
 
+def _tensor_text(tensor, print_type):
+    """`print_tensor`'s text for a tensor over any accessor (an `Array`, a
+    `Ptr`, a list, ...): each value `str`-formatted, left-aligned in a field
+    of width 5 and followed by a space, as the Rust printer does."""
+    from . import rank, size
+
+    layout = tensor.layout
+    r = rank(layout)
+    if r == 0 or r > 4:
+        raise ValueError(f"value: print_tensor: Expected rank <= 4, {tensor} has rank {r}")
+    out = [f"{tensor}\n"] if print_type else []
+
+    def cell(v):
+        out.append(f"{str(v):<5} ")
+
+    if r == 1:
+        for i in range(size(layout)):
+            cell(tensor[i])
+        out.append("\n")
+        return "".join(out)
+    dims = [size(layout[i]) for i in range(r)]
+    m, n = dims[0], dims[1]
+    ks = dims[2] if r >= 3 else 1
+    ps = dims[3] if r == 4 else 1
+
+    def rule(c, label, x):
+        return f"{c * (2 * n)}{c}{c}  {label} = {x:<2} {c}{c}{c * (3 * n)}\n"
+
+    for p in range(ps):
+        if p > 0:
+            out.append(rule("=", "p", p))
+        for k in range(ks):
+            if k > 0:
+                out.append(rule("-", "k", k))
+            for i in range(m):
+                for j in range(n):
+                    c = (i, j) + ((k,) if r >= 3 else ()) + ((p,) if r == 4 else ())
+                    cell(tensor[c])
+                out.append("\n")
+    return "".join(out)
+
+
 def print_tensor(tensor, print_type=True):
-    """Print a layout or tensor as the reference's `print_tensor` (ranks 1-4)."""
+    """Print a layout or tensor as the reference's `print_tensor` (ranks 1-4):
+    layouts and identity tensors through the Rust printer, tensors over
+    memory (`make_tensor`, `Array`, `Ptr`, lists) by reading their elements."""
+    if isinstance(tensor, Tensor) and not isinstance(tensor.accessor, ImplicitAccessor):
+        print(_tensor_text(tensor, bool(print_type)), end="")
+        return
     print(_rcute._print_text("tensor", _target(tensor), bool(print_type)), end="")
 
 

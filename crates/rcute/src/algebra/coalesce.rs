@@ -1,4 +1,4 @@
-//! coalesce and coalesce_z, whole and by mode (`algebra.md` sections 1, 2).
+//! coalesce and coalesce_z, whole and by mode (`docs/operations.md`).
 //!
 //! Both run the same `fold` over the leaf modes of A (in traversal order):
 //! size-1 modes followed by another mode vanish, and a mode `s:d` merges into
@@ -54,7 +54,7 @@ pub(crate) fn fold_into<D: StrideLeaf>(
     Ok(())
 }
 
-/// `coalesce(A)` (`algebra.md` section 1; C++ CuTe `coalesce(layout)`):
+/// `coalesce(A)` (`docs/operations.md`; C++ CuTe `coalesce(layout)`):
 /// a layout of depth at most 1 (a leaf or a flat tuple) with the same size
 /// that agrees with A on `[0, size(A))`.
 ///
@@ -77,7 +77,7 @@ pub fn coalesce(a: &Layout) -> Result<Layout> {
     ModeOp::Coalesce.whole(a)
 }
 
-/// `coalesce_z(A)` (`algebra.md` section 1; PyCuTe `coalesce_z`): like
+/// `coalesce_z(A)` (`docs/operations.md`; PyCuTe `coalesce_z`): like
 /// [`coalesce`] but keeps a trailing size-1 mode, so that the result agrees
 /// with A on **every** integer (the extended domain).
 ///
@@ -206,7 +206,7 @@ impl ModeOp {
         Ok(())
     }
 
-    /// The by-mode form (`algebra.md` section 2): a `None` profile leaves A
+    /// The by-mode form (`docs/operations.md`): a `None` profile leaves A
     /// alone, any other leaf applies the operation, a tuple recurses into
     /// the modes of A (a leaf-shaped A is its own single mode; a `rank`
     /// error when the profile is longer than the rank of A) and
@@ -321,7 +321,7 @@ impl<'p, 't> Prof<'p, 't> {
     }
 }
 
-/// `coalesce(A, profile)` (`algebra.md` section 2): `Tiler::None` leaves A
+/// `coalesce(A, profile)` (`docs/operations.md`): `Tiler::None` leaves A
 /// alone, any other leaf value coalesces (the values themselves are
 /// ignored), a tuple goes by mode and concatenates the modes' results (so a
 /// 1-tuple profile on a leaf-shaped layout returns a 1-tuple); modes beyond
@@ -343,7 +343,7 @@ pub fn coalesce_by_mode(a: &Layout, profile: &TilerRef<'_>) -> Result<Layout> {
     ModeOp::Coalesce.by_mode(a, profile)
 }
 
-/// `coalesce_z(A, profile)` (`algebra.md` section 2): [`coalesce_by_mode`]
+/// `coalesce_z(A, profile)` (`docs/operations.md`): [`coalesce_by_mode`]
 /// with [`coalesce_z`] at the non-`None` leaves. Errors: as
 /// [`coalesce_by_mode`].
 ///

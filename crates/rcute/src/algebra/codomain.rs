@@ -1,4 +1,4 @@
-//! coshape, coprofile and cosize (`strides.md` section 5).
+//! coshape, coprofile and cosize (`docs/operations.md`).
 use crate::htuple::MAX_DEPTH;
 use crate::tiler::tiler_to_layout;
 use crate::tiler::TilerRef;
@@ -56,7 +56,7 @@ fn abs_stride(x: &Scalar, depth: usize) -> Result<Scalar> {
     }
 }
 
-/// `coshape(L)` (`strides.md` section 5, C++ CuTe `coshape`): the extent of
+/// `coshape(L)` (`docs/operations.md`, C++ CuTe `coshape`): the extent of
 /// the codomain, `as_tuple(total + ones)` where `total = 0 + sum((s-1)*|d|)`
 /// over the leaves of `L` and `ones` is `1` at every explicit position of
 /// `total`.
@@ -107,7 +107,7 @@ pub fn coshape(a: &Layout) -> Result<HTuple<i64>> {
     })
 }
 
-/// `coprofile(L)` (`strides.md` section 5): the profile of the codomain,
+/// `coprofile(L)` (`docs/operations.md`): the profile of the codomain,
 /// the structure of `as_tuple(0 + sum of the stride leaves)`. Only the
 /// structure is meaningful, so every leaf is `0`: an integer or F2 codomain
 /// gives `0`, a coordinate codomain a tuple of zeros mirroring the explicit
@@ -139,7 +139,7 @@ pub fn coprofile(a: &Layout) -> Result<HTuple<i64>> {
     Ok(total.as_tuple().map(|_| 0))
 }
 
-/// `coprofile(T)` of a tiler (`strides.md` section 5): the tiler is profiled
+/// `coprofile(T)` of a tiler (`docs/operations.md`): the tiler is profiled
 /// as `tiler_to_layout` promotes it, a `None` entry counting as one axis;
 /// a layout tiler is profiled as [`coprofile`] does.
 ///
@@ -169,7 +169,7 @@ pub fn coprofile_tiler(t: &TilerRef<'_>) -> Result<HTuple<i64>> {
     coprofile(&l)
 }
 
-/// `cosize(L) = product(coshape(L))` (`strides.md` section 5; C++ CuTe
+/// `cosize(L) = product(coshape(L))` (`docs/operations.md`; C++ CuTe
 /// `cosize`; PyCuTe has no such function). For an integer codomain this is
 /// `1 + sum((s-1)*|d|)`: strides count by their absolute value as in C++
 /// (the reference's signed sum gives `cosize(8:-1) = -6`; rcute gives `8`,

@@ -1,4 +1,4 @@
-//! max_common_layout and max_common_vector (`algebra.md` section 14).
+//! max_common_layout and max_common_vector (`docs/operations.md`).
 use crate::tiler::TilerRef;
 use crate::{Layout, Result, Scalar};
 
@@ -20,7 +20,7 @@ fn common_unit_mode(a: &Layout, b: &Layout) -> Result<(Layout, Option<Layout>)> 
     Ok((inv, unit.then_some(c0)))
 }
 
-/// `max_common_layout(A, B)` (`algebra.md` section 14; C++ CuTe
+/// `max_common_layout(A, B)` (`docs/operations.md`; C++ CuTe
 /// `max_common_layout`, not in PyCuTe): the layout, into the domain of B
 /// (and A), of the longest run of consecutive offsets `0, 1, ..., n-1` of B
 /// that A places at the same logical coordinates as B — the
@@ -49,7 +49,7 @@ pub fn max_common_layout(a: &Layout, b: &Layout) -> Result<Layout> {
     }
 }
 
-/// `max_common_vector(A, B)` (`algebra.md` section 14; C++ CuTe
+/// `max_common_vector(A, B)` (`docs/operations.md`; C++ CuTe
 /// `max_common_vector`, not in PyCuTe): the number of consecutive offsets
 /// `0, 1, ..., n-1` that A and B place at the same logical coordinates —
 /// `shape(c0)` when the first mode `c0` of `coalesce(A ∘ right_inverse(B))`

@@ -1,4 +1,4 @@
-//! complement, minimal and extended (`algebra.md` section 5).
+//! complement, minimal and extended (`docs/operations.md`).
 //!
 //! The minimal complement of `A` fills the holes between A's strides, one
 //! sub-layout per codomain axis, and always ends with a size-1 *extension
@@ -17,7 +17,7 @@ use crate::int;
 use crate::layout::Layout;
 use crate::stride::{Path, Scalar};
 
-/// `complement(A, extend=X)` (`algebra.md` section 5; C++ CuTe `complement`,
+/// `complement(A, extend=X)` (`docs/operations.md`; C++ CuTe `complement`,
 /// PyCuTe `complement`).
 ///
 /// * `extend = None` (or the integer `0`, or the empty tuple `()`) gives the

@@ -1,11 +1,11 @@
-//! composition (`algebra.md` section 4; F2 strides: `swizzle.md` sections 7, 8).
+//! composition (`docs/operations.md`; F2 strides: `docs/language.md`, "Swizzles").
 //!
 //! The core follows PyCuTe's algorithm exactly (so canonical forms match):
 //! A is coalesce_z'd by B's coprofile, B is distributed over its modes, and
 //! each leaf `s:d` of B is composed by the two-step base case (shape then
 //! stride divisibility), term by term for coordinate strides. rcute then
 //! checks the defining rule `R(c) == A(B(c))` wherever `B(c)` lies in A's
-//! domain (`algebra.md` 4.5) without enumerating B's domain: per codomain
+//! domain (`docs/differences.md` 1.1) without enumerating B's domain: per codomain
 //! axis, the largest values B's modes put on each mixed-radix digit of A
 //! must not sum past that digit's extent.
 
@@ -37,8 +37,8 @@ use crate::{int, Layout, Scalar, Tiler};
 /// ```
 pub const EVAL_LIMIT: i64 = 1 << 16;
 
-/// `composition(A, B)` ("A after B"; `algebra.md` section 4, C++ CuTe
-/// `composition`), with the tiler dispatch of `algebra.md` section 0:
+/// `composition(A, B)` ("A after B"; `docs/operations.md`, C++ CuTe
+/// `composition`), with the tiler dispatch of `docs/language.md`, "Tilers":
 /// `Tiler::None` returns A, an integer `n` composes with `n:1`, a tuple
 /// tiler composes mode by mode (modes of A beyond the tuple are kept) and
 /// concatenates, a layout runs the layout core.
@@ -57,7 +57,7 @@ pub const EVAL_LIMIT: i64 = 1 << 16;
 ///   coprofile has more modes than A.
 /// * `divisibility`: the shape or stride divisibility condition of the
 ///   base case fails, or no layout reproduces A∘B (the reference's result
-///   would break the rule inside A's domain, `algebra.md` 4.5 and 21).
+///   would break the rule inside A's domain, `docs/differences.md` 1.1).
 /// * `value`: an extent is not positive; A has F2 strides
 ///   (or B negative strides) and B has more than [`EVAL_LIMIT`] points, so
 ///   the rule cannot be verified; `layout_add` finds no common refinement.
@@ -82,7 +82,7 @@ pub fn composition(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
     let r = dispatch(a, b, true, 0)?;
     // Negative strides in B make the reference's base case produce negative
     // extents (`composition((2,3):(1,10), 2:-1)` would be `(-2,-1):(-1,10)`);
-    // shapes are positive, so that is an error as in recast (algebra.md 21).
+    // shapes are positive, so that is an error as in recast (docs/differences.md 1.3).
     if let Some(&e) = r.shape().leaves().iter().find(|&&e| e <= 0) {
         return Err(Error::value(format!(
             "composition({a}, {b}): the result would have the non-positive extent {e}; shapes must be positive"
@@ -125,7 +125,7 @@ pub(crate) fn composition_layout(a: &Layout, b: &Layout) -> Result<Layout> {
 }
 
 /// PyCuTe's composition algorithm **without** rcute's check that the result
-/// reproduces A∘B (`algebra.md` 4.3-4.4): the reference's answer, right or
+/// reproduces A∘B (`docs/operations.md`): the reference's answer, right or
 /// wrong. Exposed for testing [`composition`] against it; use
 /// [`composition`] otherwise.
 ///
@@ -340,7 +340,7 @@ impl Out {
     }
 }
 
-/// The coprofile of the sub-layout `(bs, bd)` of B (`strides.md` section 5)
+/// The coprofile of the sub-layout `(bs, bd)` of B (`docs/operations.md`)
 /// as a by-mode profile: `None` for a scalar codomain, else its tuple
 /// structure.
 fn coprofile_tiler(bs: HRef<'_, i64>, bd: HRef<'_, Scalar>) -> Result<Option<Tiler>> {
@@ -395,7 +395,7 @@ fn flat_coprofile(bd: HRef<'_, Scalar>) -> Option<Option<usize>> {
 /// one by one.
 const WHOLE: usize = usize::MAX;
 
-/// `core(A, B)` of `algebra.md` 4.3 on the sub-tree `(bs, bd)` of B.
+/// `core(A, B)` of `docs/operations.md` on the sub-tree `(bs, bd)` of B.
 /// `a_done` says how far `a` is already coalesce_z'd: [`WHOLE`], or its
 /// first `a_done` modes (`0`: not known). coalesce_z is idempotent on
 /// integer strides (fold's output folds to itself), so repeating it on
@@ -542,7 +542,7 @@ fn core(
     Ok(())
 }
 
-/// The base case `A ∘ s:d` of `algebra.md` 4.4 (A's leaf modes taken as a
+/// The base case `A ∘ s:d` of `docs/operations.md` (A's leaf modes taken as a
 /// flat list, d an integer): "keep the first s*d elements" (shape
 /// divisibility), then "every d-th of them" (stride divisibility).
 /// The shape and stride lists of a flat layout.
@@ -611,7 +611,7 @@ fn set_flat(sh: SmallVec<[i64; 8]>, st: SmallVec<[Scalar; 8]>) -> Layout {
 }
 
 // ---------------------------------------------------------------------------
-// The check R(c) == A(B(c)) inside A's domain (algebra.md 4.5).
+// The check R(c) == A(B(c)) inside A's domain (docs/differences.md 1.1).
 
 fn no_layout(a: &Layout, b: &Layout, why: &str) -> Error {
     Error::divisibility(format!(
@@ -915,7 +915,7 @@ fn leaf_results(r: &Layout, ctx: &Ctx<'_>) -> Result<SmallVec<[Layout; 4]>> {
     ctx.leaves.iter().map(|l| r.get(&l.path)).collect()
 }
 
-/// The check of `algebra.md` 4.5 on the records of one layout-by-layout
+/// The check of `docs/differences.md` 1.1 on the records of one layout-by-layout
 /// composition.
 fn verify(a: &Layout, b: &Layout, r: &Layout, ctx: &Ctx<'_>, fallback: bool) -> Result<()> {
     let mut need_eval = ctx.inconsistent;

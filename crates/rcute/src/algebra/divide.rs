@@ -1,4 +1,4 @@
-//! logical, zipped, tiled and flat divide (`algebra.md` sections 6, 7).
+//! logical, zipped, tiled and flat divide (`docs/operations.md`).
 //!
 //! `A ⊘ B = A ∘ (B, B*)`: mode 0 of the result is the tile (the elements of
 //! A that B selects), mode 1 the layout of the tiles, B's complement grown to
@@ -12,7 +12,7 @@ use crate::stride::Scalar;
 use crate::tiler::tiler_to_layout;
 use crate::tiler::TilerRef;
 
-/// `logical_divide(A, B)` (`algebra.md` section 6; C++ CuTe `logical_divide`).
+/// `logical_divide(A, B)` (`docs/operations.md`; C++ CuTe `logical_divide`).
 ///
 /// Takes a layout `A` and a tiler `B`: `None` returns `A`; an integer `n`
 /// means the layout `n:1`; a tuple applies element `i` to mode `i` of A
@@ -86,7 +86,7 @@ pub(crate) fn int_tiler(n: i64, op: &str) -> Result<Layout> {
     Ok(Layout::leaf(n, Scalar::Int(1)))
 }
 
-/// The by-mode rule of the tiler dispatch (`algebra.md` section 0):
+/// The by-mode rule of the tiler dispatch (`docs/language.md`, "Tilers"):
 /// `make_layout(op(A_i, B_i))` with `B_i = None` past the tuple's end.
 pub(crate) fn by_mode(
     a: &Layout,
@@ -164,7 +164,7 @@ fn extent(l: &Layout, p: HRef<'_, i64>, depth: usize) -> Result<HTuple<i64>> {
     Ok(b.finish())
 }
 
-/// `logical_divide(None, B)` (`algebra.md` section 6): divides the unit
+/// `logical_divide(None, B)` (`docs/operations.md`): divides the unit
 /// layout `tiler_to_layout(repeat_like(1, coprofile(tiler_to_layout(B))))`
 /// by `B`, i.e. `1:1` for an integer codomain and `(1, ..., 1):(1@0, ...)`
 /// for a coordinate one.
@@ -187,7 +187,7 @@ pub fn logical_divide_none(b: &TilerRef<'_>) -> Result<Layout> {
 }
 
 /// `zipped_divide(A, B) = logical_divide(A, tiler_to_layout(B))`
-/// (`algebra.md` section 7; C++ CuTe `zipped_divide`): a rank-2 layout
+/// (`docs/operations.md`; C++ CuTe `zipped_divide`): a rank-2 layout
 /// `((TileM, TileN, ...), (RestM, RestN, ..., L...))`; A's modes beyond a
 /// tuple tiler end up in the rest mode.
 ///
@@ -235,7 +235,7 @@ fn leaf_by_tuple(a: &Layout, b: &TilerRef<'_>, op: &str) -> Result<()> {
     Ok(())
 }
 
-/// `unpack(M)` (`algebra.md` section 7): the modes of `M` when it has a
+/// `unpack(M)` (`docs/operations.md`): the modes of `M` when it has a
 /// tuple shape of rank at least 2, otherwise `[M]`.
 pub(crate) fn unpack(m: Layout) -> Vec<Layout> {
     if !m.is_leaf() && m.rank() >= 2 {
@@ -255,7 +255,7 @@ pub(crate) fn two_modes(z: &Layout, op: &str) -> Result<(Layout, Layout)> {
     Ok((z.mode(0)?, z.mode(1)?))
 }
 
-/// `tiled_divide(A, B)` (`algebra.md` section 7; C++ CuTe `tiled_divide`,
+/// `tiled_divide(A, B)` (`docs/operations.md`; C++ CuTe `tiled_divide`,
 /// not in PyCuTe): with `Z = zipped_divide(A, B)`,
 /// `make_layout([Z[0]] + unpack(Z[1]))` — `((TileM, TileN), RestM, RestN, L)`.
 ///
@@ -278,7 +278,7 @@ pub fn tiled_divide(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
     Layout::concat(modes)
 }
 
-/// `flat_divide(A, B)` (`algebra.md` section 7; C++ CuTe `flat_divide`, not
+/// `flat_divide(A, B)` (`docs/operations.md`; C++ CuTe `flat_divide`, not
 /// in PyCuTe): with `Z = zipped_divide(A, B)`,
 /// `make_layout(unpack(Z[0]) + unpack(Z[1]))` — `(TileM, TileN, RestM, RestN, L)`.
 ///

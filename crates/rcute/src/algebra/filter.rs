@@ -1,11 +1,11 @@
-//! filter_zeros and filter (`algebra.md` section 3): C++ CuTe's definitions
+//! filter_zeros and filter (`docs/operations.md`): C++ CuTe's definitions
 //! on top of rcute's coalesce.
 
 use crate::error::Result;
 use crate::tiler::TilerRef;
 use crate::Layout;
 
-/// `filter_zeros(A)` (`algebra.md` section 3; C++ CuTe `filter_zeros`):
+/// `filter_zeros(A)` (`docs/operations.md`; C++ CuTe `filter_zeros`):
 /// the same profile and stride, with every shape leaf whose stride leaf is
 /// zero in its algebra (`0`, `F0`, or an all-zero coordinate value) replaced
 /// by `1`. Never fails on a well-formed layout.
@@ -25,7 +25,7 @@ pub fn filter_zeros(a: &Layout) -> Result<Layout> {
     Ok(Layout::from_parts(shape, a.stride().clone()))
 }
 
-/// `filter(A)` (`algebra.md` section 3; C++ CuTe `filter`):
+/// `filter(A)` (`docs/operations.md`; C++ CuTe `filter`):
 /// `coalesce(filter_zeros(A))`, except that a result of size 1 is `1:0`
 /// (C++'s coalesce normalises an all-size-1 layout to `1:0`, rcute's
 /// coalesce keeps the last stride). The result has depth at most 1 and no
@@ -44,7 +44,7 @@ pub fn filter(a: &Layout) -> Result<Layout> {
     super::coalesce::ModeOp::Filter.whole(a)
 }
 
-/// `filter(A, profile)` (`algebra.md` sections 2, 3): by mode exactly like
+/// `filter(A, profile)` (`docs/operations.md`): by mode exactly like
 /// [`coalesce_by_mode`](super::coalesce_by_mode), with [`filter`] at the
 /// non-`None` leaves of the profile.
 ///

@@ -1,5 +1,5 @@
-//! right_inverse, left_inverse, nullspace (`algebra.md` sections 11-13;
-//! F2 strides: `swizzle.md` section 8).
+//! right_inverse, left_inverse, nullspace (`docs/operations.md`;
+//! F2 strides: `docs/language.md`, "Swizzles").
 use std::cmp::Ordering;
 
 use smallvec::SmallVec;
@@ -156,8 +156,8 @@ fn f2_value(d: &Scalar) -> i64 {
 // right_inverse
 // ---------------------------------------------------------------------------
 
-/// `right_inverse(A)` (`algebra.md` section 11; F2 strides `swizzle.md`
-/// section 8; C++ CuTe `right_inverse`): the largest layout `R` built from a
+/// `right_inverse(A)` (`docs/operations.md`; F2 strides
+/// `docs/language.md`, "Swizzles"; C++ CuTe `right_inverse`): the largest layout `R` built from a
 /// chain of A's modes such that `A(R(k)) == k` for `0 <= k < size(R)`
 /// (integer codomain). R enumerates, in order, the domain positions of the
 /// offsets `0, 1, 2, ...`.
@@ -274,7 +274,7 @@ fn shl(x: i64, b: u32) -> Result<i64> {
     int::mul(x, f)
 }
 
-/// The F2 walk (`swizzle.md` section 8).
+/// The F2 walk (`docs/language.md`, "Swizzles").
 ///
 /// A is F2-linear in its integral index wherever its folded extents are
 /// powers of two (the last mode may have any extent). Modes at or after the
@@ -351,8 +351,8 @@ fn right_inverse_f2(a: &Layout, chain: &[(usize, Mode)]) -> Result<Layout> {
 // left_inverse
 // ---------------------------------------------------------------------------
 
-/// `left_inverse(A)` (`algebra.md` section 12; F2 strides `swizzle.md`
-/// section 8; C++ CuTe `left_inverse`): a layout `R` with `R(A(k)) == k`
+/// `left_inverse(A)` (`docs/operations.md`; F2 strides
+/// `docs/language.md`, "Swizzles"; C++ CuTe `left_inverse`): a layout `R` with `R(A(k)) == k`
 /// for `0 <= k < size(A)` when A is injective, spanning the whole codomain
 /// range A uses (holes map to zero-contribution positions).
 ///
@@ -530,7 +530,7 @@ fn left_chains<D: StrideLeaf>(
 // nullspace
 // ---------------------------------------------------------------------------
 
-/// `nullspace(A)` (`algebra.md` section 13; C++ CuTe `nullspace`): the
+/// `nullspace(A)` (`docs/operations.md`; C++ CuTe `nullspace`): the
 /// compact layout `N` enumerating the coordinates of A's zero-stride modes,
 /// on the flattened (not coalesced) A, so that `A(N(i)) == 0` for every
 /// `i < size(N)`. The result is a leaf or a flat tuple with integer strides

@@ -1,4 +1,4 @@
-//! layout_add and greatest_common_domain (`algebra.md` sections 15, 16).
+//! layout_add and greatest_common_domain (`docs/operations.md`).
 use smallvec::SmallVec;
 
 use crate::error::Error;
@@ -9,7 +9,7 @@ use super::coalesce::coalesce;
 
 use crate::shape::gcd_walk;
 
-/// `layout_add(A, B)` (`algebra.md` section 15): the layout `R` with
+/// `layout_add(A, B)` (`docs/operations.md`): the layout `R` with
 /// `size(R) = size(A)` and `R(i) = A(i) + B(i)` for `0 <= i < size(A)`,
 /// built on the greatest common domain of `coalesce(A)` and `coalesce(B)`
 /// and returned coalesced (a leaf or a flat tuple). The C++ CuTe analogue is
@@ -123,7 +123,7 @@ fn check_f2_splits(lc: &Layout, g: &Layout, orig: &Layout) -> Result<()> {
     Ok(())
 }
 
-/// `greatest_common_domain(A, B)` of two shapes (`algebra.md` section 16):
+/// `greatest_common_domain(A, B)` of two shapes (`docs/operations.md`):
 /// the largest aligned factorisation the two shapes share, as a depth-1
 /// layout with a **tuple** shape. Its shape lists the common factors; its
 /// integer strides give the integral index (in both domains) at which each

@@ -1,4 +1,4 @@
-//! make_layout_like, make_ordered_layout, make_identity_layout (`layout.md` sections 9, 11).
+//! make_layout_like, make_ordered_layout, make_identity_layout (`docs/operations.md`).
 use std::cmp::Ordering;
 
 use smallvec::SmallVec;
@@ -54,7 +54,7 @@ fn compact_in_order(
     Ok(out)
 }
 
-/// `make_layout_like(L)` (`layout.md` section 9): the layout with `L`'s
+/// `make_layout_like(L)` (`docs/operations.md`): the layout with `L`'s
 /// shape and compact strides ordered like `L`'s strides. The leaves are
 /// visited in ascending order of their strides (stable: ties keep leaf
 /// order; coordinate strides compare colexicographically) and receive the
@@ -104,7 +104,7 @@ pub(crate) fn make_layout_like_general(a: &Layout) -> Result<Layout> {
     Ok(Layout::from_parts(a.shape().clone(), stride))
 }
 
-/// `make_ordered_layout(shape, order)` (`layout.md` section 9): the compact
+/// `make_ordered_layout(shape, order)` (`docs/operations.md`): the compact
 /// layout of `shape` whose leaves receive strides in ascending order of
 /// their `order` values (stable: equal values keep leaf order; only the
 /// relative order matters).
@@ -164,7 +164,7 @@ pub(crate) fn make_ordered_layout_general(
     Ok(Layout::from_parts(shape.to_owned(), stride))
 }
 
-/// `make_identity_layout(S)` (`layout.md` section 11): `S : make_basis_like(S)`,
+/// `make_identity_layout(S)` (`docs/operations.md`): `S : make_basis_like(S)`,
 /// each shape leaf at path `p` getting the unit basis stride `E(p)` (a leaf
 /// shape gets the integer 1), so the layout maps every coordinate to itself
 /// as a coordinate value.

@@ -1,4 +1,4 @@
-//! The layout algebra (`algebra.md`): one module per operation family.
+//! The layout algebra (`docs/operations.md`): one module per operation family.
 
 pub mod coalesce;
 pub mod codomain;

@@ -1,5 +1,5 @@
-//! logical, zipped, tiled, flat, blocked and raked products (`algebra.md`
-//! sections 8-10).
+//! logical, zipped, tiled, flat, blocked and raked products (
+//! `docs/operations.md`).
 //!
 //! `A ⊗ B = (A, A* ∘ B)`: mode 0 is A itself, mode 1 is B with every element
 //! replaced by a distinct repetition of A (A* the minimal complement of A,
@@ -17,7 +17,7 @@ use crate::stride::Scalar;
 
 use super::divide::{by_mode, int_tiler, two_modes, unpack};
 
-/// `logical_product(A, B)` (`algebra.md` section 8; C++ CuTe
+/// `logical_product(A, B)` (`docs/operations.md`; C++ CuTe
 /// `logical_product`).
 ///
 /// Takes a layout `A` and a tiler `B`: `None` returns `A`; an integer `n`
@@ -118,7 +118,7 @@ pub(crate) fn product_core_general(a: &Layout, b: &Layout) -> Result<Layout> {
     Ok(Layout::concat_pair(a, &cb))
 }
 
-/// `zip2_by(L, G)` (`algebra.md` section 9): regroups the by-mode pairs of
+/// `zip2_by(L, G)` (`docs/operations.md`): regroups the by-mode pairs of
 /// `L` guided by the tiler `G` into `((M, N, ...), (TileM, TileN, ..., L...))`.
 fn zip2_by(l: &Layout, g: &TilerRef<'_>, depth: usize) -> Result<Layout> {
     if depth > MAX_DEPTH {
@@ -152,8 +152,8 @@ fn zip2_by(l: &Layout, g: &TilerRef<'_>, depth: usize) -> Result<Layout> {
     }
 }
 
-/// `zipped_product(A, B) = zip2_by(logical_product(A, B), B)` (`algebra.md`
-/// section 9; C++ CuTe `zipped_product`, not in PyCuTe): the rank-2 layout
+/// `zipped_product(A, B) = zip2_by(logical_product(A, B), B)` (
+/// `docs/operations.md`; C++ CuTe `zipped_product`, not in PyCuTe): the rank-2 layout
 /// `((M, N, ...), (TileM, TileN, ..., L...))`.
 ///
 /// Errors: those of `logical_product`; `rank` when a mode paired by the
@@ -171,7 +171,7 @@ pub fn zipped_product(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
     zip2_by(&r, b, 0)
 }
 
-/// `tiled_product(A, B)` (`algebra.md` section 9; C++ CuTe
+/// `tiled_product(A, B)` (`docs/operations.md`; C++ CuTe
 /// `tiled_product`): with `Z = zipped_product(A, B)`,
 /// `make_layout([Z[0]] + unpack(Z[1]))`.
 ///
@@ -191,7 +191,7 @@ pub fn tiled_product(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
     Layout::concat(modes)
 }
 
-/// `flat_product(A, B)` (`algebra.md` section 9; C++ CuTe `flat_product`):
+/// `flat_product(A, B)` (`docs/operations.md`; C++ CuTe `flat_product`):
 /// with `Z = zipped_product(A, B)`, `make_layout(unpack(Z[0]) + unpack(Z[1]))`.
 ///
 /// Errors: those of `zipped_product`.
@@ -318,7 +318,7 @@ fn blocked_raked(a: &Layout, b: &TilerRef<'_>, raked: bool) -> Result<Layout> {
     pair_halves(&ap, &tail, raked)
 }
 
-/// `blocked_product(A, B)` (`algebra.md` section 10; C++ CuTe
+/// `blocked_product(A, B)` (`docs/operations.md`; C++ CuTe
 /// `blocked_product`): pairs mode `i` of the tile A with mode `i` of
 /// `A* ∘ B`, tile first, so each copy of A stays contiguous within every
 /// mode. Operands of different ranks are padded with `1:0` modes (as C++
@@ -339,7 +339,7 @@ pub fn blocked_product(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
     blocked_raked(a, b, false)
 }
 
-/// `raked_product(A, B)` (`algebra.md` section 10; C++ CuTe
+/// `raked_product(A, B)` (`docs/operations.md`; C++ CuTe
 /// `raked_product`): like [`blocked_product`] with each pair reversed
 /// (`A* ∘ B` first), so the copies of A are interleaved — a cyclic
 /// distribution. `size(R) = size(A) * size(B)`.

@@ -1,4 +1,4 @@
-//! recast, upcast, downcast (`algebra.md` section 17).
+//! recast, upcast, downcast (`docs/operations.md`).
 use crate::error::Error;
 use crate::htuple::{Builder, HRef, MAX_DEPTH};
 use crate::{int, Layout, Result, Scalar};
@@ -228,7 +228,7 @@ fn map_leaves_walk(
     Ok(Layout::from_parts(bs.finish(), bd.finish()))
 }
 
-/// `recast(A, scale)` (`algebra.md` section 17, PyCuTe `recast`): A
+/// `recast(A, scale)` (`docs/operations.md`, PyCuTe `recast`): A
 /// re-expressed for elements `scale` times larger (`scale` a rational, e.g.
 /// `1/2` for elements half as large; for a coordinate codomain a tuple giving
 /// the factor per axis). Leaf by leaf, A's profile is kept: a unit stride
@@ -282,7 +282,7 @@ fn check_factor(n: i64, op: &str) -> Result<()> {
     Ok(())
 }
 
-/// `upcast(A, N)` (`algebra.md` section 17, C++ CuTe `upcast<N>`): A
+/// `upcast(A, N)` (`docs/operations.md`, C++ CuTe `upcast<N>`): A
 /// re-expressed for elements made of `N >= 1` of A's elements. Leaf by leaf
 /// (profile kept): a zero stride stays; otherwise the extent becomes
 /// `ceil(s / ceil(N/|d|))` and the stride `sign(d) * ceil(|d| / N)`.
@@ -318,7 +318,7 @@ pub fn upcast(a: &Layout, n: i64) -> Result<Layout> {
     })
 }
 
-/// `downcast(A, N)` (`algebra.md` section 17, C++ CuTe `downcast<N>`): A
+/// `downcast(A, N)` (`docs/operations.md`, C++ CuTe `downcast<N>`): A
 /// re-expressed for elements `N` times smaller: the unit-stride modes
 /// (`1` or `-1`) grow by `N`, every other stride is multiplied by `N`;
 /// profile kept.

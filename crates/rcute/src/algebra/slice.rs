@@ -1,5 +1,5 @@
-//! Slicing with `_` (`layout.md` section 6) and the HTuple helpers
-//! `slice_` / `dice_` behind it (`htuple.md` section 11).
+//! Slicing with `_` (`docs/language.md`, "Slicing") and the HTuple helpers
+//! `slice_` / `dice_` behind it (`docs/operations.md`).
 use crate::htuple::{Builder, MAX_DEPTH};
 use crate::shape::DisplayCoord;
 use crate::{Error, HRef, HTuple, Layout, Result, Scalar};
@@ -68,7 +68,7 @@ fn collect<T: Clone>(
     Ok(out.finish())
 }
 
-/// `slice_(c, b)` (`htuple.md` section 11): walking `c` and `b` together
+/// `slice_(c, b)` (`docs/operations.md`): walking `c` and `b` together
 /// along `c`'s structure, the flat tuple of the sub-trees of `b` whose
 /// `c`-leaf is `None` (`_`). A `c` tuple shorter than `b` keeps `b`'s
 /// trailing modes. Always returns a tuple (`()` when nothing is kept).
@@ -87,7 +87,7 @@ pub fn slice_<T: Clone>(c: HRef<'_, Option<Scalar>>, b: HRef<'_, T>) -> Result<H
     collect(c, b, true, "slice_")
 }
 
-/// `dice_(c, b)` (`htuple.md` section 11): the complement of [`slice_`],
+/// `dice_(c, b)` (`docs/operations.md`): the complement of [`slice_`],
 /// the flat tuple of the sub-trees of `b` whose `c`-leaf is not `None`.
 /// Trailing modes of `b` beyond a shorter `c` tuple are dropped.
 ///
@@ -103,7 +103,7 @@ pub fn dice_<T: Clone>(c: HRef<'_, Option<Scalar>>, b: HRef<'_, T>) -> Result<HT
     collect(c, b, false, "dice_")
 }
 
-/// `slice_and_offset(L, c)` (`layout.md` section 6): the sub-layout kept by
+/// `slice_and_offset(L, c)` (`docs/language.md`, "Slicing"): the sub-layout kept by
 /// the `_` leaves of `c` and the offset `L(c)` (`_` counting as 0).
 ///
 /// The sub-layout is `slice_(c, shape(L)) : slice_(c, stride(L))`, a tuple
@@ -143,7 +143,7 @@ pub fn slice_and_offset(a: &Layout, c: HRef<'_, Option<Scalar>>) -> Result<(Layo
     Ok((Layout::from_parts(shape, stride), offset))
 }
 
-/// `L(c)` for a slicing coordinate `c` (`layout.md` section 6): the
+/// `L(c)` for a slicing coordinate `c` (`docs/language.md`, "Slicing"): the
 /// sub-layout of [`slice_and_offset`] without the offset; a bare `_` returns
 /// `L` unchanged. The offset is still evaluated, so the same errors apply
 /// (`rank` for a coordinate shorter or longer than the shape).

@@ -10,8 +10,8 @@ use crate::layout::Layout;
 /// Applies a value to call arguments: a layout is evaluated (or sliced
 /// when the coordinate contains `_`), a swizzle is applied to an integer,
 /// a swizzled layout is evaluated through its swizzle, a tensor is indexed
-/// as `T[c]` (`tensor.md` 3: an element, or a sub-tensor when `c` slices) (`layout.md` 5-6,
-/// `swizzle.md` 10). Errors: `type` for a value that cannot be called;
+/// as `T[c]` (an element, or a sub-tensor when `c` slices; see
+/// `docs/tensors.md`, and `docs/language.md`, "Evaluating a layout"). Errors: `type` for a value that cannot be called;
 /// those of evaluation and slicing.
 ///
 /// ```
@@ -82,7 +82,7 @@ pub fn coordinate_of_args(mut args: Vec<Value>) -> Value {
     }
 }
 
-/// `L(c)`: evaluation, or slicing when `c` contains `_` (`layout.md` 5, 6).
+/// `L(c)`: evaluation, or slicing when `c` contains `_` (`docs/language.md`, "Evaluating a layout").
 /// Errors: those of `idx2crd` (`rank`, `value`) and of slicing.
 ///
 /// ```

@@ -11,7 +11,8 @@ use std::collections::HashMap;
 pub use super::apply::{apply, coordinate_of_args, eval_layout, index};
 use super::ops::{self, is_operation};
 use super::parser::{BinOp, Expr, ExprKind, Statement};
-use super::table::{lookup, Operation};
+use super::suggest::{did_you_mean, CONSTANTS};
+use super::table::{lookup, Operation, OPERATIONS};
 use super::value::{check_size, value_parts, values_equal, Value, MAX_VALUE_PARTS};
 use crate::error::{Error, Result};
 use crate::htuple::{Builder, HRef, MAX_DEPTH};
@@ -281,7 +282,15 @@ impl Session {
                 "'{n}' is an operation; call it as {n}(...)"
             )));
         }
-        Err(Error::value(format!("unknown name '{n}'")))
+        let names = OPERATIONS
+            .iter()
+            .map(|op| op.name)
+            .chain(CONSTANTS)
+            .chain(self.vars.keys().map(String::as_str));
+        Err(Error::value(format!(
+            "unknown name '{n}'{}",
+            did_you_mean(n, names)
+        )))
     }
 }
 
@@ -427,7 +436,7 @@ pub(super) fn check_assignable(name: &str) -> Result<()> {
     Ok(())
 }
 
-/// The layout literal `S:D` (`layout.md` 2.2).
+/// The layout literal `S:D` (`docs/language.md`, "Layouts").
 ///
 /// Errors: `type` for a non-shape `S`; `congruence` for a stride that does
 /// not match `S`; `value` for a non-positive extent.
@@ -466,7 +475,7 @@ pub fn negate(v: &Value) -> Result<Value> {
 fn arith_operand(v: &Value, op: BinOp, other: &Value) -> Result<Scalar> {
     match v {
         Value::Int(_) | Value::Scalar(_) => v.to_scalar(op.symbol()),
-        // a tuple added to a coordinate value is read as one (strides.md 3.3)
+        // a tuple added to a coordinate value is read as one (docs/language.md, "Strides")
         Value::Tuple(_) if matches!(other, Value::Scalar(Scalar::Coord(_))) => {
             v.to_coord_value(op.symbol())
         }

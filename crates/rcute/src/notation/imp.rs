@@ -2,10 +2,10 @@
 //! operation (`fn(&mut Args, &[i64]) -> Result<Value>`, the arguments and
 //! the mode path), named in the operation's entry of the table
 //! ([`super::table`]), which also gives each argument's keyword name.
-//! Shared argument conversions follow `algebra.md` section 0 (argument
+//! Shared argument conversions follow `docs/language.md`, "Tilers" (argument
 //! promotion through `tiler_to_layout`, `None` first arguments);
-//! mode-indexed calls follow `algebra.md` section 18 (lifting) and
-//! `htuple.md` section 12 (queries read the mode).
+//! mode-indexed calls follow `docs/language.md`, "Mode-indexed calls" (lifting) and
+//! `docs/language.md`, "Mode-indexed calls" (queries read the mode).
 //!
 //! This module depends only on the values and the library: the dispatch
 //! ([`super::ops`]) and the table call into it, never the reverse.
@@ -101,8 +101,9 @@ impl Args<'_, '_> {
         }
         if let Some((k, _)) = self.kw.iter().find(|(_, v)| v.is_some()) {
             return Err(Error::type_(format!(
-                "{}: unexpected keyword argument '{k}'",
-                self.name()
+                "{}: unexpected keyword argument '{k}'{}",
+                self.name(),
+                super::suggest::did_you_mean(k, self.params.iter().map(|p| p.name))
             )));
         }
         Ok(())
@@ -114,7 +115,7 @@ pub const MAX_TENSOR_ELEMENTS: i64 = 1 << 24;
 
 /// `get(x, path)` on values: layouts follow shape and stride together,
 /// tuples their elements (negative indices count from the end)
-/// (`htuple.md` 10, `layout.md` 7). Errors: `type` for an index into a
+/// (`docs/operations.md`, `docs/language.md`, "Mode access"). Errors: `type` for an index into a
 /// leaf, `bounds` past the rank.
 ///
 /// ```
@@ -176,7 +177,7 @@ pub fn get_path(x: &Value, path: &[i64]) -> Result<Value> {
     Ok(cur)
 }
 
-/// `lift(v, path, pad)` (`htuple.md` 10): for each index `i` of the path
+/// `lift(v, path, pad)` (`docs/operations.md`): for each index `i` of the path
 /// from the innermost outwards, `v` becomes `i` copies of `pad` followed
 /// by `v`. Errors: `value` for a negative or huge index.
 ///
@@ -240,7 +241,7 @@ fn mode_path_arg(path: &[i64], a: &mut Args, pos: usize) -> Result<Vec<i64>> {
 }
 
 /// A layout argument, promoting integers and tuples through
-/// `tiler_to_layout` (`algebra.md` section 0).
+/// `tiler_to_layout` (`docs/language.md`, "Tilers").
 fn promote(v: &Value, op: &str) -> Result<Layout> {
     match v {
         Value::Layout(l) => Ok(l.clone()),
@@ -386,7 +387,7 @@ fn flatten_value(v: &Value) -> Result<Value> {
     Ok(Value::Tuple(out))
 }
 
-/// `slice_(c, b)` / `dice_(c, b)` (`htuple.md` 11): the sub-values of `b`
+/// `slice_(c, b)` / `dice_(c, b)` (`docs/operations.md`): the sub-values of `b`
 /// paired with `None` (slice) or non-`None` (dice) leaves of `c`.
 fn slice_dice(c: &Value, b: &Value, keep_none: bool) -> Result<Value> {
     fn rec(
@@ -562,7 +563,7 @@ fn as_tuple_value(v: &Value, depth: usize) -> Result<Value> {
 }
 
 /// A by-mode right-hand side lifted into a `None`-padded tiler
-/// (`algebra.md` section 18).
+/// (`docs/language.md`, "Mode-indexed calls").
 fn lifted(v: Value, path: &[i64]) -> Result<Value> {
     lift(v, path, &Value::None)
 }
@@ -594,8 +595,8 @@ fn binary_tiler_op(
     Ok(layout(f(&l, &b.into_tiler()?)?))
 }
 
-/// `composition(A, B)` (`algebra.md` 4): also a swizzle composed with a
-/// layout, and a swizzled layout composed with a tiler (`swizzle.md` 10).
+/// `composition(A, B)` (`docs/operations.md`): also a swizzle composed with a
+/// layout, and a swizzled layout composed with a tiler (`docs/language.md`, "Swizzles").
 fn composition_op(a: &mut Args, path: &[i64]) -> Result<Value> {
     let x = a.req(0)?;
     let b = lifted(a.req(1)?, path)?;
@@ -1091,7 +1092,7 @@ pub(crate) mod op {
         let name = a.name();
         let v = query_target(a, path)?;
         if let Value::Swizzled(s) = &v {
-            // the largest swizzled offset plus one (swizzle.md 10)
+            // the largest swizzled offset plus one (docs/language.md, "Swizzles")
             return Ok(Value::Int(s.cosize()?));
         }
         let l = codomain_layout(&v, name)?;
@@ -1670,7 +1671,7 @@ pub(crate) mod op {
 
     /// `swizzle_layout(Sw, n)`: the swizzle as an F2 layout on n bits;
     /// `swizzle_layout(Sw o L)`: the equivalent F2-stride layout
-    /// (`swizzle.md` 6, 7).
+    /// (`docs/operations.md`).
     pub(crate) fn swizzle_layout(a: &mut Args, _: &[i64]) -> Result<Value> {
         let name = a.name();
         match a.req(0)? {
@@ -1702,7 +1703,7 @@ pub(crate) mod op {
     }
 
     /// `make_tensor(L)`: cosize(L) zeros (a shape means Layout(shape)),
-    /// `tensor.md` 2; the buffer is shared by the tensor's slices.
+    /// `docs/tensors.md`; the buffer is shared by the tensor's slices.
     pub(crate) fn make_tensor(a: &mut Args, _: &[i64]) -> Result<Value> {
         let l = match a.req(0)? {
             Value::Layout(l) => l,

@@ -1,4 +1,4 @@
-//! Tokens of the notation (`NOTATION.md`): integers (decimal, `0b`, `0o`,
+//! Tokens of the notation (`docs/language.md`): integers (decimal, `0b`, `0o`,
 //! `0x`, C++'s static `_N`), the printed F2 form `F9`, names, punctuation
 //! and operators. `#` starts a comment that runs to the end of the line.
 

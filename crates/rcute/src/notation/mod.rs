@@ -1,4 +1,4 @@
-//! The CuTe notation of `NOTATION.md`: lexer, parser, dynamic values,
+//! The CuTe notation of `docs/language.md`: lexer, parser, dynamic values,
 //! evaluator, the operation dispatcher shared with the Python module, and
 //! the three printers (PyCuTe `str`, PyCuTe `repr`, C++ `cute::print`).
 //!
@@ -10,6 +10,7 @@
 //! ```
 
 mod apply;
+pub mod emit;
 pub mod eval;
 mod fast;
 mod imp;
@@ -19,6 +20,7 @@ mod param;
 pub mod parser;
 pub mod prepare;
 pub mod print;
+pub mod suggest;
 pub mod table;
 pub mod value;
 

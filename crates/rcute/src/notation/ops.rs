@@ -1,13 +1,13 @@
-//! The dispatch of the notation's operations (`NOTATION.md`,
+//! The dispatch of the notation's operations (`docs/language.md`,
 //! "Operations"): one entry point, [`call`], shared by the command-line
 //! tool and the Python module. Which operations exist, their parameters,
 //! whether they have a mode-indexed form or accept a tensor, and their
 //! fast paths all come from the operation table ([`super::table`], also
 //! `rcute::ops`); the implementations are in `notation::imp`.
 //!
-//! Mode-indexed calls follow `algebra.md` section 18 (lifting) and
-//! `htuple.md` section 12 (queries read the mode); a tensor first argument
-//! follows `tensor.md` section 6.
+//! Mode-indexed calls follow `docs/language.md`, "Mode-indexed calls" (lifting) and
+//! `docs/language.md`, "Mode-indexed calls" (queries read the mode); a tensor first argument
+//! follows `docs/tensors.md`.
 
 use super::apply::{apply, coordinate_of_args, eval_layout};
 use super::fast::{self, ArgView, Direct};
@@ -160,7 +160,7 @@ pub(crate) fn call_op(
         None
     };
     let r = match tensor {
-        // tensor.md section 6: the operation applies to the layout and the
+        // docs/tensors.md: the operation applies to the layout and the
         // accessor is kept
         Some(t) => match (op.imp)(&mut a, &path)? {
             Value::Layout(l) => t.with_layout(l),

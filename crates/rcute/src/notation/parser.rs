@@ -1,4 +1,4 @@
-//! The grammar of the notation (`NOTATION.md`, "Expressions and scripts").
+//! The grammar of the notation (`docs/language.md`, "Statements, variables and scripts").
 //!
 //! Precedence, loosest first: `:` (layout), `== !=`, `+ -`, `* / // %`,
 //! unary `-`/`+`, `@` (left to right), postfix call `f(..)` / index `x[..]`.

@@ -1,4 +1,4 @@
-//! Printing values in the three styles of `NOTATION.md` ("Output"):
+//! Printing values in the three styles of `docs/language.md` ("Printing styles"):
 //! PyCuTe's `str` (default), PyCuTe's `repr`, and C++ `cute::print`.
 
 use std::fmt::{self, Write};
@@ -6,7 +6,7 @@ use std::fmt::{self, Write};
 use super::value::Value;
 use crate::swizzle::Swizzle;
 
-/// An output style (`NOTATION.md`, "Output"); parsed from `str`, `repr`
+/// An output style (`docs/language.md`, "Printing styles"); parsed from `str`, `repr`
 /// or `cpp`.
 ///
 /// ```

@@ -1,4 +1,4 @@
-//! The dynamic values of the notation (`NOTATION.md`, "Values") and their
+//! The dynamic values of the notation (`docs/language.md`, "Values") and their
 //! conversions to the library's typed values: shapes, strides, coordinates,
 //! tilers and recast scales.
 
@@ -48,10 +48,10 @@ pub enum Value {
     Tuple(Vec<Value>),
     /// A list of values (printed with square brackets, e.g. `basis_repr`).
     List(Vec<Value>),
-    /// A tensor over an implicit accessor (`tensor.md`): an identity
+    /// A tensor over an implicit accessor (`docs/tensors.md`): an identity
     /// tensor or a slice of one, printed `{0} o (4, 8):(1@0, 1@1)`.
     Tensor(Tensor<ImplicitAccessor>),
-    /// A memory tensor `make_tensor(L)` (`tensor.md` 2): `cosize(L)`
+    /// A memory tensor `make_tensor(L)` (`docs/tensors.md`): `cosize(L)`
     /// zero-initialised 64-bit integers in a shared buffer, printed
     /// `Array(6 x i64) o L` (length and element type, no address); its
     /// slices share the buffer (`Array(6 x i64)+3 o L'` for one starting at
@@ -206,7 +206,7 @@ impl Value {
     }
 
     /// A scalar, or a tuple read as a coordinate value (`ArithTuple` of the
-    /// tuple's structure, `strides.md` 3.2). Errors: `type` for leaves that
+    /// tuple's structure, `docs/language.md`, "Strides"). Errors: `type` for leaves that
     /// are not stride scalars.
     ///
     /// ```
@@ -345,7 +345,7 @@ impl Value {
         Ok(b.finish())
     }
 
-    /// The stride of the literal `S:D` for the shape `shape` (`layout.md`
+    /// The stride of the literal `S:D` for the shape `shape` (`docs/language.md`, "Layouts"
     /// 2.2): a stride tuple at a *leaf* position of the shape is one
     /// coordinate value; at a tuple position it is a sub-stride of the same
     /// rank. Errors: `congruence` when a scalar stands where the shape has
@@ -390,7 +390,7 @@ impl Value {
     }
 
     /// The tiler of a value: a layout, an integer, `None` or a tuple of
-    /// tilers (`layout.md` section 10). Errors: `type` for other leaves.
+    /// tilers (`docs/language.md`, "Tilers"). Errors: `type` for other leaves.
     ///
     /// ```
     /// use rcute::{notation::eval_value, Tiler};
@@ -455,7 +455,7 @@ impl Value {
     }
 
     /// A recast scale: an integer, a fraction, or a tuple of scales
-    /// (`algebra.md` 17). Errors: `type` for anything else.
+    /// (`docs/operations.md`). Errors: `type` for anything else.
     ///
     /// ```
     /// use rcute::{algebra::Scale, notation::eval_value};
@@ -651,7 +651,7 @@ pub(crate) fn check_depth(depth: usize, what: &str) -> Result<()> {
     }
 }
 
-/// Equality of two values (`NOTATION.md`: `==` compares any two values):
+/// Equality of two values (`docs/language.md`: `==` compares any two values):
 /// stride scalars by their algebra's equality (a tuple compared with a
 /// coordinate value is read as one), layouts structurally, tuples
 /// elementwise. Values of unrelated kinds are unequal.

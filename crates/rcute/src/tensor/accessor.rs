@@ -1,4 +1,4 @@
-//! Accessors (`tensor.md` section 2): iterator-like objects that a tensor
+//! Accessors (`docs/tensors.md`): iterator-like objects that a tensor
 //! offsets by the value of its layout and dereferences.
 //!
 //! | type | CuTe / PyCuTe | value at offset `k` |
@@ -21,7 +21,7 @@ use std::sync::Arc;
 use crate::error::{Error, Result};
 use crate::stride::Scalar;
 
-/// An accessor: the `e` of `Tensor(e, L)` (`tensor.md` sections 1-2).
+/// An accessor: the `e` of `Tensor(e, L)` (`docs/tensors.md`).
 ///
 /// `read(k)` is `e[k]`; `offset(k)` is `e + k`, returned as a shared view
 /// (for an owning accessor, a view borrowing its storage).
@@ -477,7 +477,7 @@ impl Accessor for ImplicitAccessor {
 }
 
 /// `TransformAccessor(inner, f)`: reads `f(inner[k])`; offsetting moves the
-/// inner accessor and never re-applies `f` (`tensor.md` section 2).
+/// inner accessor and never re-applies `f` (`docs/tensors.md`).
 /// Read-only.
 ///
 /// ```

@@ -1,4 +1,4 @@
-//! The reference COPY (`tensor.md` section 8), `fill` and `clear`.
+//! The reference COPY (`docs/tensors.md`), `fill` and `clear`.
 //!
 //! `copy(src, dst)` is one rank-1 loop, `dst[i] = src[i]` for the integral
 //! coordinates `i` in colexicographic order; the two layouts decide what it
@@ -31,7 +31,7 @@ const PAR_THRESHOLD: i64 = 1 << 17;
 const PAR_MIN_PER_THREAD: i64 = 1 << 16;
 
 /// `copy(src, dst)`: `dst[i] = src[i]` for every integral coordinate `i`
-/// (`tensor.md` section 8, C++ `cute::copy`, PyCuTe `alg.copy`).
+/// (`docs/tensors.md`, C++ `cute::copy`, PyCuTe `alg.copy`).
 ///
 /// Sizes must agree; shapes may differ (both are read by the integral
 /// coordinate). A destination that maps several coordinates to one element

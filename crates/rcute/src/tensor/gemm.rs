@@ -1,4 +1,4 @@
-//! The reference GEMM (`tensor.md` section 9): `C[m,n,l] += A[m,k,l] *
+//! The reference GEMM (`docs/tensors.md`): `C[m,n,l] += A[m,k,l] *
 //! B[n,k,l]` over hierarchical modes, so that one loop nest realises GEMM,
 //! GEMV, GER, dot products, batched GEMM, tensor contractions and
 //! convolutions — the layouts decide.
@@ -114,7 +114,7 @@ fn at3(t: &[Offsets; 3], i: usize, j: usize, k: usize) -> Result<Scalar> {
 }
 
 /// `gemm(A, B, C)`: `C[m,n,l] = C[m,n,l] + A[m,k,l] * B[n,k,l]` for
-/// `A : (M,K,L)`, `B : (N,K,L)`, `C : (M,N,L)` (`tensor.md` section 9; C++
+/// `A : (M,K,L)`, `B : (N,K,L)`, `C : (M,N,L)` (`docs/tensors.md`; C++
 /// `cute::gemm`'s reference semantics with B as N x K). Rank-2 operands get
 /// a size-1 batch mode. Each mode may be hierarchical and is indexed by its
 /// integral coordinate; the loops run `l, k, n, m` (outermost first) and a

@@ -1,4 +1,4 @@
-//! Tensors (`tensor.md`): a layout paired with an accessor.
+//! Tensors (`docs/tensors.md`): a layout paired with an accessor.
 //!
 //! `T = Tensor(e, L)` reads element `c` as `e[L(c)]`: the layout turns the
 //! coordinate into an offset, the accessor dereferences it. Slicing moves
@@ -52,7 +52,7 @@ use crate::layout::Layout;
 use crate::shape::{DisplayCoord, Shape};
 use crate::stride::Scalar;
 
-/// A tensor `Tensor(e, L)` (`tensor.md` section 1): an accessor `e` and a
+/// A tensor `Tensor(e, L)` (`docs/tensors.md`): an accessor `e` and a
 /// layout `L`. Its shape, size, rank and depth are those of `L`;
 /// `T[c] = e[L(c)]`.
 ///
@@ -71,7 +71,7 @@ pub struct Tensor<A> {
     layout: Layout,
 }
 
-/// The result of `T[c]` (`tensor.md` section 3): a value when `c` is a full
+/// The result of `T[c]` (`docs/tensors.md`): a value when `c` is a full
 /// coordinate, otherwise a sub-tensor.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Indexed<V, T> {
@@ -143,7 +143,7 @@ impl<A> Tensor<A> {
     }
 
     /// Applies a layout operation to the layout and keeps the accessor
-    /// (`tensor.md` section 6). Errors: those of `f`.
+    /// (`docs/tensors.md`). Errors: those of `f`.
     ///
     /// ```
     /// use rcute::tensor::identity_tensor;
@@ -161,7 +161,7 @@ impl<A> Tensor<A> {
     }
 
     /// `coalesce(T)`: the tensor of the coalesced layout, same accessor
-    /// (`tensor.md` section 6, `algebra.md` section 1).
+    /// (`docs/tensors.md`, `docs/operations.md`).
     /// Errors: those of [`crate::algebra::coalesce()`].
     ///
     /// ```
@@ -174,7 +174,7 @@ impl<A> Tensor<A> {
         self.map_layout(crate::algebra::coalesce)
     }
 
-    /// `coalesce_z(T)` (`tensor.md` section 6, `algebra.md` section 2).
+    /// `coalesce_z(T)` (`docs/tensors.md`, `docs/operations.md`).
     /// Errors: those of [`crate::algebra::coalesce_z`].
     ///
     /// ```
@@ -189,7 +189,7 @@ impl<A> Tensor<A> {
     }
 
     /// `composition(T, B)` = `Tensor(e, composition(L, B))`
-    /// (`tensor.md` section 6). Errors: those of
+    /// (`docs/tensors.md`). Errors: those of
     /// [`crate::algebra::composition()`].
     ///
     /// ```
@@ -203,7 +203,7 @@ impl<A> Tensor<A> {
         self.map_layout(|l| crate::algebra::composition(l, b))
     }
 
-    /// `logical_divide(T, B)` (`tensor.md` section 6). Errors: those of
+    /// `logical_divide(T, B)` (`docs/tensors.md`). Errors: those of
     /// [`crate::algebra::logical_divide`].
     ///
     /// ```
@@ -217,7 +217,7 @@ impl<A> Tensor<A> {
         self.map_layout(|l| crate::algebra::logical_divide(l, b))
     }
 
-    /// `zipped_divide(T, B)` (`tensor.md` section 6): tile mode 0, rest
+    /// `zipped_divide(T, B)` (`docs/tensors.md`): tile mode 0, rest
     /// mode 1. Errors: those of [`crate::algebra::zipped_divide`].
     ///
     /// ```
@@ -336,7 +336,7 @@ impl<A: Accessor> Tensor<A> {
     }
 
     /// `T[c]` for a full coordinate `c` (any form: integral, flat or
-    /// natural; no `None` leaf): `e[L(c)]` (`tensor.md` section 3).
+    /// natural; no `None` leaf): `e[L(c)]` (`docs/tensors.md`).
     ///
     /// Errors: `value` when `c` has a `None` leaf (use [`slice`](Self::slice));
     /// `rank` for a coordinate that does not fit the shape; the accessor's
@@ -370,7 +370,7 @@ impl<A: Accessor> Tensor<A> {
     }
 
     /// `T[c]` with `None` leaves: `Tensor(e + offset, sub-layout)`, a view
-    /// sharing the storage (`tensor.md` section 3). The sub-layout has one
+    /// sharing the storage (`docs/tensors.md`). The sub-layout has one
     /// mode per `None` leaf (a bare `None` keeps the whole layout as a
     /// 1-tuple, as PyCuTe does); without any `None` the result has rank 0.
     ///
@@ -398,7 +398,7 @@ impl<A: Accessor> Tensor<A> {
         })
     }
 
-    /// `T[c]` exactly as `tensor.md` section 3 defines it: the value when
+    /// `T[c]` exactly as `docs/tensors.md` defines it: the value when
     /// the sliced layout has rank 0, otherwise the sub-tensor.
     ///
     /// ```
@@ -435,7 +435,7 @@ impl<A: Accessor> Tensor<A> {
     }
 
     /// `T.get(path)`: the sub-tensor of the mode at `path`, same accessor
-    /// (`tensor.md` section 3). Errors: `type` for a path into a leaf,
+    /// (`docs/tensors.md`). Errors: `type` for a path into a leaf,
     /// `bounds` past the rank.
     ///
     /// ```
@@ -485,7 +485,7 @@ impl<A: AccessorMut> Tensor<A> {
         }
     }
 
-    /// `T[c] = v` for a full coordinate `c` (`tensor.md` section 3).
+    /// `T[c] = v` for a full coordinate `c` (`docs/tensors.md`).
     ///
     /// Errors: `value` when `c` has a `None` leaf; `rank` for a coordinate
     /// that does not fit; `bounds` outside the buffer (nothing is written).
@@ -560,7 +560,7 @@ impl<A: fmt::Display> Tensor<A> {
 }
 
 impl<A: fmt::Display> fmt::Display for Tensor<A> {
-    /// `<accessor> o <layout>` (`tensor.md` section 4); `{:#}` prints the
+    /// `<accessor> o <layout>` (`docs/tensors.md`); `{:#}` prints the
     /// accessor and layout in C++ style.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if f.alternate() {
@@ -578,7 +578,7 @@ impl<A: fmt::Display> fmt::Debug for Tensor<A> {
 }
 
 /// `identity_tensor(S)` = `Tensor({0}, make_identity_layout(S))`
-/// (`tensor.md` section 5; C++ `make_identity_tensor`): every element is
+/// (`docs/tensors.md`; C++ `make_identity_tensor`): every element is
 /// its own natural coordinate, as a coordinate value.
 ///
 /// Errors: `value` for a non-positive extent.
@@ -606,7 +606,7 @@ pub fn make_identity_tensor(shape: impl IntoShape) -> Result<Tensor<ImplicitAcce
     identity_tensor(shape)
 }
 
-/// `make_tensor(L, dtype)` (`tensor.md` section 2): a tensor owning
+/// `make_tensor(L, dtype)` (`docs/tensors.md`): a tensor owning
 /// `cosize(L)` default-initialised elements, bound to `L`.
 ///
 /// Errors: `type` for coordinate or F2 strides (no integer codomain);

@@ -1,4 +1,4 @@
-//! Partitioning (`tensor.md` section 7): C++ CuTe's `inner_partition` /
+//! Partitioning (`docs/tensors.md`): C++ CuTe's `inner_partition` /
 //! `local_tile` and `outer_partition` / `local_partition`, defined on
 //! rcute's `zipped_divide` and tensor slicing.
 //!
@@ -263,7 +263,7 @@ pub fn local_tile_proj<'t, A: Accessor>(
     inner_partition(t, &dice_tiler(proj, tiler)?, c)
 }
 
-/// `flat_coord(thr, idx)` (`tensor.md` section 7): the coordinate of thread
+/// `flat_coord(thr, idx)` (`docs/tensors.md`): the coordinate of thread
 /// `idx` in the thread layout `thr`, one integer per top-level mode (a
 /// single integer for a leaf-shaped `thr`): leaf by leaf
 /// `(idx // d) mod s` (0 for a size-1 leaf), then each mode's coordinate in

@@ -1,4 +1,4 @@
-//! PyCuTe's `print_tensor` (`visualization.md` section 2) as a function
+//! PyCuTe's `print_tensor` (`docs/drawing.md`) as a function
 //! returning the text. Values are printed with their `Display` text, so
 //! coordinate values (which the reference cannot format) print as
 //! `(1, 2)`, `1@0`, ...
@@ -35,8 +35,8 @@ where
     Ok(out)
 }
 
-/// The table of `print_tensor` without the header (`visualization.md`
-/// section 2): each value's text left-aligned in a field of width 5 and
+/// The table of `print_tensor` without the header (
+/// `docs/drawing.md`): each value's text left-aligned in a field of width 5 and
 /// followed by a space; rank 1 is one line, rank 2 one line per row
 /// (mode 0), rank 3 slabs `k` separated by
 /// `"-"*(2N) + "--  k = " + k + " --" + "-"*(3N)` and rank 4 blocks `p`

@@ -1,5 +1,5 @@
-//! Tensor slicing (`tensor.md` section 3) on top of the layout's
-//! `slice_and_offset` (`layout.md` section 6).
+//! Tensor slicing (`docs/tensors.md`) on top of the layout's
+//! `slice_and_offset` (`docs/language.md`, "Slicing").
 //!
 //! The one difference from the notation's layout slicing is the bare
 //! `None`: a layout returns itself there, a tensor wraps its layout into a

@@ -1,5 +1,5 @@
 //! The ASCII printers: C++ `print_layout` and `print_tensor`, PyCuTe
-//! `print_tensor` and `print_table` (`visualization.md` sections 2-5).
+//! `print_tensor` and `print_table` (`docs/drawing.md`).
 
 use std::fmt::Write as _;
 
@@ -8,7 +8,7 @@ use crate::error::{Error, Result};
 use crate::int;
 use crate::stride::Scalar;
 
-/// C++ `print_layout(L)` (`visualization.md` section 4): the bordered grid
+/// C++ `print_layout(L)` (`docs/drawing.md`): the bordered grid
 /// of a rank-2 layout with integer values, headed by the layout's C++-style
 /// text. Each line ends with `\n`.
 ///
@@ -18,8 +18,8 @@ use crate::stride::Scalar;
 /// is larger. F2 values print as their integers.
 ///
 /// Errors: `value` for a rank other than 2 or more than
-/// [`MAX_CELLS`](super::MAX_CELLS) cells; `type` for coordinate values;
-/// `overflow`.
+/// [`MAX_CELLS`](super::MAX_CELLS) cells; `type` for coordinate values
+/// (see [`print_layout_coords`]); `overflow`.
 ///
 /// ```
 /// use rcute::{HTuple, Layout, Scalar, viz::print_layout};
@@ -90,6 +90,99 @@ pub fn print_layout(x: &impl AsView) -> Result<String> {
     Ok(out)
 }
 
+/// [`print_layout`], and for coordinate values (an identity layout or
+/// tensor) its grid with every cell in full C++ form, `(0,0)` for the
+/// origin and `(1,0)` for `1@0`, under plain-integer row and column
+/// headers, the cells as wide as the widest text, headed by the value's
+/// default-style text (C++ `print_layout` takes integers only; this is
+/// `rcute show`'s table for identity tensors).
+///
+/// Errors: those of [`print_layout`] but the coordinate values' `type`.
+///
+/// ```
+/// use rcute::viz::print_layout_coords;
+/// let t = rcute::tensor::identity_tensor((2, 2)).unwrap();
+/// let want = [
+///     "{0} o (2, 2):(1@0, 1@1)",
+///     "          0       1 ",
+///     "    +-------+-------+",
+///     " 0  | (0,0) | (0,1) |",
+///     "    +-------+-------+",
+///     " 1  | (1,0) | (1,1) |",
+///     "    +-------+-------+",
+/// ];
+/// assert_eq!(print_layout_coords(&t).unwrap(), want.join("\n") + "\n");
+/// ```
+pub fn print_layout_coords(x: &impl AsView) -> Result<String> {
+    let v = x.as_view();
+    require_rank2(&v, "print_layout")?;
+    let t = v.tables("print_layout")?;
+    let (m_rows, n_cols) = (t.size(0), t.size(1));
+    let mut values = Vec::with_capacity(m_rows * n_cols);
+    for i in 0..m_rows {
+        for j in 0..n_cols {
+            values.push(v.value_at(&t, &[i, j])?);
+        }
+    }
+    if values.iter().any(|x| matches!(x, Scalar::Coord(_))) {
+        return Ok(coordinate_grid(&v.text(), &values, m_rows, n_cols));
+    }
+    print_layout(x)
+}
+
+/// `print_layout`'s grid for coordinate values (an identity layout or
+/// tensor): every cell in full C++ form, `(0,0)` for the origin and
+/// `(1,0)` for `1@0`, padded to the longest coordinate, the row and column
+/// headers plain integers, the cells as wide as the widest text.
+fn coordinate_grid(header: &str, values: &[Scalar], m_rows: usize, n_cols: usize) -> String {
+    let children = |x: &Scalar| -> Vec<String> {
+        match x {
+            Scalar::Coord(t) => t.children().iter().map(|c| format!("{c:#}")).collect(),
+            Scalar::Int(0) => Vec::new(),
+            other => vec![format!("{other:#}")],
+        }
+    };
+    let len = values.iter().map(|x| children(x).len()).max().unwrap_or(0);
+    let texts: Vec<String> = values
+        .iter()
+        .map(|x| {
+            let mut c = children(x);
+            c.resize(len, "0".to_string());
+            format!("({})", c.join(","))
+        })
+        .collect();
+    let w = texts
+        .iter()
+        .map(String::len)
+        .chain([n_cols.saturating_sub(1).to_string().len()])
+        .max()
+        .unwrap_or(1)
+        + 2;
+    let mut sep = String::from("    ");
+    for _ in 0..n_cols {
+        sep.push('+');
+        sep.push_str(&"-".repeat(w));
+    }
+    sep.push_str("+\n");
+    let mut out = String::new();
+    let _ = writeln!(out, "{header}");
+    out.push_str("    ");
+    for j in 0..n_cols {
+        let _ = write!(out, "  {:>width$} ", j, width = w - 2);
+    }
+    out.push('\n');
+    for i in 0..m_rows {
+        out.push_str(&sep);
+        let _ = write!(out, "{i:>2}  ");
+        for j in 0..n_cols {
+            let _ = write!(out, "| {:>width$} ", texts[i * n_cols + j], width = w - 2);
+        }
+        out.push_str("|\n");
+    }
+    out.push_str(&sep);
+    out
+}
+
 /// Decimal digits of `x` (1 for `x < 10`).
 fn num_digits(x: i64) -> usize {
     let mut n = 1;
@@ -101,7 +194,7 @@ fn num_digits(x: i64) -> usize {
     n
 }
 
-/// PyCuTe `print_tensor(t, print_type)` (`visualization.md` section 2):
+/// PyCuTe `print_tensor(t, print_type)` (`docs/drawing.md`):
 /// ranks 1 to 4, each value left-aligned in a field of 5 followed by a
 /// space, rank-3 slabs separated by `--  k = K  --` lines and rank-4 blocks
 /// by `==  p = P  ==` lines. With `print_type` the default-style text of
@@ -245,7 +338,7 @@ fn print_tensor_fields(x: &impl AsView, print_type: bool, align: bool) -> Result
     Ok(out)
 }
 
-/// C++ `print_tensor(T)` (`visualization.md` section 5) for the view as a
+/// C++ `print_tensor(T)` (`docs/drawing.md`) for the view as a
 /// tensor whose iterator prints as `iterator`: the header
 /// `<iterator> o <C++ layout>:`, then each value right-aligned in width 5
 /// (one value per line for rank 1), rank-3 slabs separated by
@@ -314,7 +407,7 @@ pub fn print_tensor_cpp(x: &impl AsView, iterator: &str) -> Result<String> {
     Ok(out)
 }
 
-/// PyCuTe `print_table(t, print_type)` (`visualization.md` section 3): for
+/// PyCuTe `print_table(t, print_type)` (`docs/drawing.md`): for
 /// rank 2, tabulate's "grid" table of the default-style cell texts
 /// (integer-only columns right-aligned, others left-aligned); for any
 /// other rank, the default-style text of the tensor (`{0} o 8:1`). With

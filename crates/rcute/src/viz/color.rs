@@ -1,4 +1,4 @@
-//! Colour functions (`visualization.md` section 6) with their RGB tables.
+//! Colour functions (`docs/drawing.md`) with their RGB tables.
 
 use std::fmt;
 use std::sync::Arc;
@@ -190,7 +190,7 @@ pub fn white() -> Rgb {
 /// layouts, `[tid, vid]` for TV layouts).
 pub type CustomColor = Arc<dyn Fn(&[i64]) -> Result<Rgb> + Send + Sync>;
 
-/// A colour function, by name (`visualization.md` section 6) or custom.
+/// A colour function, by name (`docs/drawing.md`) or custom.
 ///
 /// Offset colourings (`IndexGrey8x`, `BankColor*`, `Bank`) take a cell
 /// value; thread-value colourings (`ThreadColor8x`, `ValueColor8x`,
@@ -217,8 +217,8 @@ pub enum Color {
     /// `bank_color_32x`.
     BankColor32x,
     /// rcute: the shared-memory bank of the offset for `elem_bytes`-byte
-    /// elements, `floor(o * elem_bytes / 4) mod 32` (`swizzle.md`
-    /// section 9), coloured with SPEC32; `elem_bytes = 4` is
+    /// elements, `floor(o * elem_bytes / 4) mod 32` (
+    /// `docs/operations.md`), coloured with SPEC32; `elem_bytes = 4` is
     /// `bank_color_32x`.
     Bank {
         /// bytes per element (positive)

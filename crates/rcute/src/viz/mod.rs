@@ -1,4 +1,4 @@
-//! Drawings of layouts (`visualization.md`): ASCII tables, SVG, TikZ and
+//! Drawings of layouts (`docs/drawing.md`): ASCII tables, SVG, TikZ and
 //! PNG.
 //!
 //! Every function here returns the drawing (a `String`, or PNG bytes) and
@@ -8,7 +8,7 @@
 //!
 //! What can be drawn is a [`View`]: a layout, a swizzled layout or an
 //! implicit-accessor tensor `{base} o L`, all seen as the tensor
-//! `Tensor({0}, L)` of `visualization.md` section 1 (the value at a
+//! `Tensor({0}, L)` of `docs/drawing.md` (the value at a
 //! coordinate is `L(c)` in the layout's own algebra). The functions take
 //! anything that implements [`AsView`] ([`Layout`], [`SwizzledLayout`],
 //! implicit-accessor tensors such as `identity_tensor`, [`View`]).
@@ -45,7 +45,10 @@ mod tv;
 #[cfg(feature = "png")]
 mod png;
 
-pub use ascii::{print_layout, print_table, print_tensor, print_tensor_aligned, print_tensor_cpp};
+pub use ascii::{
+    print_layout, print_layout_coords, print_table, print_tensor, print_tensor_aligned,
+    print_tensor_cpp,
+};
 pub use color::{
     bank_color_16x, bank_color_32x, bank_color_8x, index_grey_8x, thread_color_8x, value_color_8x,
     warp_color_8x, white, Color, Rgb, GREY8, SPEC32, TV8,
@@ -140,7 +143,7 @@ impl DrawOptions {
 
 /// Something the printers and drawers can show: the layout `L` whose
 /// values are drawn, an optional swizzle applied to `L`'s offsets, and the
-/// base of the implicit accessor (`visualization.md` section 1).
+/// base of the implicit accessor (`docs/drawing.md`).
 ///
 /// The value at coordinate `c` is `base + Sw(L(c))` (just `L(c)` for a
 /// plain layout).
@@ -227,7 +230,7 @@ impl View {
         }
     }
 
-    /// The implicit-accessor tensor `{base} o L` (`tensor.md` section 2):
+    /// The implicit-accessor tensor `{base} o L` (`docs/tensors.md`):
     /// values `base + L(c)`.
     pub fn tensor(base: Scalar, l: &Layout) -> View {
         View {

@@ -1,5 +1,5 @@
-//! The SVG drawers `draw_svg` and `draw_svg_tv` (`visualization.md`
-//! sections 7 and 8).
+//! The SVG drawers `draw_svg` and `draw_svg_tv` (
+//! `docs/drawing.md`).
 
 use std::fmt::Write as _;
 
@@ -226,7 +226,7 @@ fn escape(s: &str) -> String {
         .replace('>', "&gt;")
 }
 
-/// PyCuTe `draw_svg(L, color)` (`visualization.md` section 7): the SVG
+/// PyCuTe `draw_svg(L, color)` (`docs/drawing.md`): the SVG
 /// document of a rank-2 layout, one 20 px cell per coordinate filled with
 /// `color(int(L(i, j)))` and labelled with the offset, row and column
 /// indices in a 20 px margin. Byte for byte the reference's file content
@@ -303,7 +303,7 @@ pub(crate) fn layout_scene(x: &impl AsView, opts: &DrawOptions) -> Result<Scene>
     Ok(sc)
 }
 
-/// PyCuTe `draw_svg_tv(L, tile_mn, color)` (`visualization.md` section 8):
+/// PyCuTe `draw_svg_tv(L, tile_mn, color)` (`docs/drawing.md`):
 /// the SVG document of a thread-value layout `(tid, vid) -> (m, n)` (or
 /// `-> offset`, folded column-major into `tile_mn`): every tile cell as a
 /// white 20 px square, then for each `(tid, vid)` (tid outer) the first one

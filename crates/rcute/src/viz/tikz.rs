@@ -1,5 +1,5 @@
-//! The TikZ drawers `draw_latex` and `draw_latex_tv` (`visualization.md`
-//! section 9): a standalone LaTeX document.
+//! The TikZ drawers `draw_latex` and `draw_latex_tv` (
+//! `docs/drawing.md`): a standalone LaTeX document.
 
 use std::fmt::Write as _;
 
@@ -48,7 +48,7 @@ fn grid(out: &mut String, shape: &Shape, m: i64, n: i64, label: Label) -> Result
     Ok(())
 }
 
-/// PyCuTe `draw_latex(L, color)` (`visualization.md` section 9): the
+/// PyCuTe `draw_latex(L, color)` (`docs/drawing.md`): the
 /// standalone TikZ document of a rank-2 layout, one node per cell filled
 /// with `color(int(L(i, j)))`, the grid and the row / column indices.
 /// Compiling it (pdflatex) is the caller's business.
@@ -105,8 +105,8 @@ pub fn draw_latex_with(x: &impl AsView, opts: &DrawOptions) -> Result<String> {
     Ok(out)
 }
 
-/// PyCuTe `draw_latex_tv(L, tile_mn, color)` (`visualization.md`
-/// section 9): the TikZ document of a thread-value layout, folded and
+/// PyCuTe `draw_latex_tv(L, tile_mn, color)` (
+/// `docs/drawing.md`): the TikZ document of a thread-value layout, folded and
 /// checked as [`draw_svg_tv`](super::draw_svg_tv); one node
 /// `\shortstack{T<tid> \\ V<vid>}` per cell for the first `(tid, vid)` that
 /// reaches it (uncovered cells get no node). The comment line shows the

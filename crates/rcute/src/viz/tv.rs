@@ -1,4 +1,4 @@
-//! Thread-value layouts for drawing (`visualization.md` section 8): the
+//! Thread-value layouts for drawing (`docs/drawing.md`): the
 //! checks, the folding of a linear-offset TV layout through the tile, and
 //! the first-hit rule.
 
@@ -40,7 +40,7 @@ pub struct TvHit {
 }
 
 /// The checks and folding of `draw_svg_tv` / `draw_latex_tv`
-/// (`visualization.md` section 8):
+/// (`docs/drawing.md`):
 ///
 /// * `L` must have rank 2 (`value`, "Expected a rank-2 TV Layout");
 /// * the tile is `tile_mn`, or `coshape(L)` when `None`; it must have rank
@@ -184,7 +184,7 @@ fn axis(p: &Scalar, a: usize) -> Result<i64> {
 }
 
 /// `0 + sum of all stride leaves` (whose structure is `coprofile(L)`,
-/// `strides.md` section 5).
+/// `docs/operations.md`).
 fn stride_sum(l: &Layout) -> Result<Scalar> {
     let mut acc = Scalar::Int(0);
     for d in l.stride().leaves() {
@@ -193,7 +193,7 @@ fn stride_sum(l: &Layout) -> Result<Scalar> {
     Ok(acc)
 }
 
-/// `coshape(L)` (`strides.md` section 5): `1 + sum((s-1)*d)` for an
+/// `coshape(L)` (`docs/operations.md`): `1 + sum((s-1)*d)` for an
 /// integer codomain, the elementwise `max + 1` (as a plain tuple) for a
 /// coordinate codomain; `type` error for F2 or mixed codomains.
 fn coshape(l: &Layout) -> Result<Shape> {

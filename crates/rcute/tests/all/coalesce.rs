@@ -1,4 +1,4 @@
-//! coalesce, coalesce_z and by-mode coalesce (`algebra.md` sections 1, 2):
+//! coalesce, coalesce_z and by-mode coalesce (`docs/operations.md`):
 //! every worked example, and properties on random layouts.
 
 use crate::compose_util::{eval_ref, grouped, l, t};

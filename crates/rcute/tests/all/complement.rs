@@ -1,5 +1,5 @@
-//! complement (`algebra.md` section 5): every worked example of 5.4 and
-//! property tests of the post-conditions of 5.1 / 5.3.
+//! complement (`docs/operations.md`): worked examples and
+//! property tests of its post-conditions.
 
 use crate::divprod_util::{self as util, chain_layout, ev, lay, shp, small_layout};
 use proptest::prelude::*;

@@ -1,4 +1,4 @@
-//! composition (`algebra.md` section 4, 18, 20, 21; F2: `swizzle.md` 7-8):
+//! composition (`docs/operations.md`; F2: `docs/language.md`, "Swizzles"):
 //! every worked example, and the check `R(c) == A(B(c))` against brute force
 //! on random layouts in both directions.
 

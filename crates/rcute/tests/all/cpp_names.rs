@@ -103,7 +103,7 @@ fn get_select_take() {
         ("get(((6,2),5):((8,2),1), 0, 1)", "2:2", "get<0,1>(make_layout(make_shape(make_shape(6,2),5), make_stride(make_stride(8,2),1))) = 2:2"),
         ("get[0](((6,2),5):((8,2),1), 1)", "2:2", "get<0,1>(...)"),
         ("get((1,(2,3)), 1, 0)", "2", "get<1,0>(make_tuple(1,make_tuple(2,3))) = 2"),
-        // select/take give tuples of modes (htuple.md 10); make_layout of
+        // select/take give tuples of modes (docs/operations.md, `select`); make_layout of
         // them is C++'s layout
         ("make_layout(select(((6,2),5):((8,2),1), (1,0)))", "(5, (6, 2)):(1, (8, 2))", "select<1,0>(...) = (5,(6,2)):(1,(8,2))"),
         ("make_layout(take(((6,2),5,3):((8,2),1,7), (1,3)))", "(5, 3):(1, 7)", "take<1,3>(...) = (5,3):(1,7)"),

@@ -1,4 +1,4 @@
-//! logical_divide, zipped/tiled/flat divide (`algebra.md` sections 6, 7,
+//! logical_divide, zipped/tiled/flat divide (`docs/operations.md`,
 //! 18, 20): every worked example and property tests of the
 //! post-conditions.
 

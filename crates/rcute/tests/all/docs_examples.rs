@@ -3,8 +3,8 @@
 //! compared with the text written under it.
 //!
 //! The format, as `docs/language.md` explains it to readers: a fenced block
-//! whose info string is `cute` (or `cute style=cpp`, `cute style=repr`,
-//! `cute style=str`) is a script. Its lines run top to bottom in one
+//! whose info string is `cute` (or `cute style=S` for the styles `str`, `repr`, `cpp`,
+//! `cpp-type`, `cpp-make`, `dsl`) is a script. Its lines run top to bottom in one
 //! [`Session`], so later lines see the variables of earlier ones. Every
 //! statement is followed directly by one line `# => OUTPUT`, the line
 //! `rcute eval` prints for it (`error: KIND: message` for an error) in the
@@ -17,6 +17,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use rcute::notation::emit::{emit, CodeStyle};
 use rcute::notation::{format_value, Session, Style};
 
 /// The documentation files whose examples are checked.
@@ -35,21 +36,31 @@ fn repo_root() -> PathBuf {
 /// The output style named by a fence's info string (`cute`,
 /// `cute style=cpp`), or `None` when the block is not an example block.
 /// A malformed `cute` info string is an error.
-fn block_style(info: &str) -> Option<Result<Style, String>> {
+fn block_style(info: &str) -> Option<Result<Fmt, String>> {
     let mut words = info.split_whitespace();
     if words.next() != Some("cute") {
         return None;
     }
-    let mut style = Style::Str;
+    let mut style = Fmt::Text(Style::Str);
     for w in words {
         style = match w {
-            "style=str" => Style::Str,
-            "style=repr" => Style::Repr,
-            "style=cpp" => Style::Cpp,
+            "style=str" => Fmt::Text(Style::Str),
+            "style=repr" => Fmt::Text(Style::Repr),
+            "style=cpp" => Fmt::Text(Style::Cpp),
+            "style=cpp-type" => Fmt::Code(CodeStyle::CppType),
+            "style=cpp-make" => Fmt::Code(CodeStyle::CppMake),
+            "style=dsl" => Fmt::Code(CodeStyle::Dsl),
             other => return Some(Err(format!("unknown fence attribute '{other}'"))),
         };
     }
     Some(Ok(style))
+}
+
+/// A block's output style: one of the printers or a code style.
+#[derive(Clone, Copy)]
+enum Fmt {
+    Text(Style),
+    Code(CodeStyle),
 }
 
 /// A statement waiting for its `# =>` line: its line number, its text and
@@ -72,7 +83,7 @@ fn matches(expected: &str, actual: &str) -> bool {
 fn check_file(name: &str, text: &str, failures: &mut String) -> usize {
     let mut checked = 0;
     // (style, session, pending statement) while inside an example block
-    let mut block: Option<(Style, Session, Option<Pending>)> = None;
+    let mut block: Option<(Fmt, Session, Option<Pending>)> = None;
     // true inside a fenced block that is not an example block
     let mut other_fence = false;
     for (i, raw) in text.lines().enumerate() {
@@ -149,7 +160,10 @@ fn check_file(name: &str, text: &str, failures: &mut String) -> usize {
         }
         if let Some(r) = result {
             let output = match r {
-                Ok(v) => format_value(&v, *style),
+                Ok(v) => match *style {
+                    Fmt::Text(st) => format_value(&v, st),
+                    Fmt::Code(st) => emit(&v, st).unwrap_or_else(|e| format!("error: {e}")),
+                },
                 Err(e) => format!("error: {e}"),
             };
             *pending = Some(Pending {

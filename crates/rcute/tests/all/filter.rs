@@ -1,4 +1,4 @@
-//! filter_zeros and filter (`algebra.md` section 3): every worked example,
+//! filter_zeros and filter (`docs/operations.md`): every worked example,
 //! and properties on random layouts.
 
 use crate::compose_util::{eval_ref, grouped, l, t};

@@ -1,4 +1,4 @@
-//! Hierarchical tuples (`spec/htuple.md`): every worked example the library
+//! Hierarchical tuples (`docs/operations.md`): every worked example the library
 //! can express, and proptest properties of idx2crd / crd2idx, congruence,
 //! the shape relations, slice_/dice_ and coordinate enumeration.
 
@@ -667,7 +667,7 @@ fn deep_nesting_is_bounded() {
 
 // ---------------------------------------------------------------- end to end
 
-/// Every example of `spec/htuple.md` that is a self-contained expression
+/// Every worked example of the reference chapter that is a self-contained expression
 /// (tables and inline `expr = result` examples; rows that name a variable
 /// or a range are checked by the functions above), evaluated through the
 /// notation: the result must equal the spec's text up to whitespace, or be

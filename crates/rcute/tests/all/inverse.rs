@@ -1,5 +1,5 @@
-//! right_inverse, left_inverse, nullspace (`algebra.md` sections 11-13,
-//! `swizzle.md` section 8).
+//! right_inverse, left_inverse, nullspace (`docs/operations.md`,
+//! `docs/language.md`, "Swizzles").
 use crate::inverse_support::{as_i, flat_layout, ints, kind, l};
 use proptest::prelude::*;
 use rcute::algebra::{left_inverse, nullspace, right_inverse};

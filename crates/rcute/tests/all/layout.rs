@@ -1,4 +1,4 @@
-//! Layouts (`spec/layout.md`): construction, printing, properties,
+//! Layouts (`docs/language.md`, "Layouts"): construction, printing, properties,
 //! evaluation, slicing, mode access, make_layout, make_layout_like,
 //! make_ordered_layout, tiler_to_layout, identity layouts and equality:
 //! every worked example the library can express, plus properties.
@@ -784,7 +784,7 @@ proptest! {
 
 // ---------------------------------------------------------------- end to end
 
-/// Every example of `spec/layout.md` that is a self-contained expression
+/// Every worked example of the reference chapter that is a self-contained expression
 /// (tables and inline `expr = result` examples; rows that name a variable
 /// or a range are checked by the functions above), evaluated through the
 /// notation: the result must equal the spec's text up to whitespace, or be

@@ -1,4 +1,4 @@
-//! layout_add and greatest_common_domain (`algebra.md` sections 15, 16).
+//! layout_add and greatest_common_domain (`docs/operations.md`).
 use crate::inverse_support::{as_i, flat_layout, ints, kind, l, sh};
 use proptest::prelude::*;
 use rcute::algebra::{greatest_common_domain, layout_add};
@@ -36,7 +36,7 @@ fn layout_add_table() {
 
 #[test]
 fn layout_add_f2_and_no_refinement() {
-    // swizzle.md section 8
+    // docs/language.md, "Swizzles"
     assert_eq!(add("4:F1", "4:F4"), "4:F5");
     // coalesced (3,5):(1,100) and (5,3):(1,100) share no factorisation
     assert_eq!(

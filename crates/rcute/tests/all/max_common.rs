@@ -1,4 +1,4 @@
-//! max_common_layout and max_common_vector (`algebra.md` section 14).
+//! max_common_layout and max_common_vector (`docs/operations.md`).
 use crate::inverse_support::{as_i, flat_layout, ints, l};
 use proptest::prelude::*;
 use rcute::algebra::{max_common_layout, max_common_vector};

@@ -1,4 +1,4 @@
-//! The notation: parser, printers and evaluator (`NOTATION.md`).
+//! The notation: parser, printers and evaluator (`docs/language.md`).
 
 use rcute::notation::{eval_str, eval_styled, Session, Style};
 use rcute::ErrorKind;
@@ -394,7 +394,7 @@ fn misuse_is_an_error_not_a_panic() {
 
 #[test]
 fn mode_indexed_algebra_lifts_the_argument() {
-    // algebra.md section 18
+    // docs/language.md, "Mode-indexed calls"
     assert_eq!(ok("coalesce[1]((3,(2,6)):(1,(3,6)))"), "(3, 12):(1, 3)");
     assert_eq!(
         ok("coalesce_z[1]((3,(2,6,1)):(1,(3,6,5)))"),
@@ -431,7 +431,7 @@ fn mode_indexed_algebra_lifts_the_argument() {
 
 #[test]
 fn argument_promotion_and_none() {
-    // algebra.md section 0
+    // docs/language.md, "Tilers"
     assert_eq!(ok("coalesce((4,3))"), "(4, 3):(1@0, 1@1)");
     assert_eq!(ok("complement(12)"), "1:12");
     assert_eq!(ok("coalesce(None)"), "None");
@@ -559,7 +559,7 @@ fn equality_of_values() {
 
 #[test]
 fn tensors() {
-    // tensor.md sections 3-6
+    // docs/tensors.md
     assert_eq!(ok("identity_tensor((3,4))"), "{0} o (3, 4):(1@0, 1@1)");
     assert_eq!(ok("make_identity_tensor((3,4))"), "{0} o (3, 4):(1@0, 1@1)");
     assert_eq!(ok("identity_tensor((3,4))(1,2)"), "(1, 2)");
@@ -596,7 +596,7 @@ fn tensors() {
         err("complement(identity_tensor(4))").kind(),
         ErrorKind::Type
     );
-    // make_tensor: a zero-filled memory tensor (tensor.md 2); no integer
+    // make_tensor: a zero-filled memory tensor (docs/tensors.md); no integer
     // codomain is a type error
     assert_eq!(ok("make_tensor(4:1)"), "Array(4 x i64) o 4:1");
     assert_eq!(err("make_tensor((4,8):(1@0,1@1))").kind(), ErrorKind::Type);

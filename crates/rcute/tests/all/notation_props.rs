@@ -40,7 +40,7 @@ fn stride_leaf() -> impl Strategy<Value = StrideLeaf> + Clone {
             prop::collection::vec((1i64..9, prop::collection::vec(0u8..3, n)), 1..3)
         })
         // a value with a single explicit child holding several terms prints
-        // `((1, 2))`, which reads back as `(1, 2)` (strides.md 3.6): skip it
+        // `((1, 2))`, which reads back as `(1, 2)` (docs/language.md, "Strides"): skip it
         .prop_filter("one-child multi-term coordinate", |terms| {
             let mut paths: Vec<&Vec<u8>> = terms.iter().map(|(_, p)| p).collect();
             paths.sort();
@@ -169,7 +169,7 @@ fn arith_ref(a: &Arith) -> Option<i64> {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(2000))]
 
-    /// str(L) reads back as an equal layout (the literal rule of layout.md 2.2
+    /// str(L) reads back as an equal layout (the literal rule of docs/language.md, "Layouts"
     /// makes multi-term coordinate strides read back as single leaves).
     #[test]
     fn layout_str_round_trip(t in tree((1i64..9, stride_leaf()))) {
@@ -182,7 +182,7 @@ proptest! {
     }
 
     /// C++ style = default style without spaces and with `(x,)` written `(x)`,
-    /// for layouts and plain tuples (htuple.md section 2).
+    /// for layouts and plain tuples (docs/language.md, "Tuples").
     #[test]
     fn cpp_style_is_compact_default(t in tree((1i64..9, stride_leaf()))) {
         let (s, d) = layout_texts(&t);

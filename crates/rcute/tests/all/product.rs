@@ -1,5 +1,5 @@
-//! logical, zipped, tiled, flat, blocked and raked products (`algebra.md`
-//! sections 8-10, 18, 20): every worked example and property tests of the
+//! logical, zipped, tiled, flat, blocked and raked products (
+//! `docs/operations.md`): every worked example and property tests of the
 //! post-conditions.
 
 use crate::divprod_util::{

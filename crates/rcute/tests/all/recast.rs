@@ -1,4 +1,4 @@
-//! recast, upcast, downcast (`algebra.md` section 17).
+//! recast, upcast, downcast (`docs/operations.md`).
 use crate::inverse_support::{flat_layout, ints, kind, l};
 use proptest::prelude::*;
 use rcute::algebra::{downcast, recast, upcast, Scale};

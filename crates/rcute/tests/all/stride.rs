@@ -1,5 +1,5 @@
-//! Stride algebras (`spec/strides.md`, sections 1-6 and 8; the symbolic
-//! section 7 is out of scope): construction, arithmetic, equality, order,
+//! Stride algebras (`docs/language.md`, "Strides"; symbolic
+//! strides are out of scope): construction, arithmetic, equality, order,
 //! printing, basis_repr / is_basis, proj / unit / as_tuple, F2 values,
 //! coshape / coprofile / cosize and the mixing rules, with properties.
 
@@ -595,7 +595,7 @@ proptest! {
 
 // ---------------------------------------------------------------- end to end
 
-/// Every example of `spec/strides.md` that is a self-contained expression
+/// Every worked example of the reference chapter that is a self-contained expression
 /// (tables and inline `expr = result` examples; rows that name a variable
 /// or a range are checked by the functions above), evaluated through the
 /// notation: the result must equal the spec's text up to whitespace, or be

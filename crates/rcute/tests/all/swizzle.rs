@@ -1,5 +1,5 @@
 //! Swizzles, F2-stride layouts, swizzled layouts and bank conflicts
-//! (`swizzle.md`, `strides.md` section 4): the spec's worked examples and
+//! (`docs/language.md`, "Swizzles", `docs/language.md`, "Strides"): the spec's worked examples and
 //! property tests of the post-conditions.
 
 use proptest::prelude::*;
@@ -827,7 +827,7 @@ proptest! {
         let l = lay(&[a, b], &[1, 1 << e]);
         let sl = swl(s, l.clone());
         prop_assert_eq!(sl.to_f2_layout().unwrap_err().kind(), ErrorKind::Divisibility);
-        // so does the composition method of swizzle.md section 7
+        // so does the composition method of docs/language.md, "Swizzles"
         let n = s.base + s.bits + s.shift.abs() + 8;
         let comp = rcute::algebra::composition(
             &swizzle_layout(&s, n).unwrap(), &rcute::Tiler::Layout(l));
@@ -965,7 +965,7 @@ fn notation_swizzles() {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(2000))]
 
-    /// The conversion is composition(swizzle_layout(Sw, n), L) (swizzle.md 7):
+    /// The conversion is composition(swizzle_layout(Sw, n), L) (docs/language.md, "Swizzles"):
     /// both succeed or fail together and agree when they succeed.
     #[test]
     fn prop_conversion_is_composition(s in small_swizzle(), l in carry_free_layout()) {

@@ -1,4 +1,4 @@
-//! Tensors (`tensor.md`, `visualization.md` section 2): the spec's worked
+//! Tensors (`docs/tensors.md`, `docs/drawing.md`): the spec's worked
 //! examples and properties of indexing, slicing, copy, fill, gemm and
 //! printing.
 
@@ -102,7 +102,7 @@ fn show<A: Accessor>(t: Tensor<A>) -> String {
 }
 
 // ---------------------------------------------------------------------------
-// tensor.md section 2: accessors
+// docs/tensors.md: accessors
 
 #[test]
 fn accessor_kinds() {
@@ -169,7 +169,7 @@ fn make_tensor_allocates_cosize() {
 }
 
 // ---------------------------------------------------------------------------
-// tensor.md sections 3 and 4: indexing, slicing, printing
+// docs/tensors.md: indexing, slicing, printing
 
 const T3: &str = "((3,2),((2,3),2)):((4,1),((2,15),100))";
 
@@ -246,7 +246,7 @@ fn spec_printing() {
 }
 
 // ---------------------------------------------------------------------------
-// tensor.md section 5: identity tensors
+// docs/tensors.md: identity tensors
 
 #[test]
 fn spec_identity_tensors() {
@@ -292,7 +292,7 @@ fn identity_tensor_predication() {
 }
 
 // ---------------------------------------------------------------------------
-// tensor.md section 7: flat_coord (the partitioning examples need
+// docs/tensors.md: flat_coord (the partitioning examples need
 // zipped_divide, tested below once it is available)
 
 #[test]
@@ -319,7 +319,7 @@ fn spec_flat_coord() {
 }
 
 // ---------------------------------------------------------------------------
-// tensor.md section 8: COPY
+// docs/tensors.md: COPY
 
 #[test]
 fn spec_copy_transpose_and_broadcast() {
@@ -417,7 +417,7 @@ fn fill_and_clear() {
 }
 
 // ---------------------------------------------------------------------------
-// tensor.md section 9: GEMM
+// docs/tensors.md: GEMM
 
 #[test]
 fn spec_gemm_shapes() {
@@ -468,7 +468,7 @@ fn gemm_aliased_destination_accumulates() {
 }
 
 // ---------------------------------------------------------------------------
-// visualization.md section 2: print_tensor (bodies; the header of a tensor
+// docs/drawing.md: print_tensor (bodies; the header of a tensor
 // is its text)
 
 #[test]
@@ -898,7 +898,7 @@ fn large_copies_match_reference() {
 }
 
 // ---------------------------------------------------------------------------
-// tensor.md section 6: algebra on tensors keeps the accessor
+// docs/tensors.md: algebra on tensors keeps the accessor
 
 #[test]
 fn spec_algebra_on_tensors() {
@@ -926,7 +926,7 @@ fn spec_algebra_on_tensors() {
 }
 
 // ---------------------------------------------------------------------------
-// tensor.md section 7: partitioning
+// docs/tensors.md: partitioning
 
 fn tiler(v: &[i64]) -> rcute::Tiler {
     rcute::Tiler::Tuple(v.iter().map(|&x| rcute::Tiler::Int(x)).collect())
@@ -1069,7 +1069,7 @@ proptest! {
 }
 
 // ---------------------------------------------------------------------------
-// Tensors in the notation (NOTATION.md: identity_tensor, make_tensor)
+// Tensors in the notation (docs/language.md: identity_tensor, make_tensor)
 
 #[test]
 fn notation_tensors() {

@@ -1,4 +1,4 @@
-//! The example programs of `tensor.md` section 10 (crates/rcute/examples):
+//! The example programs of `docs/tensors.md` (crates/rcute/examples):
 //! einsum contractions, im2col convolutions and the tiled transpose,
 //! checked against direct computations.
 

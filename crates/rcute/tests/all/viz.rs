@@ -1,4 +1,4 @@
-//! Tests of the drawings (`visualization.md`): the spec's exact outputs,
+//! Tests of the drawings (`docs/drawing.md`): the spec's exact outputs,
 //! golden files, structural checks of the SVG, pixel checks of the PNG and
 //! properties on random layouts.
 //!
@@ -460,7 +460,7 @@ fn parse_svg(s: &str) -> Svg {
 
 #[test]
 fn draw_svg_structure_f2_swizzle_pattern() {
-    // swizzle.md section 9: the bank of (i, j) is i XOR j
+    // docs/operations.md: the bank of (i, j) is i XOR j
     let l = lay("(8,8):(F9,F1)");
     let svg = parse_svg(&viz::draw_svg(&l, &Color::BankColor8x).unwrap());
     assert_eq!((svg.width, svg.height), (180, 180));
@@ -551,7 +551,7 @@ fn draw_svg_goldens() {
 }
 
 // ---------------------------------------------------------------------------
-// swizzled layouts (swizzle.md sections 9-10)
+// swizzled layouts (docs/operations.md)
 
 fn swizzled(b: i64, m: i64, sh: i64, l: &str) -> SwizzledLayout {
     SwizzledLayout::new(Swizzle::new(b, m, sh).unwrap(), lay(l)).unwrap()

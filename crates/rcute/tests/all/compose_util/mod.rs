@@ -66,7 +66,7 @@ pub fn eval_ref(l: &Layout, i: i64) -> Scalar {
     acc
 }
 
-/// `compatible(a, b)` of htuple.md section 9 (a coarsens b, sizes agree).
+/// `compatible(a, b)` of docs/operations.md (a coarsens b, sizes agree).
 pub fn compatible(a: HRef<'_, i64>, b: HRef<'_, i64>) -> bool {
     match (a.as_leaf(), b.as_leaf()) {
         (Some(&x), _) => x == b.leaves().iter().product::<i64>(),

@@ -6,7 +6,7 @@
 //!
 //! Every operation is run on the generated operands; when it succeeds its
 //! result is checked against the operation's post-conditions
-//! (`algebra.md`), evaluated independently in `i128` arithmetic wherever
+//! (`docs/operations.md`), evaluated independently in `i128` arithmetic wherever
 //! the strides are integers, so that a wrapped (silently overflowed) result
 //! is caught as a wrong value. Enumerations are bounded (at most a few
 //! hundred sample points per check) so that no case can hang.

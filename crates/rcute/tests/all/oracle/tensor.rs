@@ -1,7 +1,7 @@
 //! Tensor and copy cases for the extended run and the `tensor` fuzz
 //! target: memory tensors over small buffers with random layouts (aliasing,
 //! broadcasting, out-of-buffer, offset bases), checked against a sequential
-//! model of the reference loops (`tensor.md` sections 3, 8, 9).
+//! model of the reference loops (`docs/tensors.md`).
 
 use rcute::htuple::HTuple;
 use rcute::shape::{self, Coord, DisplayCoord};
