@@ -44,7 +44,7 @@ fn unknown_names_suggest_the_closest_operation() {
     for (src, want) in [
         ("foo(1)", "unknown name 'foo'"),
         ("B", "unknown name 'B'"),
-        ("make_shape(4,8)", "unknown name 'make_shape'"),
+        ("frobnicate(4,8)", "unknown name 'frobnicate'"),
     ] {
         assert_eq!(err(src), (ErrorKind::Value, want.to_string()), "{src}");
     }
