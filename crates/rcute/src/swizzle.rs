@@ -373,7 +373,7 @@ impl SwizzledLayout {
     /// let l = Layout::row_major(HTuple::flat([8, 64])).unwrap();
     /// let sl = SwizzledLayout::with_offset(Swizzle::new(3, 3, 3).unwrap(), 64, l).unwrap();
     /// assert_eq!(sl.to_string(), "SW_3_3_3 o 64 o (8, 64):(64, 1)");
-    /// assert_eq!(sl.eval_index(2).unwrap(), 146);
+    /// assert_eq!(sl.eval_index(2).unwrap(), 216); // Sw(64 + 128)
     /// ```
     pub fn with_offset(swizzle: Swizzle, offset: i64, layout: Layout) -> Result<SwizzledLayout> {
         let mut r = SwizzledLayout::new(swizzle, layout)?;
@@ -770,8 +770,9 @@ fn decay_rec(
                     }
                     (i64::MAX, 1i64 << bit)
                 } else {
-                    let Some(&(lo, w, st)) =
-                        pieces.iter().find(|p| p.1 > 0 && p.0 <= bit && bit < p.0 + p.1)
+                    let Some(&(lo, w, st)) = pieces
+                        .iter()
+                        .find(|p| p.1 > 0 && p.0 <= bit && bit < p.0 + p.1)
                     else {
                         return Ok(false);
                     };
@@ -1779,8 +1780,15 @@ impl SwizzledLayout {
             crate::algebra::left_inverse(&self.layout)?
         };
         if let Some(c) = self.conjugated(&inv)? {
-            if self.inverse_holds(&SwizzledInverse::Swizzled(c.clone()), right)? {
-                return Ok(SwizzledInverse::Swizzled(c));
+            // an identity swizzle leaves the plain layout (C++ drops
+            // `Swizzle<0,M,S>` too)
+            let c = if c.swizzle.is_identity() {
+                SwizzledInverse::Layout(c.layout)
+            } else {
+                SwizzledInverse::Swizzled(c)
+            };
+            if self.inverse_holds(&c, right)? {
+                return Ok(c);
             }
         }
         let f2 = self.to_f2_layout().map_err(|e| {
@@ -1820,8 +1828,10 @@ impl SwizzledLayout {
                 _ => Ok(None),
             }
         };
-        let (Some(y), Some(z)) = (img(self.swizzle.yyy_mask()?)?, img(self.swizzle.zzz_mask()?)?)
-        else {
+        let (Some(y), Some(z)) = (
+            img(self.swizzle.yyy_mask()?)?,
+            img(self.swizzle.zzz_mask()?)?,
+        ) else {
             return Ok(None);
         };
         let Some(sw) = Swizzle::from_masks(y, z) else {

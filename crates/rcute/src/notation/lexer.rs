@@ -257,7 +257,11 @@ pub fn printed_swizzle(name: &str) -> Option<(i64, i64, i64)> {
     let mut parts = rest.split('_');
     let mut num = |neg_ok: bool| -> Option<i64> {
         let p = parts.next()?;
-        let digits = if neg_ok { p.strip_prefix('-').unwrap_or(p) } else { p };
+        let digits = if neg_ok {
+            p.strip_prefix('-').unwrap_or(p)
+        } else {
+            p
+        };
         if digits.is_empty() || !digits.chars().all(|c| c.is_ascii_digit()) {
             return None;
         }

@@ -902,10 +902,7 @@ fn notation_swizzles() {
             "error: type",
         ),
         // C++: composition(Swizzle<3,4,3>{}, Layout<Shape<_8,_8>,Stride<_8,_1>>{})(_,1)
-        (
-            "composition(Swizzle(3,4,3), (8,8):(8,1))(_,1)",
-            "(8,):(8,)",
-        ),
+        ("composition(Swizzle(3,4,3), (8,8):(8,1))(_,1)", "(8,):(8,)"),
         ("swizzle_layout(Swizzle(3,4,3), 10)", "(128, 8):(F1, F144)"),
         (
             "swizzle_layout(composition(Swizzle(3,4,3), (8,64):(64,1)))",
