@@ -1481,8 +1481,9 @@ macro_rules! through_inner {
 
 through_inner! {
     /// `logical_divide(Sw o offset o L, B) = Sw o offset o logical_divide(L, B)`
-    /// (C++ `logical_divide` of a `ComposedLayout`). Errors: those of
-    /// [`crate::algebra::logical_divide()`].
+    /// (C++ `logical_divide` of a `ComposedLayout`; C++ gives the size-1
+    /// mode the stride 0, rcute the stride of `algebra.md`). Errors: those
+    /// of [`crate::algebra::logical_divide()`].
     ///
     /// ```
     /// use rcute::{Layout, HTuple, Swizzle, SwizzledLayout, Tiler};
@@ -1491,7 +1492,7 @@ through_inner! {
     /// let s = SwizzledLayout::new(Swizzle::new(3, 3, 3).unwrap(), l).unwrap();
     /// let t = Tiler::Tuple(vec![Tiler::Int(8), Tiler::Int(8)]);
     /// assert_eq!(format!("{:#}", s.logical_divide(&t).unwrap()),
-    ///            "Sw<3,3,3> o ((8,1),(8,8)):((64,0),(1,8))");
+    ///            "Sw<3,3,3> o ((8,1),(8,8)):((64,512),(1,8))");
     /// ```
     logical_divide => crate::algebra::logical_divide;
     /// `zipped_divide` through the inner layout (C++ `zipped_divide` of a
@@ -1503,7 +1504,7 @@ through_inner! {
     /// let s = SwizzledLayout::new(Swizzle::new(3, 3, 3).unwrap(), l).unwrap();
     /// let t = Tiler::Tuple(vec![Tiler::Int(8), Tiler::Int(8)]);
     /// assert_eq!(format!("{:#}", s.zipped_divide(&t).unwrap()),
-    ///            "Sw<3,3,3> o ((8,8),(1,8)):((64,1),(0,8))");
+    ///            "Sw<3,3,3> o ((8,8),(1,8)):((64,1),(512,8))");
     /// ```
     zipped_divide => crate::algebra::zipped_divide;
     /// `tiled_divide` through the inner layout (C++ `tiled_divide` of a
@@ -1515,7 +1516,7 @@ through_inner! {
     /// let s = SwizzledLayout::new(Swizzle::new(3, 3, 3).unwrap(), l).unwrap();
     /// let t = Tiler::Tuple(vec![Tiler::Int(8), Tiler::Int(8)]);
     /// assert_eq!(format!("{:#}", s.tiled_divide(&t).unwrap()),
-    ///            "Sw<3,3,3> o ((8,8),1,8):((64,1),0,8)");
+    ///            "Sw<3,3,3> o ((8,8),1,8):((64,1),512,8)");
     /// ```
     tiled_divide => crate::algebra::tiled_divide;
     /// `flat_divide` through the inner layout (C++ `flat_divide` of a
@@ -1527,7 +1528,7 @@ through_inner! {
     /// let s = SwizzledLayout::new(Swizzle::new(3, 3, 3).unwrap(), l).unwrap();
     /// let t = Tiler::Tuple(vec![Tiler::Int(8), Tiler::Int(8)]);
     /// assert_eq!(format!("{:#}", s.flat_divide(&t).unwrap()),
-    ///            "Sw<3,3,3> o (8,8,1,8):(64,1,0,8)");
+    ///            "Sw<3,3,3> o (8,8,1,8):(64,1,512,8)");
     /// ```
     flat_divide => crate::algebra::flat_divide;
     /// `logical_product` with a swizzled atom (C++ `logical_product` of a
