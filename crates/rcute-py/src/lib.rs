@@ -492,6 +492,12 @@ impl PyComposedLayout {
             inner: self.inner.swizzle,
         }
     }
+    /// The offset added before the swizzle (C++'s middle `offset` of
+    /// `Sw o offset o L`; 0 unless the value came from a slice).
+    #[getter]
+    fn offset(&self) -> i64 {
+        self.inner.offset
+    }
     #[getter]
     fn layout(&self, py: Python<'_>) -> PyResult<PyObject> {
         from_value(py, Value::Layout(self.inner.layout.clone()))

@@ -143,6 +143,29 @@ def test_swizzle():
     assert sorted(sw(x) for x in range(1024)) == list(range(1024))
 
 
+def test_swizzled_layouts():
+    # issue 16's examples, as C++ CuTe answers them (the C++ expressions are
+    # named in crates/rcute/tests/all/swizzled.rs)
+    s = composition(Swizzle(3, 3, 3), Layout((8, 64), (64, 1)))
+    assert str(s) == "SW_3_3_3 o (8, 64):(64, 1)" and s.offset == 0
+    d = logical_divide(s, (8, 8))
+    assert str(d) == "SW_3_3_3 o ((8, 1), (8, 8)):((64, 512), (1, 8))"
+    assert all(d(i) == s(i) for i in range(512))
+    assert str(right_inverse(s)) == "SW_3_0_-6 o (64, 8):(8, 1)"
+    assert all(s(right_inverse(s)(i)) == i for i in range(512))
+    sub, off = slice_and_offset(s, (1, None))
+    assert str(sub) == "((8, 2, 2, 2),):((1, -8, 16, 32),)" and off == 72
+    assert all(sub(k) + off == s((1, k)) for k in range(64))
+    up = upcast(composition(Swizzle(3, 4, 3), Layout((8, 64), (64, 1))), 2)
+    assert str(up) == "SW_3_3_3 o (8, 32):(32, 1)"
+    assert str(recast(s, 2)) == "SW_3_2_3 o (8, 32):(32, 1)"
+    so = composition(Swizzle(3, 3, 3), 64, Layout((8, 64), (64, 1)))
+    assert so.offset == 64 and so((1, 2)) == 146
+    assert repr(so) == "composition(Swizzle(3,3,3), 64, Layout((8, 64), (64, 1)))"
+    with pytest.raises(ValueError):
+        upcast(s, 3)
+
+
 def test_tensors():
     t = make_tensor(Layout((4, 8)))
     t[(1, 2)] = 7.0

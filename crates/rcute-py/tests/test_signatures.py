@@ -49,7 +49,7 @@ def test_signature_parameters_follow_the_table():
 
 def test_help_shows_signature_and_doc():
     text = pydoc.render_doc(rcute.composition, renderer=pydoc.plaintext)
-    assert "composition(A, B, *, mode=())" in text
+    assert "composition(A, B, C=None, *, mode=())" in text
     assert "the layout A ∘ B (A after B)." in text
     assert "composition((6,2):(8,2), (4,3):(3,1))" in text
     text = pydoc.render_doc(rcute.complement, renderer=pydoc.plaintext)

@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use std::fmt;
 
 use crate::htuple::{Builder, HRef, HTuple, MAX_DEPTH};
-use crate::{int, Error, Layout, Result, Scalar, Tiler};
+use crate::{int, Error, Layout, Result, Scalar, Tiler, TilerRef};
 
 /// The swizzle functor `Swizzle(B, M, S)` (`docs/language.md`, "Swizzles"; C++
 /// `cute::Swizzle<B, M, S>`).
@@ -321,13 +321,16 @@ fn pieces_to_layout(pieces: Vec<(i64, i64)>) -> Layout {
     }
 }
 
-/// A swizzled layout `Sw o L` (`docs/language.md`, "Swizzles"; C++
-/// `ComposedLayout<Swizzle, _0, Layout>`): the swizzle applied to the
-/// offsets of an integer-strided layout. Its domain (shape, size, rank,
-/// depth, modes) is that of `L`.
+/// A swizzled layout `Sw o offset o L` (`docs/language.md`, "Swizzles"; C++
+/// `ComposedLayout<Swizzle, offset, Layout>`): the swizzle applied to the
+/// offsets `offset + L(c)` of an integer-strided layout. Its domain (shape,
+/// size, rank, depth, modes) is that of `L`. The offset is 0 unless the
+/// value came from a slice (C++'s `slice_and_offset` of a composed layout)
+/// or was written with one (`Sw<3,3,3> o 64 o (8,64):(64,1)`).
 ///
 /// Printing: `{}` gives `SW_3_4_3 o (8, 8):(8, 1)`, `{:#}` gives
-/// `Sw<3,4,3> o (8,8):(8,1)`.
+/// `Sw<3,4,3> o (8,8):(8,1)`; a non-zero offset is printed between them,
+/// `SW_3_4_3 o 64 o (8, 8):(8, 1)`, as C++ prints it.
 ///
 /// ```
 /// use rcute::{Layout, HTuple, Swizzle, SwizzledLayout};
@@ -340,6 +343,8 @@ fn pieces_to_layout(pieces: Vec<(i64, i64)>) -> Layout {
 pub struct SwizzledLayout {
     /// the swizzle applied to the layout's offsets
     pub swizzle: Swizzle,
+    /// the offset added to the layout's offsets before the swizzle
+    pub offset: i64,
     /// the layout
     pub layout: Layout,
 }
@@ -364,7 +369,37 @@ impl SwizzledLayout {
                  the layout has non-integer strides"
             )));
         }
-        Ok(SwizzledLayout { swizzle, layout })
+        Ok(SwizzledLayout {
+            swizzle,
+            offset: 0,
+            layout,
+        })
+    }
+
+    /// `composition(Sw, offset, L)`: the swizzled layout "`Sw` after
+    /// `offset + L`" (C++ `composition(Swizzle, offset, Layout)`), whose
+    /// value at `c` is `Sw(offset + L(c))`.
+    ///
+    /// Errors: those of [`SwizzledLayout::new`].
+    ///
+    /// ```
+    /// use rcute::{Layout, HTuple, Swizzle, SwizzledLayout};
+    /// let l = Layout::row_major(HTuple::flat([8, 64])).unwrap();
+    /// let sl = SwizzledLayout::with_offset(Swizzle::new(3, 3, 3).unwrap(), 64, l).unwrap();
+    /// assert_eq!(sl.to_string(), "SW_3_3_3 o 64 o (8, 64):(64, 1)");
+    /// assert_eq!(sl.eval_index(2).unwrap(), 216); // Sw(64 + 128)
+    /// ```
+    pub fn with_offset(swizzle: Swizzle, offset: i64, layout: Layout) -> Result<SwizzledLayout> {
+        let mut r = SwizzledLayout::new(swizzle, layout)?;
+        r.offset = offset;
+        Ok(r)
+    }
+
+    /// `Sw o offset o f(L)`: the same swizzle and offset around a new inner
+    /// layout (how C++ applies most layout operations to a composed
+    /// layout).
+    pub(crate) fn with_inner(&self, layout: Layout) -> Result<SwizzledLayout> {
+        SwizzledLayout::with_offset(self.swizzle, self.offset, layout)
     }
 
     /// The shape of `Sw o L`: that of the inner layout `L` (C++ defines a
@@ -428,15 +463,12 @@ impl SwizzledLayout {
     /// assert!(sl.mode(2).is_err());
     /// ```
     pub fn mode(&self, i: i64) -> Result<SwizzledLayout> {
-        Ok(SwizzledLayout {
-            swizzle: self.swizzle,
-            layout: self.layout.mode(i)?,
-        })
+        self.with_inner(self.layout.mode(i)?)
     }
 
     fn offset_of(&self, v: Scalar) -> Result<i64> {
         match v {
-            Scalar::Int(o) => self.swizzle.apply(o),
+            Scalar::Int(o) => self.swizzle.apply(int::add(self.offset, o)?),
             other => Err(Error::type_(format!(
                 "{self}: the inner layout gave {other}, not an integer offset"
             ))),
@@ -486,8 +518,7 @@ impl SwizzledLayout {
     /// assert_eq!(r.eval_index(2).unwrap(), 144);
     /// ```
     pub fn compose(&self, b: &Tiler) -> Result<SwizzledLayout> {
-        let inner = crate::algebra::composition(&self.layout, b)?;
-        SwizzledLayout::new(self.swizzle, inner)
+        self.with_inner(crate::algebra::composition(&self.layout, b)?)
     }
 
     /// The repr style: the notation that rebuilds the value,
@@ -501,11 +532,20 @@ impl SwizzledLayout {
     /// assert_eq!(sl.repr(), "composition(Swizzle(3,4,3), Layout((8, 8), (8, 1)))");
     /// ```
     pub fn repr(&self) -> String {
-        format!(
-            "composition({}, {})",
-            self.swizzle.repr(),
-            self.layout.repr()
-        )
+        if self.offset == 0 {
+            format!(
+                "composition({}, {})",
+                self.swizzle.repr(),
+                self.layout.repr()
+            )
+        } else {
+            format!(
+                "composition({}, {}, {})",
+                self.swizzle.repr(),
+                self.offset,
+                self.layout.repr()
+            )
+        }
     }
 
     /// `cosize(Sw o L)`: the largest offset `Sw(L(c))` over `L`'s domain,
@@ -542,7 +582,7 @@ impl SwizzledLayout {
             }
         }
         // largest plain offset
-        let mut hi: i64 = 0;
+        let mut hi: i64 = self.offset;
         for &(s, d) in &modes {
             let span = int::mul(s - 1, d)?;
             if span > 0 {
@@ -558,10 +598,14 @@ impl SwizzledLayout {
         } else {
             hi.saturating_sub(1i64 << window_bits).saturating_add(1)
         };
-        let offsets = offsets_in_window(&mut modes, lo, &self.to_string())?;
+        let offsets = offsets_in_window(
+            &mut modes,
+            lo.saturating_sub(self.offset),
+            &self.to_string(),
+        )?;
         let mut best: Option<i64> = None;
         for y in offsets {
-            let v = self.swizzle.apply(y)?;
+            let v = self.swizzle.apply(int::add(y, self.offset)?)?;
             best = Some(best.map_or(v, |b| b.max(v)));
         }
         match best {
@@ -598,6 +642,13 @@ impl SwizzledLayout {
     /// assert_eq!(sl.to_f2_layout().unwrap().to_string(), "((2, 4), 64):((F64, F144), F1)");
     /// ```
     pub fn to_f2_layout(&self) -> Result<Layout> {
+        if self.offset != 0 {
+            return Err(Error::value(format!(
+                "{self} has no F2-stride form: its offset {} is not 0 (an F2 layout maps \
+                 the origin to 0)",
+                self.offset
+            )));
+        }
         // carry-freeness: powers of two and disjoint bit ranges
         let mut ranges: Vec<(i64, i64)> = Vec::new();
         for (s, d) in self.layout.flat_modes() {
@@ -688,6 +739,104 @@ fn convert_rec(
             bs.close();
             bd.close();
             Ok(())
+        }
+    }
+}
+
+/// C++'s composition of the linear swizzle layout (the bit pieces
+/// `(lowest bit, width, stride)` below bit `top`, then `2^top` per unit
+/// above) with one slice `s : d`, leaf by leaf, keeping the profile and
+/// without merging pieces. `false` when a stride is not 0 or a power of
+/// two, or an extent does not split at the piece boundaries.
+fn decay_rec(
+    pieces: &[(i64, i64, i64)],
+    top: i64,
+    s: HRef<'_, i64>,
+    d: HRef<'_, Scalar>,
+    bs: &mut Builder<i64>,
+    bd: &mut Builder<Scalar>,
+    depth: usize,
+) -> Result<bool> {
+    if depth > MAX_DEPTH {
+        return Ok(false);
+    }
+    match (s.as_leaf(), d.as_leaf()) {
+        (Some(&s), Some(d)) => {
+            let d = match d {
+                Scalar::Int(d) => *d,
+                _ => return Ok(false),
+            };
+            if d == 0 || s == 1 {
+                bs.leaf(s);
+                bd.leaf(Scalar::Int(0));
+                return Ok(true);
+            }
+            if d < 0 || d & (d - 1) != 0 {
+                return Ok(false);
+            }
+            let mut bit = i64::from(d.trailing_zeros());
+            let mut rest = s;
+            let mut out: Vec<(i64, i64)> = Vec::new();
+            while rest > 1 {
+                let (avail, stride) = if bit >= top {
+                    if bit > 62 {
+                        return Ok(false);
+                    }
+                    (i64::MAX, 1i64 << bit)
+                } else {
+                    let Some(&(lo, w, st)) = pieces
+                        .iter()
+                        .find(|p| p.1 > 0 && p.0 <= bit && bit < p.0 + p.1)
+                    else {
+                        return Ok(false);
+                    };
+                    let within = bit - lo;
+                    (1i64 << (w - within), int::mul(st, 1i64 << within)?)
+                };
+                if rest <= avail {
+                    if avail != i64::MAX && avail % rest != 0 {
+                        return Ok(false);
+                    }
+                    out.push((rest, stride));
+                    rest = 1;
+                } else {
+                    if rest % avail != 0 {
+                        return Ok(false);
+                    }
+                    out.push((avail, stride));
+                    rest /= avail;
+                    bit += i64::from(avail.trailing_zeros());
+                }
+            }
+            match out.as_slice() {
+                [(s, d)] => {
+                    bs.leaf(*s);
+                    bd.leaf(Scalar::Int(*d));
+                }
+                _ => {
+                    bs.open();
+                    bd.open();
+                    for (s, d) in out {
+                        bs.leaf(s);
+                        bd.leaf(Scalar::Int(d));
+                    }
+                    bs.close();
+                    bd.close();
+                }
+            }
+            Ok(true)
+        }
+        _ => {
+            bs.open();
+            bd.open();
+            for (sm, dm) in s.modes().zip(d.modes()) {
+                if !decay_rec(pieces, top, sm, dm, bs, bd, depth + 1)? {
+                    return Ok(false);
+                }
+            }
+            bs.close();
+            bd.close();
+            Ok(true)
         }
     }
 }
@@ -792,9 +941,17 @@ impl fmt::Display for SwizzledLayout {
     /// `SW_B_M_S o <L>`; `{:#}` gives `Sw<B,M,S> o <L in C++ style>`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if f.alternate() {
-            write!(f, "{:#} o {:#}", self.swizzle, self.layout)
+            write!(f, "{:#} o ", self.swizzle)?;
+            if self.offset != 0 {
+                write!(f, "{} o ", self.offset)?;
+            }
+            write!(f, "{:#}", self.layout)
         } else {
-            write!(f, "{} o {}", self.swizzle, self.layout)
+            write!(f, "{} o ", self.swizzle)?;
+            if self.offset != 0 {
+                write!(f, "{} o ", self.offset)?;
+            }
+            write!(f, "{}", self.layout)
         }
     }
 }
@@ -979,4 +1136,780 @@ pub fn bank_conflicts<'a>(
     }
     let passes = per_bank.iter().copied().max().unwrap_or(0);
     Ok(BankConflicts { passes, per_bank })
+}
+
+/// The result of slicing a swizzled layout ([`SwizzledLayout::slice_and_offset`]):
+/// a swizzled layout, or a plain layout when the swizzle acts on the
+/// sliced modes as an integer layout does (C++ then returns a normal
+/// layout).
+#[derive(Clone, Debug, PartialEq)]
+pub enum SwizzledSlice {
+    /// The slice is itself a swizzled layout `Sw o offset o sub`.
+    Swizzled(SwizzledLayout),
+    /// The swizzle is linear on the slice: a plain integer layout.
+    Plain(Layout),
+}
+
+impl fmt::Display for SwizzledSlice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SwizzledSlice::Swizzled(s) => fmt::Display::fmt(s, f),
+            SwizzledSlice::Plain(l) => fmt::Display::fmt(l, f),
+        }
+    }
+}
+
+/// The most points the swizzled-layout operations evaluate to check a
+/// candidate answer against the definition.
+const CHECK_BUDGET: i64 = 1 << 16;
+
+/// The base-2 logarithm of a power of two `n >= 1`, or a `value` error
+/// naming `op`.
+fn log2_exact(n: i64, op: &str) -> Result<i64> {
+    if n < 1 || n & (n - 1) != 0 {
+        return Err(Error::value(format!(
+            "{op}: the factor {n} of a swizzled layout must be a power of two"
+        )));
+    }
+    Ok(i64::from(n.trailing_zeros()))
+}
+
+impl Swizzle {
+    /// C++ `upcast<N>(Swizzle<B,M,S>)`: the swizzle for elements `N` times
+    /// larger: `M` drops by `log2 N`; when that goes below 0 the bits below
+    /// the new element are lost too, `Swizzle(max(B + M - log2 N, 0), 0, S)`.
+    ///
+    /// Errors: `value` unless `N` is a power of two.
+    ///
+    /// ```
+    /// let sw = rcute::Swizzle::new(3, 4, 3).unwrap();
+    /// assert_eq!(sw.upcast(2).unwrap().to_string(), "SW_3_3_3");
+    /// assert_eq!(sw.upcast(64).unwrap().to_string(), "SW_1_0_3");
+    /// ```
+    pub fn upcast(&self, n: i64) -> Result<Swizzle> {
+        let k = log2_exact(n, "upcast")?;
+        let m = self.base - k;
+        if m >= 0 {
+            Swizzle::new(self.bits, m, self.shift)
+        } else {
+            Swizzle::new((self.bits + m).max(0), 0, self.shift)
+        }
+    }
+
+    /// C++ `downcast<N>(Swizzle<B,M,S>)`: `Swizzle(B, M + log2 N, S)`.
+    ///
+    /// Errors: `value` unless `N` is a power of two.
+    ///
+    /// ```
+    /// let sw = rcute::Swizzle::new(3, 3, 3).unwrap();
+    /// assert_eq!(sw.downcast(2).unwrap().to_string(), "SW_3_4_3");
+    /// ```
+    pub fn downcast(&self, n: i64) -> Result<Swizzle> {
+        let k = log2_exact(n, "downcast")?;
+        Swizzle::new(self.bits, int::add(self.base, k)?, self.shift)
+    }
+
+    /// The swizzle whose source field is the bit run `y` and whose target
+    /// field is the bit run `z` (C++ `make_swizzle<Y, Z>`), when both are
+    /// runs of the same length that do not overlap; `None` otherwise.
+    fn from_masks(y: i64, z: i64) -> Option<Swizzle> {
+        if y == 0 && z == 0 {
+            return Swizzle::new(0, 0, 0).ok();
+        }
+        let run = |m: i64| -> Option<(i64, i64)> {
+            if m <= 0 {
+                return None;
+            }
+            let lo = i64::from(m.trailing_zeros());
+            let w = i64::from((m >> lo).trailing_ones());
+            ((m >> lo) == (1i64 << w) - 1).then_some((lo, w))
+        };
+        let (ylo, yw) = run(y)?;
+        let (zlo, zw) = run(z)?;
+        if yw != zw {
+            return None;
+        }
+        Swizzle::new(yw, ylo.min(zlo), ylo - zlo).ok()
+    }
+}
+
+impl SwizzledLayout {
+    /// Every value `f(k)`, `k < size`, for the checks below; `None` when
+    /// there are more than [`CHECK_BUDGET`].
+    fn checked_points(size: i64) -> Option<std::ops::Range<i64>> {
+        (size <= CHECK_BUDGET).then_some(0..size)
+    }
+
+    /// `slice_and_offset(c, Sw o offset o L)` as C++ computes it for a
+    /// swizzle (`cute/swizzle_layout.hpp`): the sub-layout of the modes `c`
+    /// marks `_` and an integer offset, with
+    /// `self(c[k]) == sub(k) + offset` for every `k` of the sub-layout.
+    ///
+    /// * When the sliced modes reach both a bit of the swizzle's source
+    ///   field and the matching bit of its target field, the slice is the
+    ///   swizzled layout `Sw o t o sub` and the offset carries the bits of
+    ///   the fixed part outside the swizzle's fields.
+    /// * Otherwise the swizzle acts on the slice as an integer layout
+    ///   does, and the slice is that plain layout (C++: a "normal" layout).
+    /// * When neither form reproduces the values (e.g. the fixed offset and
+    ///   the sliced modes share bits, where C++'s answer would be wrong),
+    ///   rcute returns `Sw o (offset + L(c0)) o sub` with offset 0, which
+    ///   always agrees (C++'s generic `ComposedLayout` rule).
+    ///
+    /// Errors: those of [`crate::algebra::slice_and_offset`] on `L`;
+    /// `overflow`.
+    ///
+    /// ```
+    /// use rcute::{Layout, HTuple, Scalar, Swizzle, SwizzledLayout};
+    /// // C++: slice_and_offset(make_coord(1,_), composition(Swizzle<3,3,3>{}, Layout<Shape<_8,_64>,Stride<_64,_1>>{}))
+    /// let l = Layout::row_major(HTuple::flat([8, 64])).unwrap();
+    /// let s = SwizzledLayout::new(Swizzle::new(3, 3, 3).unwrap(), l).unwrap();
+    /// let c = HTuple::flat([Some(Scalar::Int(1)), None]);
+    /// let (sub, off) = s.slice_and_offset(c.as_ref()).unwrap();
+    /// assert_eq!(format!("{sub:#}"), "((8,2,2,2)):((1,-8,16,32))");
+    /// assert_eq!(off, 72);
+    /// ```
+    pub fn slice_and_offset(&self, c: HRef<'_, Option<Scalar>>) -> Result<(SwizzledSlice, i64)> {
+        let (sub, d) = crate::algebra::slice_and_offset(&self.layout, c)?;
+        let d = match d {
+            Scalar::Int(d) => d,
+            other => {
+                return Err(Error::type_(format!(
+                    "slice of {self}: the fixed part gives {other}, not an integer offset"
+                )))
+            }
+        };
+        let generic = || -> Result<(SwizzledSlice, i64)> {
+            Ok((
+                SwizzledSlice::Swizzled(SwizzledLayout::with_offset(
+                    self.swizzle,
+                    int::add(self.offset, d)?,
+                    sub.clone(),
+                )?),
+                0,
+            ))
+        };
+        if c.as_leaf().is_some() || self.swizzle.is_identity() {
+            return generic();
+        }
+        match self.cpp_slice(c, &sub, d)? {
+            Some(r) if self.slice_agrees(&r, &sub, d)? => Ok(r),
+            _ => generic(),
+        }
+    }
+
+    /// C++'s answer for the slice `sub` whose fixed part is at `d`, when
+    /// its conditions can be evaluated (`None` otherwise).
+    fn cpp_slice(
+        &self,
+        c: HRef<'_, Option<Scalar>>,
+        sub: &Layout,
+        d: i64,
+    ) -> Result<Option<(SwizzledSlice, i64)>> {
+        let sw = self.swizzle;
+        let (y, z) = (sw.yyy_mask()?, sw.zzz_mask()?);
+        let zy = y | z;
+        if d < 0 {
+            return Ok(None);
+        }
+        let t_zy = self.offset ^ (d & zy);
+        let t_anti = d & !zy;
+        // the field bits the sliced modes reach
+        let Some(points) = Self::checked_points(sub.size()?) else {
+            return Ok(None);
+        };
+        let mut active = 0i64;
+        for k in points {
+            match sub.eval_index(k)? {
+                Scalar::Int(v) if v >= 0 => active |= v & zy,
+                _ => return Ok(None),
+            }
+        }
+        let y_act = active & y;
+        let z_act = active & z;
+        let y_as_z = if sw.shift >= 0 {
+            y_act >> sw.shift
+        } else {
+            y_act << (-sw.shift)
+        };
+        if y_as_z & z_act != 0 {
+            // the swizzle mixes bits of the slice: it stays a swizzled layout
+            return Ok(Some((
+                SwizzledSlice::Swizzled(SwizzledLayout::with_offset(sw, t_zy, sub.clone())?),
+                t_anti,
+            )));
+        }
+        // linear on the slice: the swizzle as an integer layout on its bits,
+        // (2^M, 2 x B, 2^(|S|-B), 2 x B, rest) over the bits
+        // [0, M), the lower field, the gap, the upper field, the rest
+        let (b, m) = (sw.bits, sw.base);
+        let abs_s = sw.shift.abs();
+        let (zlo, ylo) = (sw.target_lo()?, sw.source_lo()?);
+        if sw.top()? > 62 {
+            return Ok(None);
+        }
+        // The field bits the fixed coordinate can set: C++ knows the other
+        // bits of the offset at compile time (the coordinate is a run-time
+        // value, the layout static), and merges only pieces whose strides
+        // are known (its `coalesce` of the left-hand side).
+        let diced = Layout::from_parts(
+            crate::algebra::slice::dice_(c, self.layout.shape().as_ref())?,
+            crate::algebra::slice::dice_(c, self.layout.stride().as_ref())?,
+        );
+        let mut dynamic = 0i64;
+        for (s, d) in diced.flat_modes() {
+            if let Scalar::Int(d) = d {
+                let span = int::mul(s - 1, d.abs())?;
+                if span > 0 {
+                    let lo = if *d != 0 && d & (d - 1) == 0 {
+                        i64::from(d.trailing_zeros())
+                    } else {
+                        0
+                    };
+                    let hi = i64::from(64 - span.leading_zeros());
+                    if hi > lo && hi <= 62 {
+                        dynamic |= ((1i64 << hi) - 1) & !((1i64 << lo) - 1);
+                    } else if hi > 62 {
+                        dynamic |= !((1i64 << lo.min(62)) - 1);
+                    }
+                }
+            }
+        }
+        dynamic &= zy;
+        // (lowest bit, bit width, stride of the lowest bit, stride known)
+        let mut pieces: Vec<(i64, i64, i64, bool)> = vec![(0, m, 1, true)];
+        let field = |lo: i64, pieces: &mut Vec<(i64, i64, i64, bool)>| {
+            for i in 0..b {
+                let (p, zb, yb) = (1i64 << (lo + i), 1i64 << (zlo + i), 1i64 << (ylo + i));
+                let (v, known) = if lo == zlo {
+                    // a target bit: it counts down when its source bit is set
+                    (if t_zy & yb == 0 { p } else { -p }, dynamic & yb == 0)
+                } else {
+                    // a source bit also sets its target bit
+                    (
+                        if t_zy & zb == 0 { yb + zb } else { yb - zb },
+                        dynamic & zb == 0,
+                    )
+                };
+                pieces.push((lo + i, 1, v, known));
+            }
+        };
+        let (lo1, lo2) = if zlo < ylo { (zlo, ylo) } else { (ylo, zlo) };
+        field(lo1, &mut pieces);
+        pieces.push((m + b, abs_s - b, 1i64 << (m + b), true));
+        field(lo2, &mut pieces);
+        let top = m + b + abs_s;
+        // C++'s coalesce of the known pieces
+        let mut merged: Vec<(i64, i64, i64)> = Vec::new();
+        let mut known_last = false;
+        for (lo, w, st, known) in pieces {
+            if w == 0 {
+                continue;
+            }
+            if let Some(last) = merged.last_mut() {
+                if known && known_last && int::mul(last.2, 1i64 << last.1).ok() == Some(st) {
+                    last.1 += w;
+                    continue;
+                }
+            }
+            merged.push((lo, w, st));
+            known_last = known;
+        }
+        let pieces = merged;
+        let mut bs = Builder::new();
+        let mut bd = Builder::new();
+        if !decay_rec(
+            &pieces,
+            top,
+            sub.shape().as_ref(),
+            sub.stride().as_ref(),
+            &mut bs,
+            &mut bd,
+            0,
+        )? {
+            return Ok(None);
+        }
+        let plain = Layout::from_parts(bs.finish(), bd.finish());
+        let off = int::add(sw.apply(t_zy)?, t_anti)?;
+        Ok(Some((SwizzledSlice::Plain(plain), off)))
+    }
+
+    /// True when `(r, off)` reproduces `self` on the slice `sub` at `d`.
+    fn slice_agrees(&self, r: &(SwizzledSlice, i64), sub: &Layout, d: i64) -> Result<bool> {
+        let Some(points) = Self::checked_points(sub.size()?) else {
+            return Ok(false);
+        };
+        let base = int::add(self.offset, d)?;
+        for k in points {
+            let want = match sub.eval_index(k)? {
+                Scalar::Int(v) => self.swizzle.apply(int::add(base, v)?)?,
+                _ => return Ok(false),
+            };
+            let got = match &r.0 {
+                SwizzledSlice::Swizzled(s) => s.eval_index(k),
+                SwizzledSlice::Plain(l) => match l.eval_index(k) {
+                    Ok(Scalar::Int(v)) => Ok(v),
+                    _ => return Ok(false),
+                },
+            };
+            match got.and_then(|g| int::add(g, r.1)) {
+                Ok(g) if g == want => {}
+                _ => return Ok(false),
+            }
+        }
+        Ok(true)
+    }
+
+    /// `S(c)` for a coordinate `c` containing `_`: the slice of
+    /// [`SwizzledLayout::slice_and_offset`] without the offset (as C++
+    /// `layout(c)` and as plain layouts slice).
+    ///
+    /// ```
+    /// use rcute::{Layout, HTuple, Scalar, Swizzle, SwizzledLayout};
+    /// // C++: composition(Swizzle<3,3,3>{}, Layout<Shape<_8,_64>,Stride<_64,_1>>{})(_,1)
+    /// let l = Layout::row_major(HTuple::flat([8, 64])).unwrap();
+    /// let s = SwizzledLayout::new(Swizzle::new(3, 3, 3).unwrap(), l).unwrap();
+    /// let c = HTuple::flat([None, Some(Scalar::Int(1))]);
+    /// assert_eq!(s.slice(c.as_ref()).unwrap().to_string(), "((2, 2, 2),):((72, 144, 288),)");
+    /// ```
+    pub fn slice(&self, c: HRef<'_, Option<Scalar>>) -> Result<SwizzledSlice> {
+        Ok(self.slice_and_offset(c)?.0)
+    }
+}
+
+/// Operations C++ applies to a composed layout through its inner layout:
+/// `op(Sw o offset o L, ...) = Sw o offset o op(L, ...)`
+/// (`cute/layout_composed.hpp`).
+macro_rules! through_inner {
+    ($($(#[$doc:meta])* $name:ident => $f:path;)*) => {
+        impl SwizzledLayout {
+            $(
+                $(#[$doc])*
+                pub fn $name(&self, b: &TilerRef<'_>) -> Result<SwizzledLayout> {
+                    self.with_inner($f(&self.layout, b)?)
+                }
+            )*
+        }
+    };
+}
+
+through_inner! {
+    /// `logical_divide(Sw o offset o L, B) = Sw o offset o logical_divide(L, B)`
+    /// (C++ `logical_divide` of a `ComposedLayout`; C++ gives the size-1
+    /// mode the stride 0, rcute the stride of `docs/operations.md`). Errors: those
+    /// of [`crate::algebra::logical_divide()`].
+    ///
+    /// ```
+    /// use rcute::{Layout, HTuple, Swizzle, SwizzledLayout, Tiler};
+    /// // C++: logical_divide(composition(Swizzle<3,3,3>{}, Layout<Shape<_8,_64>,Stride<_64,_1>>{}), make_tile(_8{},_8{}))
+    /// let l = Layout::row_major(HTuple::flat([8, 64])).unwrap();
+    /// let s = SwizzledLayout::new(Swizzle::new(3, 3, 3).unwrap(), l).unwrap();
+    /// let t = Tiler::Tuple(vec![Tiler::Int(8), Tiler::Int(8)]);
+    /// assert_eq!(format!("{:#}", s.logical_divide(&t).unwrap()),
+    ///            "Sw<3,3,3> o ((8,1),(8,8)):((64,512),(1,8))");
+    /// ```
+    logical_divide => crate::algebra::logical_divide;
+    /// `zipped_divide` through the inner layout (C++ `zipped_divide` of a
+    /// `ComposedLayout`).
+    ///
+    /// ```
+    /// use rcute::{Layout, HTuple, Swizzle, SwizzledLayout, Tiler};
+    /// let l = Layout::row_major(HTuple::flat([8, 64])).unwrap();
+    /// let s = SwizzledLayout::new(Swizzle::new(3, 3, 3).unwrap(), l).unwrap();
+    /// let t = Tiler::Tuple(vec![Tiler::Int(8), Tiler::Int(8)]);
+    /// assert_eq!(format!("{:#}", s.zipped_divide(&t).unwrap()),
+    ///            "Sw<3,3,3> o ((8,8),(1,8)):((64,1),(512,8))");
+    /// ```
+    zipped_divide => crate::algebra::zipped_divide;
+    /// `tiled_divide` through the inner layout (C++ `tiled_divide` of a
+    /// `ComposedLayout`).
+    ///
+    /// ```
+    /// use rcute::{Layout, HTuple, Swizzle, SwizzledLayout, Tiler};
+    /// let l = Layout::row_major(HTuple::flat([8, 64])).unwrap();
+    /// let s = SwizzledLayout::new(Swizzle::new(3, 3, 3).unwrap(), l).unwrap();
+    /// let t = Tiler::Tuple(vec![Tiler::Int(8), Tiler::Int(8)]);
+    /// assert_eq!(format!("{:#}", s.tiled_divide(&t).unwrap()),
+    ///            "Sw<3,3,3> o ((8,8),1,8):((64,1),512,8)");
+    /// ```
+    tiled_divide => crate::algebra::tiled_divide;
+    /// `flat_divide` through the inner layout (C++ `flat_divide` of a
+    /// `ComposedLayout`).
+    ///
+    /// ```
+    /// use rcute::{Layout, HTuple, Swizzle, SwizzledLayout, Tiler};
+    /// let l = Layout::row_major(HTuple::flat([8, 64])).unwrap();
+    /// let s = SwizzledLayout::new(Swizzle::new(3, 3, 3).unwrap(), l).unwrap();
+    /// let t = Tiler::Tuple(vec![Tiler::Int(8), Tiler::Int(8)]);
+    /// assert_eq!(format!("{:#}", s.flat_divide(&t).unwrap()),
+    ///            "Sw<3,3,3> o (8,8,1,8):(64,1,512,8)");
+    /// ```
+    flat_divide => crate::algebra::flat_divide;
+    /// `logical_product` with a swizzled atom (C++ `logical_product` of a
+    /// `ComposedLayout`).
+    ///
+    /// ```
+    /// use rcute::{Layout, HTuple, Swizzle, SwizzledLayout, Tiler};
+    /// let l = Layout::row_major(HTuple::flat([8, 64])).unwrap();
+    /// let s = SwizzledLayout::new(Swizzle::new(3, 3, 3).unwrap(), l).unwrap();
+    /// let b = Layout::column_major(HTuple::flat([2, 3])).unwrap();
+    /// assert_eq!(format!("{:#}", s.logical_product(&Tiler::Layout(b)).unwrap()),
+    ///            "Sw<3,3,3> o ((8,64),(2,3)):((64,1),(512,1024))");
+    /// ```
+    logical_product => crate::algebra::logical_product;
+    /// `zipped_product` with a swizzled atom.
+    ///
+    /// ```
+    /// use rcute::{Layout, HTuple, Swizzle, SwizzledLayout, Tiler};
+    /// let l = Layout::row_major(HTuple::flat([8, 64])).unwrap();
+    /// let s = SwizzledLayout::new(Swizzle::new(3, 3, 3).unwrap(), l).unwrap();
+    /// let b = Layout::column_major(HTuple::flat([2, 3])).unwrap();
+    /// assert_eq!(s.zipped_product(&Tiler::Layout(b)).unwrap().size().unwrap(), 3072);
+    /// ```
+    zipped_product => crate::algebra::zipped_product;
+    /// `tiled_product` with a swizzled atom.
+    ///
+    /// ```
+    /// use rcute::{Layout, HTuple, Swizzle, SwizzledLayout, Tiler};
+    /// let l = Layout::row_major(HTuple::flat([8, 64])).unwrap();
+    /// let s = SwizzledLayout::new(Swizzle::new(3, 3, 3).unwrap(), l).unwrap();
+    /// let b = Layout::column_major(HTuple::flat([2, 3])).unwrap();
+    /// assert_eq!(s.tiled_product(&Tiler::Layout(b)).unwrap().size().unwrap(), 3072);
+    /// ```
+    tiled_product => crate::algebra::tiled_product;
+    /// `flat_product` with a swizzled atom.
+    ///
+    /// ```
+    /// use rcute::{Layout, HTuple, Swizzle, SwizzledLayout, Tiler};
+    /// let l = Layout::row_major(HTuple::flat([8, 64])).unwrap();
+    /// let s = SwizzledLayout::new(Swizzle::new(3, 3, 3).unwrap(), l).unwrap();
+    /// let b = Layout::column_major(HTuple::flat([2, 3])).unwrap();
+    /// assert_eq!(s.flat_product(&Tiler::Layout(b)).unwrap().size().unwrap(), 3072);
+    /// ```
+    flat_product => crate::algebra::flat_product;
+    /// `blocked_product` with a swizzled atom: how SM80/SM90 shared-memory
+    /// layouts are built from an atom such as `Sw<3,3,3> o (8,64):(64,1)`
+    /// (C++ `blocked_product` of a `ComposedLayout`).
+    ///
+    /// ```
+    /// use rcute::{Layout, HTuple, Swizzle, SwizzledLayout, Tiler};
+    /// // C++: blocked_product(composition(Swizzle<3,3,3>{}, Layout<Shape<_8,_64>,Stride<_64,_1>>{}), Layout<Shape<_2,_3>>{})
+    /// let l = Layout::row_major(HTuple::flat([8, 64])).unwrap();
+    /// let s = SwizzledLayout::new(Swizzle::new(3, 3, 3).unwrap(), l).unwrap();
+    /// let b = Layout::column_major(HTuple::flat([2, 3])).unwrap();
+    /// assert_eq!(format!("{:#}", s.blocked_product(&Tiler::Layout(b)).unwrap()),
+    ///            "Sw<3,3,3> o ((8,2),(64,3)):((64,512),(1,1024))");
+    /// ```
+    blocked_product => crate::algebra::blocked_product;
+    /// `raked_product` with a swizzled atom (C++ `raked_product` of a
+    /// `ComposedLayout`).
+    ///
+    /// ```
+    /// use rcute::{Layout, HTuple, Swizzle, SwizzledLayout, Tiler};
+    /// let l = Layout::row_major(HTuple::flat([8, 64])).unwrap();
+    /// let s = SwizzledLayout::new(Swizzle::new(3, 3, 3).unwrap(), l).unwrap();
+    /// let b = Layout::column_major(HTuple::flat([2, 3])).unwrap();
+    /// assert_eq!(format!("{:#}", s.raked_product(&Tiler::Layout(b)).unwrap()),
+    ///            "Sw<3,3,3> o ((2,8),(3,64)):((512,64),(1024,1))");
+    /// ```
+    raked_product => crate::algebra::raked_product;
+    /// `coalesce` by mode through the inner layout (C++ `coalesce(layout,
+    /// profile)` of a `ComposedLayout`).
+    ///
+    /// ```
+    /// use rcute::{Layout, HTuple, Swizzle, SwizzledLayout, Tiler};
+    /// let l = Layout::column_major(HTuple::flat([2, 4, 8])).unwrap();
+    /// let s = SwizzledLayout::new(Swizzle::new(3, 3, 3).unwrap(), l).unwrap();
+    /// let p = Tiler::Tuple(vec![Tiler::Int(1), Tiler::Int(1), Tiler::Int(1)]);
+    /// assert_eq!(s.coalesce_by_mode(&p).unwrap().to_string(), "SW_3_3_3 o (2, 4, 8):(1, 2, 8)");
+    /// ```
+    coalesce_by_mode => crate::algebra::coalesce_by_mode;
+}
+
+impl SwizzledLayout {
+    /// `coalesce(Sw o offset o L) = Sw o offset o coalesce(L)` (C++
+    /// `coalesce` of a `ComposedLayout`; the values are unchanged).
+    ///
+    /// ```
+    /// use rcute::{Layout, HTuple, Swizzle, SwizzledLayout};
+    /// let l = Layout::column_major(HTuple::flat([2, 4, 8])).unwrap();
+    /// let s = SwizzledLayout::new(Swizzle::new(3, 3, 3).unwrap(), l).unwrap();
+    /// assert_eq!(s.coalesce().unwrap().to_string(), "SW_3_3_3 o 64:1");
+    /// ```
+    pub fn coalesce(&self) -> Result<SwizzledLayout> {
+        self.with_inner(crate::algebra::coalesce(&self.layout)?)
+    }
+
+    /// C++ `upcast<N>` of a swizzled layout: `upcast<N>(Sw) o offset/N o
+    /// upcast<N>(L)` ([`Swizzle::upcast`], [`crate::algebra::upcast()`]).
+    ///
+    /// Errors: `value` unless `N` is a power of two; `divisibility` when
+    /// `N` does not divide the offset; those of the layout's upcast.
+    ///
+    /// ```
+    /// use rcute::{Layout, HTuple, Swizzle, SwizzledLayout};
+    /// // C++: upcast<2>(composition(Swizzle<3,4,3>{}, Layout<Shape<_8,_64>,Stride<_64,_1>>{}))
+    /// let l = Layout::row_major(HTuple::flat([8, 64])).unwrap();
+    /// let s = SwizzledLayout::new(Swizzle::new(3, 4, 3).unwrap(), l).unwrap();
+    /// assert_eq!(format!("{:#}", s.upcast(2).unwrap()), "Sw<3,3,3> o (8,32):(32,1)");
+    /// ```
+    pub fn upcast(&self, n: i64) -> Result<SwizzledLayout> {
+        let sw = self.swizzle.upcast(n)?;
+        if self.offset % n != 0 {
+            return Err(Error::divisibility(format!(
+                "upcast({self}, {n}): the offset {} is not a multiple of {n}",
+                self.offset
+            )));
+        }
+        SwizzledLayout::with_offset(
+            sw,
+            self.offset / n,
+            crate::algebra::upcast(&self.layout, n)?,
+        )
+    }
+
+    /// C++ `downcast<N>` of a swizzled layout: `downcast<N>(Sw) o offset*N
+    /// o downcast<N>(L)`.
+    ///
+    /// Errors: `value` unless `N` is a power of two; those of
+    /// [`crate::algebra::downcast()`]; `overflow`.
+    ///
+    /// ```
+    /// use rcute::{Layout, HTuple, Swizzle, SwizzledLayout};
+    /// // C++: downcast<2>(composition(Swizzle<3,3,3>{}, Layout<Shape<_8,_64>,Stride<_64,_1>>{}))
+    /// let l = Layout::row_major(HTuple::flat([8, 64])).unwrap();
+    /// let s = SwizzledLayout::new(Swizzle::new(3, 3, 3).unwrap(), l).unwrap();
+    /// assert_eq!(format!("{:#}", s.downcast(2).unwrap()), "Sw<3,4,3> o (8,128):(128,1)");
+    /// ```
+    pub fn downcast(&self, n: i64) -> Result<SwizzledLayout> {
+        let sw = self.swizzle.downcast(n)?;
+        SwizzledLayout::with_offset(
+            sw,
+            int::mul(self.offset, n)?,
+            crate::algebra::downcast(&self.layout, n)?,
+        )
+    }
+
+    /// `recast(S, scale)`: elements `scale` times larger (C++
+    /// `recast_layout<Old, New>` with `scale = sizeof(New)/sizeof(Old)`):
+    /// an integer scale is [`SwizzledLayout::upcast`], `1/n` is
+    /// [`SwizzledLayout::downcast`], `p/q` is `downcast(upcast(S, p), q)`.
+    ///
+    /// Errors: `value` for a non-positive scale or one whose reduced terms
+    /// are not powers of two; `type` for a tuple scale; those of the casts.
+    ///
+    /// ```
+    /// use rcute::{Layout, HTuple, Swizzle, SwizzledLayout};
+    /// use rcute::algebra::Scale;
+    /// // C++: recast_layout<half_t, float>(composition(Swizzle<3,3,3>{}, Layout<Shape<_8,_64>,Stride<_64,_1>>{}))
+    /// let l = Layout::row_major(HTuple::flat([8, 64])).unwrap();
+    /// let s = SwizzledLayout::new(Swizzle::new(3, 3, 3).unwrap(), l).unwrap();
+    /// assert_eq!(format!("{:#}", s.recast(&Scale::int(2)).unwrap()), "Sw<3,2,3> o (8,32):(32,1)");
+    /// ```
+    pub fn recast(&self, scale: &crate::algebra::Scale) -> Result<SwizzledLayout> {
+        let (num, den) = match scale {
+            crate::algebra::Scale::Ratio { num, den } => (*num, *den),
+            crate::algebra::Scale::Tuple(_) => {
+                return Err(Error::type_(format!(
+                    "recast({self}, {scale}): a swizzled layout takes a single scale"
+                )))
+            }
+        };
+        if num <= 0 || den <= 0 {
+            return Err(Error::value(format!(
+                "recast({self}, {scale}): the scale must be positive"
+            )));
+        }
+        let g = int::gcd(num, den);
+        let (num, den) = (num / g, den / g);
+        let up = if num == 1 {
+            self.clone()
+        } else {
+            self.upcast(num)?
+        };
+        if den == 1 {
+            Ok(up)
+        } else {
+            up.downcast(den)
+        }
+    }
+
+    /// The right inverse of `Sw o L` (C++ `right_inverse` of a swizzled
+    /// layout, `right_inverse(L) o Sw`, which C++ rewrites as a swizzled
+    /// layout `Sw' o right_inverse(L)` by carrying the swizzle's two bit
+    /// fields through `right_inverse(L)`).
+    ///
+    /// When the carried fields are not two equal bit runs, or the result
+    /// would not satisfy `S(R(i)) == i`, the answer goes through the F2
+    /// form: `right_inverse(swizzle_layout(S))`, an F2-stride layout with
+    /// the same values as C++'s composed inverse.
+    ///
+    /// Errors: `value` for a non-zero offset (C++ would return a layout
+    /// composed with a swizzle, which rcute does not represent); those of
+    /// [`SwizzledLayout::to_f2_layout`] and
+    /// [`crate::algebra::right_inverse()`].
+    ///
+    /// ```
+    /// use rcute::{Layout, HTuple, Swizzle, SwizzledLayout};
+    /// use rcute::swizzle::SwizzledInverse;
+    /// // C++: right_inverse(composition(Swizzle<3,3,3>{}, Layout<Shape<_8,_64>,Stride<_64,_1>>{}))
+    /// let l = Layout::row_major(HTuple::flat([8, 64])).unwrap();
+    /// let s = SwizzledLayout::new(Swizzle::new(3, 3, 3).unwrap(), l).unwrap();
+    /// let r = s.right_inverse().unwrap();
+    /// assert_eq!(format!("{r:#}"), "Sw<3,0,-6> o (64,8):(8,1)");
+    /// ```
+    pub fn right_inverse(&self) -> Result<SwizzledInverse> {
+        self.inverse(true)
+    }
+
+    /// The left inverse of `Sw o L` (C++ `left_inverse` of a swizzled
+    /// layout), built as [`SwizzledLayout::right_inverse`] is, with the
+    /// post-condition `R(S(i)) == i` for every `i < size(S)`.
+    ///
+    /// ```
+    /// use rcute::{Layout, HTuple, Swizzle, SwizzledLayout};
+    /// // C++: left_inverse(composition(Swizzle<3,3,3>{}, Layout<Shape<_8,_64>,Stride<_64,_1>>{}))
+    /// let l = Layout::row_major(HTuple::flat([8, 64])).unwrap();
+    /// let s = SwizzledLayout::new(Swizzle::new(3, 3, 3).unwrap(), l).unwrap();
+    /// assert_eq!(format!("{:#}", s.left_inverse().unwrap()), "Sw<3,0,-6> o (64,8):(8,1)");
+    /// ```
+    pub fn left_inverse(&self) -> Result<SwizzledInverse> {
+        self.inverse(false)
+    }
+
+    fn inverse(&self, right: bool) -> Result<SwizzledInverse> {
+        let name = if right {
+            "right_inverse"
+        } else {
+            "left_inverse"
+        };
+        if self.offset != 0 {
+            return Err(Error::value(format!(
+                "{name}({self}): a swizzled layout with a non-zero offset has no inverse \
+                 rcute can represent"
+            )));
+        }
+        let inv = if right {
+            crate::algebra::right_inverse(&self.layout)?
+        } else {
+            crate::algebra::left_inverse(&self.layout)?
+        };
+        if let Some(c) = self.conjugated(&inv)? {
+            // an identity swizzle leaves the plain layout (C++ drops
+            // `Swizzle<0,M,S>` too)
+            let c = if c.swizzle.is_identity() {
+                SwizzledInverse::Layout(c.layout)
+            } else {
+                SwizzledInverse::Swizzled(c)
+            };
+            if self.inverse_holds(&c, right)? {
+                return Ok(c);
+            }
+        }
+        let f2 = self.to_f2_layout().map_err(|e| {
+            Error::new(
+                e.kind,
+                format!(
+                    "{name}({self}): the swizzle does not carry through the inverse of the \
+                     layout and {}",
+                    e.message
+                ),
+            )
+        })?;
+        if right {
+            return Ok(SwizzledInverse::Layout(crate::algebra::right_inverse(&f2)?));
+        }
+        match crate::algebra::left_inverse(&f2) {
+            Ok(r) => Ok(SwizzledInverse::Layout(r)),
+            Err(e) => {
+                // a bijection's right inverse is its left inverse too
+                if let Ok(r) = crate::algebra::right_inverse(&f2) {
+                    let r = SwizzledInverse::Layout(r);
+                    if self.inverse_holds(&r, false)? {
+                        return Ok(r);
+                    }
+                }
+                Err(e)
+            }
+        }
+    }
+
+    /// `Sw' o inv` with `Sw'`'s fields the images of `Sw`'s under `inv`
+    /// (C++ `composition(Layout, Swizzle)`), when they form a swizzle.
+    fn conjugated(&self, inv: &Layout) -> Result<Option<SwizzledLayout>> {
+        let img = |m: i64| -> Result<Option<i64>> {
+            match inv.eval_index(m) {
+                Ok(Scalar::Int(v)) => Ok(Some(v)),
+                _ => Ok(None),
+            }
+        };
+        let (Some(y), Some(z)) = (
+            img(self.swizzle.yyy_mask()?)?,
+            img(self.swizzle.zzz_mask()?)?,
+        ) else {
+            return Ok(None);
+        };
+        let Some(sw) = Swizzle::from_masks(y, z) else {
+            return Ok(None);
+        };
+        if !inv.has_integer_strides() {
+            return Ok(None);
+        }
+        Ok(Some(SwizzledLayout::new(sw, inv.clone())?))
+    }
+
+    /// The inverse's post-condition, checked by evaluation.
+    fn inverse_holds(&self, r: &SwizzledInverse, right: bool) -> Result<bool> {
+        let eval_r = |i: i64| -> Option<i64> {
+            match r {
+                SwizzledInverse::Swizzled(s) => s.eval_index(i).ok(),
+                SwizzledInverse::Layout(l) => match l.eval_index(i).ok()? {
+                    Scalar::Int(v) | Scalar::F2(v) => Some(v),
+                    _ => None,
+                },
+            }
+        };
+        let n = if right {
+            match r {
+                SwizzledInverse::Swizzled(s) => s.size()?,
+                SwizzledInverse::Layout(l) => l.size()?,
+            }
+        } else {
+            self.size()?
+        };
+        let Some(points) = Self::checked_points(n) else {
+            return Ok(false);
+        };
+        for i in points {
+            let ok = if right {
+                eval_r(i).and_then(|j| self.eval_index(j).ok()) == Some(i)
+            } else {
+                self.eval_index(i).ok().and_then(eval_r) == Some(i)
+            };
+            if !ok {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+}
+
+/// The inverse of a swizzled layout ([`SwizzledLayout::right_inverse`]):
+/// a swizzled layout as C++ gives it, or an F2-stride layout with the same
+/// values where C++'s answer is no swizzled layout.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SwizzledInverse {
+    /// `Sw' o inverse(L)`.
+    Swizzled(SwizzledLayout),
+    /// The inverse of the F2 form.
+    Layout(Layout),
+}
+
+impl fmt::Display for SwizzledInverse {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SwizzledInverse::Swizzled(s) => fmt::Display::fmt(s, f),
+            SwizzledInverse::Layout(l) => fmt::Display::fmt(l, f),
+        }
+    }
 }

@@ -38,12 +38,15 @@ pub fn apply(f: &Value, args: Vec<Value>) -> Result<Value> {
         }
         Value::Swizzled(s) => {
             let c = coordinate_of_args(args);
+            let coord = c.to_coord()?;
             if c.contains_none() {
-                return Err(Error::type_(
-                    "slicing a swizzled layout is not supported".to_string(),
-                ));
+                // C++ slice of a swizzled layout (docs/language.md, "Swizzles")
+                return Ok(match s.slice(coord.as_ref())? {
+                    crate::swizzle::SwizzledSlice::Swizzled(s) => Value::Swizzled(s),
+                    crate::swizzle::SwizzledSlice::Plain(l) => Value::Layout(l),
+                });
             }
-            Ok(Value::Int(s.eval(c.to_coord()?.as_ref())?))
+            Ok(Value::Int(s.eval(coord.as_ref())?))
         }
         Value::Tensor(t) => {
             let c = coordinate_of_args(args);

@@ -277,6 +277,10 @@ impl Session {
         if let Some(v) = self.vars.get(n) {
             return Ok(v.clone());
         }
+        if let Some((b, m, s)) = super::lexer::printed_swizzle(n) {
+            // the printed swizzle `SW_3_4_3` reads back as `Swizzle(3,4,3)`
+            return Ok(Value::Swizzle(crate::swizzle::Swizzle::new(b, m, s)?));
+        }
         if is_operation(n) {
             return Err(Error::type_(format!(
                 "'{n}' is an operation; call it as {n}(...)"

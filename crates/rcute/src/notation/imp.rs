@@ -591,8 +591,40 @@ fn binary_tiler_op(
     if let Value::None = x {
         return Err(Error::type_(format!("{op}: the first argument is None")));
     }
+    if let Value::Swizzled(s) = x {
+        // C++ applies the divides and products to a composed layout's inner
+        // layout (docs/language.md, "Swizzles")
+        return Ok(Value::Swizzled(
+            s.with_inner(f(&s.layout, &b.into_tiler()?)?)?,
+        ));
+    }
     let l = promote_owned(x, op)?;
     Ok(layout(f(&l, &b.into_tiler()?)?))
+}
+
+/// Puts a first argument taken by [`Args::req`] back (it may have come by
+/// keyword, with no positional arguments at all).
+fn put_back_first(a: &mut Args, x: Value) {
+    match a.pos.get_mut(0) {
+        Some(slot) => *slot = Some(x),
+        None => a.pos.push(Some(x)),
+    }
+}
+
+/// The value of a swizzled layout's slice.
+fn slice_value(s: crate::swizzle::SwizzledSlice) -> Value {
+    match s {
+        crate::swizzle::SwizzledSlice::Swizzled(s) => Value::Swizzled(s),
+        crate::swizzle::SwizzledSlice::Plain(l) => Value::Layout(l),
+    }
+}
+
+/// The value of a swizzled layout's inverse.
+fn inverse_value(r: crate::swizzle::SwizzledInverse) -> Value {
+    match r {
+        crate::swizzle::SwizzledInverse::Swizzled(s) => Value::Swizzled(s),
+        crate::swizzle::SwizzledInverse::Layout(l) => Value::Layout(l),
+    }
 }
 
 /// `composition(A, B)` (`docs/operations.md`): also a swizzle composed with a
@@ -600,6 +632,32 @@ fn binary_tiler_op(
 fn composition_op(a: &mut Args, path: &[i64]) -> Result<Value> {
     let x = a.req(0)?;
     let b = lifted(a.req(1)?, path)?;
+    if let Some(c) = a.opt(2)?.filter(|c| !matches!(c, Value::None)) {
+        // composition(Sw, offset, L): C++'s three-argument form
+        let Value::Swizzle(sw) = x else {
+            return Err(Error::type_(format!(
+                "composition(A, offset, B): A must be a swizzle, got the {} {x}",
+                x.kind_name()
+            )));
+        };
+        if !path.is_empty() {
+            return Err(Error::type_(
+                "composition[...](Sw, offset, L) is not defined",
+            ));
+        }
+        let off = b.to_int("composition: the offset")?;
+        let l = match &c {
+            Value::Layout(l) => l.clone(),
+            Value::Int(_) | Value::Tuple(_) => promote(&c, "composition")?,
+            v => {
+                return Err(Error::type_(format!(
+                    "composition: a swizzle composes with a layout, got the {} {v}",
+                    v.kind_name()
+                )))
+            }
+        };
+        return Ok(Value::Swizzled(SwizzledLayout::with_offset(sw, off, l)?));
+    }
     match x {
         Value::None => Ok(b),
         Value::Swizzle(sw) => {
@@ -640,6 +698,18 @@ fn profile_op(
             return Ok(Value::None);
         }
         return Err(Error::type_(format!("{op}: the first argument is None")));
+    }
+    if let Value::Swizzled(s) = x {
+        // C++ coalesces / filters a composed layout's inner layout
+        let inner = match (path.is_empty(), prof) {
+            (true, None) => whole(&s.layout)?,
+            (true, Some(p)) => by_mode(&s.layout, &p.to_tiler()?)?,
+            (false, p) => {
+                let p = lifted(p.unwrap_or(Value::Int(1)), path)?;
+                by_mode(&s.layout, &p.to_tiler()?)?
+            }
+        };
+        return Ok(Value::Swizzled(s.with_inner(inner)?));
     }
     let l = if none_ok {
         promote_owned(x, op)?
@@ -1504,8 +1574,11 @@ pub(crate) mod op {
             let x = a.req(0)?;
             let b = a.req(1)?;
             let bl = crate::tiler::tiler_to_layout(&b.to_tiler()?)?;
-            let l = promote_owned(x, name)?;
             let t = lifted(Value::Layout(bl), path)?.to_tiler()?;
+            if let Value::Swizzled(s) = x {
+                return Ok(Value::Swizzled(s.logical_divide(&t)?));
+            }
+            let l = promote_owned(x, name)?;
             Ok(layout(algebra::logical_divide(&l, &t)?))
         }
     }
@@ -1543,10 +1616,20 @@ pub(crate) mod op {
     }
 
     pub(crate) fn right_inverse(a: &mut Args, _: &[i64]) -> Result<Value> {
+        let x = a.req(0)?;
+        if let Value::Swizzled(s) = &x {
+            return Ok(inverse_value(s.right_inverse()?));
+        }
+        put_back_first(a, x);
         unary_layout_op(a, algebra::right_inverse, true, true)
     }
 
     pub(crate) fn left_inverse(a: &mut Args, _: &[i64]) -> Result<Value> {
+        let x = a.req(0)?;
+        if let Value::Swizzled(s) = &x {
+            return Ok(inverse_value(s.left_inverse()?));
+        }
+        put_back_first(a, x);
         unary_layout_op(a, algebra::left_inverse, true, true)
     }
 
@@ -1589,32 +1672,53 @@ pub(crate) mod op {
 
     pub(crate) fn recast(a: &mut Args, _: &[i64]) -> Result<Value> {
         let name = a.name();
-        let x = layout_arg_owned(a.req(0)?, name)?;
+        let x = a.req(0)?;
         let s = a.req(1)?.to_scale()?;
+        if let Value::Swizzled(sl) = x {
+            return Ok(Value::Swizzled(sl.recast(&s)?));
+        }
+        let x = layout_arg_owned(x, name)?;
         Ok(layout(algebra::recast(&x, &s)?))
     }
 
-    /// The layout and the factor of `upcast`/`downcast`.
-    fn layout_and_factor(a: &mut Args) -> Result<(Layout, i64)> {
+    /// The (swizzled) layout and the factor of `upcast`/`downcast`.
+    fn layout_and_factor(a: &mut Args) -> Result<(Value, i64)> {
         let name = a.name();
-        let x = layout_arg_owned(a.req(0)?, name)?;
+        let x = a.req(0)?;
         let n = a.req(1)?.to_int(name)?;
-        Ok((x, n))
+        match x {
+            Value::Swizzled(_) => Ok((x, n)),
+            x => Ok((layout(layout_arg_owned(x, name)?), n)),
+        }
     }
 
     pub(crate) fn upcast(a: &mut Args, _: &[i64]) -> Result<Value> {
-        let (x, n) = layout_and_factor(a)?;
-        Ok(layout(algebra::upcast(&x, n)?))
+        match layout_and_factor(a)? {
+            (Value::Swizzled(s), n) => Ok(Value::Swizzled(s.upcast(n)?)),
+            (Value::Layout(x), n) => Ok(layout(algebra::upcast(&x, n)?)),
+            (v, _) => Err(Error::type_(format!("upcast: expected a layout, got {v}"))),
+        }
     }
 
     pub(crate) fn downcast(a: &mut Args, _: &[i64]) -> Result<Value> {
-        let (x, n) = layout_and_factor(a)?;
-        Ok(layout(algebra::downcast(&x, n)?))
+        match layout_and_factor(a)? {
+            (Value::Swizzled(s), n) => Ok(Value::Swizzled(s.downcast(n)?)),
+            (Value::Layout(x), n) => Ok(layout(algebra::downcast(&x, n)?)),
+            (v, _) => Err(Error::type_(format!(
+                "downcast: expected a layout, got {v}"
+            ))),
+        }
     }
 
     pub(crate) fn slice_and_offset(a: &mut Args, _: &[i64]) -> Result<Value> {
         let name = a.name();
-        let x = layout_arg_owned(a.req(0)?, name)?;
+        let x = a.req(0)?;
+        if let Value::Swizzled(s) = x {
+            let c = a.req(1)?.to_coord()?;
+            let (sub, off) = s.slice_and_offset(c.as_ref())?;
+            return Ok(Value::Tuple(vec![slice_value(sub), Value::Int(off)]));
+        }
+        let x = layout_arg_owned(x, name)?;
         let c = a.req(1)?.to_coord()?;
         let (sub, off) = algebra::slice_and_offset(&x, c.as_ref())?;
         Ok(Value::Tuple(vec![layout(sub), Value::from_scalar(off)]))

@@ -226,7 +226,49 @@ fn classify_word(
             return Ok(Tok::F2(to_i64(-v, col)?));
         }
     }
+    if word.starts_with("SW_")
+        && word.ends_with('_')
+        && word.matches('_').count() == 3
+        && chars.get(end) == Some(&'-')
+        && chars.get(end + 1).is_some_and(|c| c.is_ascii_digit())
+    {
+        // the printed swizzle with a negative shift, `SW_2_4_-3`: one name
+        let mut j = end + 1;
+        while j < chars.len() && chars[j].is_ascii_digit() {
+            j += 1;
+        }
+        let tail: String = chars[end..j].iter().collect();
+        *next = j;
+        return Ok(Tok::Ident(format!("{word}{tail}")));
+    }
     Ok(Tok::Ident(word.to_string()))
+}
+
+/// The parameters of a printed swizzle name `SW_B_M_S` (`S` may be
+/// negative), or `None` for any other name.
+///
+/// ```
+/// use rcute::notation::lexer::printed_swizzle;
+/// assert_eq!(printed_swizzle("SW_3_4_-3"), Some((3, 4, -3)));
+/// assert_eq!(printed_swizzle("SW_3_4"), None);
+/// ```
+pub fn printed_swizzle(name: &str) -> Option<(i64, i64, i64)> {
+    let rest = name.strip_prefix("SW_")?;
+    let mut parts = rest.split('_');
+    let mut num = |neg_ok: bool| -> Option<i64> {
+        let p = parts.next()?;
+        let digits = if neg_ok {
+            p.strip_prefix('-').unwrap_or(p)
+        } else {
+            p
+        };
+        if digits.is_empty() || !digits.chars().all(|c| c.is_ascii_digit()) {
+            return None;
+        }
+        p.parse().ok()
+    };
+    let (b, m, s) = (num(false)?, num(false)?, num(true)?);
+    parts.next().is_none().then_some((b, m, s))
 }
 
 fn to_i64(v: i128, col: usize) -> Result<i64> {

@@ -273,6 +273,42 @@ impl Parser {
     }
 
     fn expr_inner(&mut self) -> Result<Expr> {
+        let first = self.layout_level()?;
+        if !self.at_compose() {
+            return Ok(first);
+        }
+        // `A o B` and `A o offset o B`: C++'s printed composed layout, read
+        // as `composition(A, B)` / `composition(A, offset, B)`
+        let col = first.col;
+        let mut args = vec![first];
+        while self.at_compose() {
+            let t = self.bump();
+            if args.len() == 3 {
+                return Err(parse_error(
+                    t.col,
+                    "a composed layout `A o offset o B` has at most three parts".to_string(),
+                ));
+            }
+            args.push(self.layout_level()?);
+        }
+        let callee = Expr::new(ExprKind::Name("composition".to_string()), col)?;
+        Expr::new(
+            ExprKind::Call {
+                callee: Box::new(callee),
+                args,
+                kwargs: Vec::new(),
+            },
+            col,
+        )
+    }
+
+    /// True at the infix `o` of a composed layout (`Sw<3,3,3> o L`).
+    fn at_compose(&self) -> bool {
+        matches!(&self.peek().tok, Tok::Ident(n) if n == "o")
+    }
+
+    /// `S:D` or a comparison.
+    fn layout_level(&mut self) -> Result<Expr> {
         let lhs = self.cmp()?;
         if self.peek().tok == Tok::Colon {
             self.bump();
@@ -455,6 +491,17 @@ impl Parser {
         let kind = match t.tok {
             Tok::Int(v) => ExprKind::Int(v),
             Tok::F2(v) => ExprKind::F2(v),
+            Tok::Ident(name) if name == "Sw" && self.peek().tok == Tok::Lt => {
+                // C++'s printed swizzle `Sw<B,M,S>` is `Swizzle(B, M, S)`
+                self.bump();
+                let args = self.cpp_tuple()?;
+                let callee = Expr::new(ExprKind::Name("Swizzle".to_string()), col)?;
+                ExprKind::Call {
+                    callee: Box::new(callee),
+                    args,
+                    kwargs: Vec::new(),
+                }
+            }
             Tok::Ident(name) => ExprKind::Name(name),
             Tok::LParen => return Expr::new(self.paren_body()?, col),
             Tok::Lt => ExprKind::Tuple(self.cpp_tuple()?),

@@ -97,6 +97,9 @@ fn write_value(out: &mut String, v: &Value, style: Style, nested: bool) -> fmt::
         Value::Swizzled(s) => {
             out.write_str(&swizzle_str(&s.swizzle, style, nested))?;
             out.write_str(" o ")?;
+            if s.offset != 0 {
+                write!(out, "{} o ", s.offset)?;
+            }
             if style == Style::Cpp {
                 write!(out, "{:#}", s.layout)
             } else if repr {

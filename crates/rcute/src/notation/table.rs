@@ -1227,7 +1227,7 @@ const TABLE: &[Operation] = &[
     Operation {
         name: "composition",
         group: Algebra,
-        params: &[req("A"), req("B")],
+        params: &[req("A"), req("B"), opt("C", "None")],
         mode_indexed: true,
         tensor_first: true,
         summary: "the layout A ∘ B (A after B)",
@@ -1236,8 +1236,11 @@ const TABLE: &[Operation] = &[
               domain. `B` is a tiler: a layout, an integer `n` (`n:1`), `None` (no change) or \
               a tuple applied mode by mode. Where no layout reproduces `A ∘ B` (the \
               divisibility conditions fail, or the result would be wrong inside `A`'s domain) \
-              it is a `divisibility` error. A swizzle `A` gives a swizzled layout; \
-              `composition(None, B)` is `B`. C++ CuTe: `composition`.",
+              it is a `divisibility` error. A swizzle `A` gives a swizzled layout, and \
+              `composition(Sw, offset, L)` (C++'s three-argument form) the swizzled layout \
+              `Sw o offset o L`, whose value at `c` is `Sw(offset + L(c))`; a swizzled `A` \
+              composes through its inner layout. `composition(None, B)` is `B`. C++ CuTe: \
+              `composition`.",
         example: "composition((6,2):(8,2), (4,3):(3,1))",
         example_output: "((2, 2), 3):((24, 2), 8)",
         imp: op::composition,

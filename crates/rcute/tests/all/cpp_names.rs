@@ -1,4 +1,4 @@
-//! The C++ CuTe names of the notation (issue 16): `make_layout`'s three
+//! The C++ CuTe names of the notation: `make_layout`'s three
 //! forms, `make_shape`/`make_stride`/`make_coord`/`make_tile`, the
 //! three-argument `idx2crd`/`crd2idx`, `get<I...>`, `append`/`prepend`,
 //! `group`, `tile_unzip`, `tile_to_shape`, `domain_distribute`,

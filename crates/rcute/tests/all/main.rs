@@ -44,6 +44,7 @@ mod product;
 mod recast;
 mod stride;
 mod swizzle;
+mod swizzled;
 mod tensor;
 mod tensor_examples;
 mod viz;
