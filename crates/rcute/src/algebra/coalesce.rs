@@ -114,7 +114,7 @@ impl ModeOp {
     /// The folded modes of the operation on the leaf modes `modes`, into
     /// `out` (`1:0` is the empty list).
     #[inline(always)]
-    fn apply<D: StrideLeaf>(
+    pub(crate) fn apply<D: StrideLeaf>(
         self,
         modes: impl Iterator<Item = (i64, D)> + Clone,
         out: &mut Folded<D>,

@@ -467,17 +467,6 @@ pub(crate) fn sort_by_stride(v: &mut [(i64, i64)]) {
     }
 }
 
-/// The layout "set unwrap(S) : unwrap(D)" of integer modes (`1:0` for none),
-/// written into `out` (its earlier value is discarded).
-#[inline(always)]
-pub(crate) fn unwrapped_into(modes: &[(i64, i64)], out: &mut Layout) -> Option<()> {
-    out.reset();
-    let ((nodes, sh), (dn, st)) = out.raw_mut();
-    push_flat(modes, nodes, sh, st)?;
-    dn.extend_from_slice(nodes);
-    Some(())
-}
-
 /// One axis of the complement (`complement.rs` `axis_minimal` and, with
 /// the extension `x` (its leaves), `axis_extend`); `None` on any error.
 fn axis_complement(
@@ -499,175 +488,6 @@ fn axis_complement(
 fn int_codomain(st: &[i64]) -> Option<()> {
     st.iter().try_fold(0i64, |acc, &d| acc.checked_add(d))?;
     Some(())
-}
-
-/// The modes of `coalesce(A)` (`1:0` for none) for integer strides.
-fn coalesced(a: &Layout) -> Option<Modes> {
-    let mut f = Modes::new();
-    coalesce_leaves(a.shape().leaves(), a.stride().leaves(), false, &mut f)?;
-    if f.is_empty() {
-        f.push((1, 0));
-    }
-    Some(f)
-}
-
-/// `layout_add(A, B)` (`layout_add.rs`) for integer strides: A and B
-/// coalesced, their greatest common domain, each of its factors given the
-/// sum of the two layouts at its start index, coalesced.
-#[cfg(test)]
-pub(crate) fn layout_add(a: &Layout, b: &Layout) -> Option<Layout> {
-    let mut out = Layout::blank();
-    layout_add_into(a, b, &mut out)?;
-    Some(out)
-}
-
-/// [`layout_add`] written into `out`.
-pub(crate) fn layout_add_into(a: &Layout, b: &Layout, out: &mut Layout) -> Option<()> {
-    let fa = coalesced(a)?;
-    let fb = coalesced(b)?;
-    // gcd_walk takes positive shapes (layouts built by `from_parts` need not be)
-    if fa.iter().chain(&fb).any(|m| m.0 <= 0) {
-        return None;
-    }
-    let size = |f: &Modes| f.iter().try_fold(1i64, |acc, m| acc.checked_mul(m.0));
-    let n = size(&fa)?;
-    if size(&fb)? != n {
-        return None;
-    }
-    let split = |f: &Modes| -> (Ints, Ints) { f.iter().copied().unzip() };
-    let ((ash, ast), (bsh, bst)) = (split(&fa), split(&fb));
-    // the common factors and their start indices (`None` where gcd_core
-    // reports an overflow)
-    let mut factors = Modes::new();
-    crate::shape::gcd_walk(&ash, &bsh, |g, at| factors.push((g, at)))?;
-    if factors
-        .iter()
-        .try_fold(1i64, |acc, f| acc.checked_mul(f.0))?
-        != n
-    {
-        return None;
-    }
-    let mut modes = Modes::new();
-    for &(s, at) in &factors {
-        let d = eval_index(&ash, &ast, at)?.checked_add(eval_index(&bsh, &bst, at)?)?;
-        modes.push((s, d));
-    }
-    if modes.is_empty() {
-        // the common domain (1,):(0,): both layouts at index 0
-        modes.push((1, 0));
-    }
-    let mut f = Modes::new();
-    coalesce_flat(modes, false, &mut f)?;
-    unwrapped_into(&f, out)
-}
-
-/// The indices `0..n` stably sorted by `key`, appended to `idx` (passed
-/// in, not returned: returning the inline list copies it; insertion sort;
-/// `None` beyond 32 elements, where the general code's merge sort runs).
-#[inline]
-fn sorted_indices(
-    n: usize,
-    key: impl Fn(usize) -> i64,
-    idx: &mut SmallVec<[usize; 8]>,
-) -> Option<()> {
-    if n > 32 {
-        return None;
-    }
-    idx.extend(0..n);
-    for i in 1..n {
-        let mut j = i;
-        while j > 0 && key(idx[j]) < key(idx[j - 1]) {
-            idx.swap(j, j - 1);
-            j -= 1;
-        }
-    }
-    Some(())
-}
-
-/// `compact_in_order` of `make.rs`: compact strides along `order`, `0`
-/// for pinned leaves, appended to the (empty) stride leaves `out`.
-#[inline]
-fn compact_strides(
-    extents: &[i64],
-    order: &[usize],
-    pinned: impl Fn(usize) -> bool,
-    out: &mut Leaves<Scalar>,
-) -> Option<()> {
-    out.extend(std::iter::repeat_n(Scalar::Int(0), extents.len()));
-    let mut current: i64 = 1;
-    let mut pending: Option<i64> = None;
-    for &i in order {
-        if pinned(i) {
-            continue;
-        }
-        if let Some(p) = pending.take() {
-            current = current.checked_mul(p)?;
-        }
-        *out.get_mut(i)? = Scalar::Int(current);
-        pending = Some(*extents.get(i)?);
-    }
-    Some(())
-}
-
-/// `out` set to the shape `shape` (its profile for the stride too), the
-/// stride leaves left empty for the caller to fill.
-#[inline]
-fn shape_into<'a>(shape: HRef<'_, i64>, out: &'a mut Layout) -> &'a mut Leaves<Scalar> {
-    out.reset();
-    let ((n, s), (dn, d)) = out.raw_mut();
-    n.extend_from_slice(shape.node_bytes());
-    s.extend_from_slice(shape.leaves());
-    dn.extend_from_slice(shape.node_bytes());
-    d
-}
-
-/// `make_layout_like(A)` (`make.rs`) for integer strides.
-#[cfg(test)]
-pub(crate) fn make_layout_like(a: &Layout) -> Option<Layout> {
-    let mut out = Layout::blank();
-    make_layout_like_into(a, &mut out)?;
-    Some(out)
-}
-
-/// [`make_layout_like`] written into `out`.
-#[inline]
-pub(crate) fn make_layout_like_into(a: &Layout, out: &mut Layout) -> Option<()> {
-    let st = int_strides(a)?;
-    let mut order = SmallVec::new();
-    sorted_indices(st.len(), |i| st[i], &mut order)?;
-    let d = shape_into(a.shape().as_ref(), out);
-    compact_strides(a.shape().leaves(), &order, |i| st[i] == 0, d)
-}
-
-/// `make_ordered_layout(shape, order)` (`make.rs`).
-#[cfg(test)]
-pub(crate) fn make_ordered_layout(shape: HRef<'_, i64>, order: HRef<'_, i64>) -> Option<Layout> {
-    let mut out = Layout::blank();
-    make_ordered_layout_into(shape, order, &mut out)?;
-    Some(out)
-}
-
-/// [`make_ordered_layout`] written into `out`.
-#[inline]
-pub(crate) fn make_ordered_layout_into(
-    shape: HRef<'_, i64>,
-    order: HRef<'_, i64>,
-    out: &mut Layout,
-) -> Option<()> {
-    if !shape.congruent(order) || shape.num_leaves() > crate::htuple::MAX_LEAVES {
-        return None;
-    }
-    if shape.node_bytes().len() > MAX_DEPTH && shape.depth() > MAX_DEPTH {
-        return None;
-    }
-    if shape.leaves().iter().any(|&e| e <= 0) {
-        return None;
-    }
-    let o = order.leaves();
-    let mut idx = SmallVec::new();
-    sorted_indices(o.len(), |i| o[i], &mut idx)?;
-    let d = shape_into(shape, out);
-    compact_strides(shape.leaves(), &idx, |_| false, d)
 }
 
 /// The `(stride, shape)` pairs of an integer layout sorted by stride, as
@@ -1211,35 +1031,6 @@ mod tests {
         assert!(fast > 10_000 && fast > ok / 3, "{fast} of {ok}");
     }
 
-    /// The fast layout_add agrees with the general code wherever it answers.
-    #[test]
-    fn layout_add_matches_general() {
-        let mut r = Rng(31);
-        let (mut fast, mut ok) = (0, 0);
-        for _ in 0..100_000 {
-            let a = layout(&mut r, 8, STRIDES);
-            // B often of A's shape, so that the sizes agree
-            let b = if r.next(2) == 0 {
-                let mut st = a.stride().clone();
-                for d in st.leaves_mut() {
-                    *d = Scalar::Int(STRIDES[r.next(STRIDES.len() as u64) as usize] * 3);
-                }
-                Layout::from_parts(a.shape().clone(), st)
-            } else {
-                layout(&mut r, 8, STRIDES)
-            };
-            let g = super::super::layout_add::layout_add_general(&a, &b);
-            if g.is_ok() {
-                ok += 1;
-            }
-            if let Some(f) = layout_add(&a, &b) {
-                fast += 1;
-                assert_eq!(g.as_ref().ok(), Some(&f), "layout_add({a}, {b})");
-            }
-        }
-        assert!(fast > 10_000 && fast > ok / 2, "{fast} of {ok}");
-    }
-
     /// The fast composition agrees with the general code wherever it answers.
     #[test]
     fn composition_matches_general() {
@@ -1258,34 +1049,6 @@ mod tests {
             }
         }
         assert!(fast > ok / 2, "{fast} of {ok}");
-    }
-
-    /// The fast make_layout_like and make_ordered_layout agree with the
-    /// general code.
-    #[test]
-    fn make_matches_general() {
-        let mut r = Rng(23);
-        let mut fast = 0;
-        for _ in 0..100_000 {
-            let a = layout(&mut r, 6, STRIDES);
-            let g = super::super::make::make_layout_like_general(&a);
-            if let Some(f) = make_layout_like(&a) {
-                fast += 1;
-                assert_eq!(g.as_ref().ok(), Some(&f), "make_layout_like({a})");
-            }
-            let o = a.stride().map(|d| d.as_int().unwrap_or(0) % 5);
-            let g = super::super::make::make_ordered_layout_general(a.shape().as_ref(), o.as_ref());
-            if let Some(f) = make_ordered_layout(a.shape().as_ref(), o.as_ref()) {
-                fast += 1;
-                assert_eq!(
-                    g.as_ref().ok(),
-                    Some(&f),
-                    "make_ordered_layout({}, {o})",
-                    a.shape()
-                );
-            }
-        }
-        assert!(fast > 150_000, "{fast}");
     }
 
     /// The fast divide and product agree with the general code.

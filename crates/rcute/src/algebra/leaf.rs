@@ -32,6 +32,14 @@ pub(crate) trait StrideLeaf: Clone + PartialEq + std::fmt::Display {
     /// integer or F2 value is on the axis `()`); `type` for a stride with
     /// several nonzero terms.
     fn axis_value(&self) -> Result<(i64, crate::stride::Path)>;
+    /// `self + other` (`overflow` beyond 64 bits; `type` across algebras).
+    fn add(&self, other: &Self) -> Result<Self>;
+    /// True for a nonzero F2 value.
+    fn is_nonzero_f2(&self) -> bool;
+    /// `L(i)` of the flat modes `modes` (the last mode takes the rest of
+    /// the index), as `Layout::eval_index`: for integers an `overflow`
+    /// only when the value itself leaves 64 bits.
+    fn eval_flat(modes: &[(i64, Self)], i: i64) -> Result<Self>;
     /// Coalesce's merge rule: does a mode `s:d` continue the previous mode
     /// `sa:da`? `d == sa*da`, and for F2 strides also
     /// `(sa-1)*da + d == (2*sa-1)*da` (docs/operations.md, `coalesce`). A
@@ -59,6 +67,32 @@ impl StrideLeaf for i64 {
     #[inline(always)]
     fn axis_value(&self) -> Result<(i64, crate::stride::Path)> {
         Ok((*self, crate::stride::Path::new()))
+    }
+    #[inline(always)]
+    fn add(&self, other: &i64) -> Result<i64> {
+        crate::int::add(*self, *other)
+    }
+    #[inline(always)]
+    fn is_nonzero_f2(&self) -> bool {
+        false
+    }
+    #[inline]
+    fn eval_flat(modes: &[(i64, i64)], i: i64) -> Result<i64> {
+        // the exact sum (in 128 bits): an overflow only when the value
+        // does not fit, whatever the order of the terms
+        let (mut q, mut acc) = (i, 0i128);
+        for (k, &(s, d)) in modes.iter().enumerate() {
+            let digit = if k + 1 == modes.len() {
+                q
+            } else {
+                let (qq, r) = crate::int::floor_divmod(q, s)?;
+                q = qq;
+                r
+            };
+            acc += digit as i128 * d as i128;
+        }
+        i64::try_from(acc)
+            .map_err(|_| crate::Error::overflow(format!("the offset {acc} overflows 64 bits")))
     }
     #[inline(always)]
     fn continues(da: &i64, sa: i64, d: &i64) -> Result<bool> {
@@ -89,6 +123,33 @@ impl StrideLeaf for Scalar {
                 "stride {self} is not a basis value"
             ))),
         }
+    }
+    fn add(&self, other: &Scalar) -> Result<Scalar> {
+        Scalar::add(self, other)
+    }
+    fn is_nonzero_f2(&self) -> bool {
+        self.is_f2() && !Scalar::is_zero(self)
+    }
+    fn eval_flat(modes: &[(i64, Scalar)], i: i64) -> Result<Scalar> {
+        if let Some(ints) = modes
+            .iter()
+            .map(|(s, d)| d.as_int().map(|v| (*s, v)))
+            .collect::<Option<SmallVec<[(i64, i64); 8]>>>()
+        {
+            return i64::eval_flat(&ints, i).map(Scalar::Int);
+        }
+        let (mut q, mut acc) = (i, Scalar::Int(0));
+        for (k, (s, d)) in modes.iter().enumerate() {
+            let digit = if k + 1 == modes.len() {
+                q
+            } else {
+                let (qq, r) = crate::int::floor_divmod(q, *s)?;
+                q = qq;
+                r
+            };
+            acc = acc.add(&d.mul_int(digit)?)?;
+        }
+        Ok(acc)
     }
     fn continues(da: &Scalar, sa: i64, d: &Scalar) -> Result<bool> {
         if let (Scalar::Int(x), Scalar::Int(y)) = (da, d) {

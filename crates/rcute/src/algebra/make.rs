@@ -3,41 +3,39 @@ use std::cmp::Ordering;
 
 use smallvec::SmallVec;
 
+use super::leaf::{int_strides, sort_stable_by};
 use crate::htuple::MAX_DEPTH;
 use crate::int;
 use crate::{Error, HRef, HTuple, Layout, Result, Scalar};
 
-/// Stable sort of the indices `0..n` by `cmp`, propagating the first
-/// comparison error (a Python `sorted` whose `<` may raise).
-///
-/// A merge sort that stops at the first failed comparison: `slice::sort_by`
-/// with a comparator that answers `Equal` for failed comparisons is not a
-/// total order, which the standard library's sort may detect and panic on
-/// (found by the `algebra` fuzz target: `make_layout_like` of mixed integer
-/// and coordinate strides).
+/// The leaf indices `0..n` stably sorted by `cmp`, into `idx`.
+#[inline]
 fn sorted_indices(
     n: usize,
     cmp: impl Fn(usize, usize) -> Result<Ordering>,
-) -> Result<SmallVec<[usize; 8]>> {
-    let mut idx: SmallVec<[usize; 8]> = (0..n).collect();
-    super::complement::stable_sort_slice(&mut idx, &|&i, &j| cmp(i, j))?;
-    Ok(idx)
+    idx: &mut SmallVec<[usize; 8]>,
+) -> Result<()> {
+    idx.clear();
+    idx.extend(0..n);
+    sort_stable_by(idx, |&i, &j| cmp(i, j))
 }
 
 /// Compact strides for the leaves `extents`, assigned in the order `order`
-/// (leaf indices); leaves with `pinned[i]` keep stride 0. The running
-/// product is formed lazily, so the unused product after the last leaf
-/// cannot overflow.
+/// (leaf indices) and appended to the (empty) stride leaves `out`; leaves
+/// for which `pinned(i)` keep stride 0. The running product is formed
+/// lazily, so the unused product after the last leaf cannot overflow.
+#[inline]
 fn compact_in_order(
     extents: &[i64],
     order: &[usize],
-    pinned: &[bool],
-) -> Result<SmallVec<[Scalar; 8]>> {
-    let mut out: SmallVec<[Scalar; 8]> = smallvec::smallvec![Scalar::Int(0); extents.len()];
+    pinned: impl Fn(usize) -> bool,
+    out: &mut crate::htuple::Leaves<Scalar>,
+) -> Result<()> {
+    out.extend(std::iter::repeat_n(Scalar::Int(0), extents.len()));
     let mut current: i64 = 1;
     let mut pending: Option<i64> = None;
     for &i in order {
-        if pinned.get(i).copied().unwrap_or(false) {
+        if pinned(i) {
             continue;
         }
         let (Some(&e), Some(slot)) = (extents.get(i), out.get_mut(i)) else {
@@ -51,7 +49,22 @@ fn compact_in_order(
         *slot = Scalar::Int(current);
         pending = Some(e);
     }
-    Ok(out)
+    Ok(())
+}
+
+/// `out` set to the shape `shape` (its profile for the stride too); the
+/// stride leaves are left empty for the caller to fill.
+#[inline]
+fn shape_into<'a>(
+    shape: HRef<'_, i64>,
+    out: &'a mut Layout,
+) -> &'a mut crate::htuple::Leaves<Scalar> {
+    out.reset();
+    let ((n, s), (dn, d)) = out.raw_mut();
+    n.extend_from_slice(shape.node_bytes());
+    s.extend_from_slice(shape.leaves());
+    dn.extend_from_slice(shape.node_bytes());
+    d
 }
 
 /// `make_layout_like(L)` (`docs/operations.md`): the layout with `L`'s
@@ -75,33 +88,27 @@ fn compact_in_order(
 #[inline]
 pub fn make_layout_like(a: &Layout) -> Result<Layout> {
     let mut out = Layout::blank();
-    if super::fast::make_layout_like_into(a, &mut out).is_some() {
-        return Ok(out);
-    }
-    make_layout_like_general(a)
+    make_layout_like_into(a, &mut out)?;
+    Ok(out)
 }
 
-/// [`make_layout_like`] written into `out`, reusing its storage (the notation's
-/// prepared calls evaluate into a caller's slot). On an error `out` holds
-/// an unspecified layout.
-#[inline]
+/// [`make_layout_like`] built in `out`, reusing its storage (the
+/// notation's prepared calls evaluate into a caller's slot). On an error
+/// `out` holds an unspecified layout.
 pub(crate) fn make_layout_like_into(a: &Layout, out: &mut Layout) -> Result<()> {
-    if super::fast::make_layout_like_into(a, out).is_none() {
-        *out = make_layout_like_general(a)?;
+    let mut order = SmallVec::new();
+    let pinned: SmallVec<[bool; 8]>;
+    if let Some(st) = int_strides(a) {
+        sorted_indices(st.len(), |i, j| Ok(st[i].cmp(&st[j])), &mut order)?;
+        pinned = st.iter().map(|&x| x == 0).collect();
+    } else {
+        let d = a.stride().leaves();
+        sorted_indices(d.len(), |i, j| d[i].try_cmp(&d[j]), &mut order)
+            .map_err(|e| Error::new(e.kind, format!("make_layout_like({a}): {}", e.message)))?;
+        pinned = d.iter().map(|x| *x == Scalar::Int(0)).collect();
     }
-    Ok(())
-}
-
-/// [`make_layout_like`] without the integer fast path.
-pub(crate) fn make_layout_like_general(a: &Layout) -> Result<Layout> {
-    let d = a.stride().leaves();
-    let s = a.shape().leaves();
-    let order = sorted_indices(d.len(), |i, j| d[i].try_cmp(&d[j]))
-        .map_err(|e| Error::new(e.kind, format!("make_layout_like({a}): {}", e.message)))?;
-    let pinned: SmallVec<[bool; 8]> = d.iter().map(|x| *x == Scalar::Int(0)).collect();
-    let strides = compact_in_order(s, &order, &pinned)?;
-    let stride = HTuple::unflatten(strides, a.shape().as_ref())?;
-    Ok(Layout::from_parts(a.shape().clone(), stride))
+    let d = shape_into(a.shape().as_ref(), out);
+    compact_in_order(a.shape().leaves(), &order, |i| pinned[i], d)
 }
 
 /// `make_ordered_layout(shape, order)` (`docs/operations.md`): the compact
@@ -124,32 +131,16 @@ pub(crate) fn make_layout_like_general(a: &Layout) -> Result<Layout> {
 #[inline]
 pub fn make_ordered_layout(shape: HRef<'_, i64>, order: HRef<'_, i64>) -> Result<Layout> {
     let mut out = Layout::blank();
-    if super::fast::make_ordered_layout_into(shape, order, &mut out).is_some() {
-        return Ok(out);
-    }
-    make_ordered_layout_general(shape, order)
+    make_ordered_layout_into(shape, order, &mut out)?;
+    Ok(out)
 }
 
-/// [`make_ordered_layout`] written into `out`, reusing its storage (the notation's
-/// prepared calls evaluate into a caller's slot). On an error `out` holds
-/// an unspecified layout.
-#[inline]
+/// [`make_ordered_layout`] built in `out` (as [`make_layout_like_into`]).
 pub(crate) fn make_ordered_layout_into(
     shape: HRef<'_, i64>,
     order: HRef<'_, i64>,
     out: &mut Layout,
 ) -> Result<()> {
-    if super::fast::make_ordered_layout_into(shape, order, out).is_none() {
-        *out = make_ordered_layout_general(shape, order)?;
-    }
-    Ok(())
-}
-
-/// [`make_ordered_layout`] without the fast path.
-pub(crate) fn make_ordered_layout_general(
-    shape: HRef<'_, i64>,
-    order: HRef<'_, i64>,
-) -> Result<Layout> {
     if !shape.congruent(order) {
         return Err(Error::congruence(format!(
             "make_ordered_layout: shape {shape} and order {order} are not congruent"
@@ -157,11 +148,10 @@ pub(crate) fn make_ordered_layout_general(
     }
     crate::layout::check_positive(shape)?;
     let o = order.leaves();
-    let idx = sorted_indices(o.len(), |i, j| Ok(o[i].cmp(&o[j])))?;
-    let unpinned: SmallVec<[bool; 8]> = smallvec::smallvec![false; o.len()];
-    let strides = compact_in_order(shape.leaves(), &idx, &unpinned)?;
-    let stride = HTuple::unflatten(strides, shape)?;
-    Ok(Layout::from_parts(shape.to_owned(), stride))
+    let mut idx = SmallVec::new();
+    sorted_indices(o.len(), |i, j| Ok(o[i].cmp(&o[j])), &mut idx)?;
+    let d = shape_into(shape, out);
+    compact_in_order(shape.leaves(), &idx, |_| false, d)
 }
 
 /// `make_identity_layout(S)` (`docs/operations.md`): `S : make_basis_like(S)`,
