@@ -387,6 +387,9 @@ def test_differential_against_cutlass_pycute():
             assert lc(crd) == lr(crd)
             if isinstance(crd, tuple) and len(crd) > 1:
                 assert lc(*crd) == lr(*crd)
+        for i in rng.sample(range(n, 3 * n + 1), min(5, 2 * n + 1)):  # beyond the size
+            assert lc(i) == lr(i)
+            assert C.crd2idx(i, shape, stride) == pc.crd2idx(i, shape, stride)
         crd = C.idx2crd(rng.randrange(n), shape)
         sliced = _slice_some(rng, crd)
         assert _same(lc(sliced), lr(sliced))
