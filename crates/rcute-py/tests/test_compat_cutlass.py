@@ -102,6 +102,12 @@ def test_rcute_answers_kept():
     assert str(pc.left_inverse(L((4, 8), (1, 5)))) == "(5, 8):(1, 4)"
     with pytest.raises(AssertionError):
         pc.Swizzle(2, 0, 1)  # |shift| < bits
+    assert pc.Swizzle(0, 0, 0)(5) == 5  # CUTLASS's: RecursionError
+    with pytest.raises(AssertionError):
+        pc.Layout(0, 1)
+    # rcute's layouts in and out
+    import rcute
+    assert str(pc.Layout(rcute.Layout(3, 2))) == "3:2" and pc.Layout(3)._l == rcute.Layout(3, 1)
 
 
 def test_none_tiler_leaves_and_hier_unzip():
