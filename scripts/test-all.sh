@@ -47,11 +47,13 @@ if [ -f crates/rcute-py/pyproject.toml ]; then
   echo "== python module"
   VENV="${RCUTE_VENV:-target/py-venv}"
   [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
-  "$VENV/bin/pip" install -q --upgrade pip "maturin>=1.5,<2" pytest
+  # nvidia-cutlass ships CUTLASS's pycute, for the differential test of
+  # rcute.compat.cutlass (which is skipped, with a message, without it)
+  "$VENV/bin/pip" install -q --upgrade pip "maturin>=1.5,<2" pytest nvidia-cutlass==4.2.0.0
   # maturin develop reuses target/ (the same build as the CLI's); `pip install
   # ./crates/rcute-py` gives the same module from a clean build.
   VIRTUAL_ENV="$VENV" "$VENV/bin/maturin" develop -q --release -m crates/rcute-py/Cargo.toml
-  "$VENV/bin/python" -m pytest -q crates/rcute-py/tests
+  "$VENV/bin/python" -m pytest -q -rs crates/rcute-py/tests   # -rs: say why a test was skipped
 fi
 
 echo "== C++ forms (--style cpp-type / cpp-make) against the CuTe headers"
