@@ -47,12 +47,16 @@ if [ -f crates/rcute-py/pyproject.toml ]; then
   echo "== python module"
   VENV="${RCUTE_VENV:-target/py-venv}"
   [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
-  # nvidia-cutlass ships CUTLASS's pycute, for the differential test of
-  # rcute.compat.cutlass (which is skipped, with a message, without it)
-  "$VENV/bin/pip" install -q --upgrade pip "maturin>=1.5,<2" pytest nvidia-cutlass==4.2.0.0
+  "$VENV/bin/pip" install -q --upgrade pip "maturin>=1.5,<2" pytest
+  # nvidia-cutlass ships CUTLASS's pycute (pure Python: its dependencies are
+  # not needed), for the differential test of rcute.compat.cutlass (which is
+  # skipped, with a message, without it)
+  "$VENV/bin/pip" install -q --no-deps nvidia-cutlass==4.2.0.0
   # maturin develop reuses target/ (the same build as the CLI's); `pip install
   # ./crates/rcute-py` gives the same module from a clean build.
   VIRTUAL_ENV="$VENV" "$VENV/bin/maturin" develop -q --release -m crates/rcute-py/Cargo.toml
+  # the wheel a user installs builds too (same profile: reuses the build above)
+  "$VENV/bin/maturin" build -q --release -m crates/rcute-py/Cargo.toml -o target/wheels
   "$VENV/bin/python" -m pytest -q -rs crates/rcute-py/tests   # -rs: say why a test was skipped
 fi
 
