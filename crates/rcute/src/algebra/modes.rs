@@ -283,3 +283,137 @@ pub fn domain_distribute(shape: HRef<'_, i64>, n: i64) -> Result<Layout> {
     }
     Ok(c)
 }
+
+/// `idx2crd(idx, S, D)` (C++ CuTe's three-argument `idx2crd`): the
+/// coordinate of `idx` in the shape `S` with the strides `D`, each leaf
+/// `(idx / d) % s` (C++'s truncating `/` and `%`; `0` for an extent 1).
+/// Unlike the two-argument [`idx2crd`], every leaf is reduced, the last one
+/// too, and each mode reads the whole index: the strides say where a mode's
+/// digits are. A tuple `idx` gives each mode its own index (ranks must
+/// match). `D` may be weakly congruent to `S`: an integer stride for a
+/// sub-shape is that sub-shape's first stride, continued column-major (as
+/// `Layout(S, D)` expands it). `None` leaves of `idx` give zeros.
+///
+/// Errors: `value` for a non-positive extent in `S` or a stride 0 on an
+/// extent above 1; `rank` for a tuple index against a leaf shape or a
+/// length mismatch; `type` for a non-integer index or stride; those of
+/// `Layout(S, D)` (`congruence`).
+///
+/// ```
+/// use rcute::{HTuple, Scalar, algebra::modes::idx2crd_strided};
+/// let s = HTuple::flat([3i64, 8]);
+/// let d = HTuple::flat([Scalar::Int(8), Scalar::Int(1)]);
+/// let i = HTuple::leaf(Some(Scalar::Int(7)));
+/// // C++: idx2crd(7, make_shape(3,8), make_stride(8,1)) = (0,7)
+/// assert_eq!(idx2crd_strided(i.as_ref(), s.as_ref(), d.as_ref()).unwrap().to_string(), "(0, 7)");
+/// ```
+pub fn idx2crd_strided(
+    idx: HRef<'_, Option<Scalar>>,
+    s: HRef<'_, i64>,
+    d: HRef<'_, Scalar>,
+) -> Result<HTuple<Scalar>> {
+    let l = Layout::with_stride(s.to_owned(), d)?;
+    let mut b = crate::htuple::Builder::new();
+    strided_rec(idx, l.shape().as_ref(), l.stride().as_ref(), &mut b, 0)?;
+    Ok(b.finish())
+}
+
+fn strided_rec(
+    c: HRef<'_, Option<Scalar>>,
+    s: HRef<'_, i64>,
+    d: HRef<'_, Scalar>,
+    b: &mut crate::htuple::Builder<Scalar>,
+    depth: usize,
+) -> Result<()> {
+    if depth > MAX_DEPTH {
+        return Err(Error::value("idx2crd: nesting too deep"));
+    }
+    match c.as_leaf() {
+        None => {
+            if s.is_leaf() || c.rank() != s.rank() {
+                return Err(Error::rank(format!(
+                    "idx2crd: the index {} does not match the modes of the shape {s}",
+                    crate::shape::DisplayCoord(c)
+                )));
+            }
+            b.open();
+            for ((cm, sm), dm) in c.modes().zip(s.modes()).zip(d.modes()) {
+                strided_rec(cm, sm, dm, b, depth + 1)?;
+            }
+            b.close();
+            Ok(())
+        }
+        Some(None) => {
+            b.push_with_profile(s, std::iter::repeat_n(Scalar::Int(0), s.num_leaves()));
+            Ok(())
+        }
+        Some(Some(Scalar::Int(i))) => {
+            let i = *i;
+            if !s.is_leaf() {
+                b.open();
+                for (sm, dm) in s.modes().zip(d.modes()) {
+                    let leaf = HTuple::leaf(Some(Scalar::Int(i)));
+                    strided_rec(leaf.as_ref(), sm, dm, b, depth + 1)?;
+                }
+                b.close();
+                return Ok(());
+            }
+            let (&e, dv) = match (s.as_leaf(), d.as_leaf()) {
+                (Some(e), Some(dv)) => (e, dv),
+                _ => return Err(Error::rank(format!("idx2crd: shape {s} and stride {d}"))),
+            };
+            if e == 1 {
+                b.leaf(Scalar::Int(0));
+                return Ok(());
+            }
+            let dv = match dv {
+                Scalar::Int(v) => *v,
+                other => {
+                    return Err(Error::type_(format!(
+                        "idx2crd: the stride {other} is not an integer"
+                    )))
+                }
+            };
+            if dv == 0 {
+                return Err(Error::value(format!(
+                    "idx2crd: the stride 0 on the extent {e} gives no index a coordinate there"
+                )));
+            }
+            let q = i
+                .checked_div(dv)
+                .ok_or_else(|| Error::overflow(format!("idx2crd: {i} / {dv} overflows")))?;
+            b.leaf(Scalar::Int(q % e));
+            Ok(())
+        }
+        Some(Some(other)) => Err(Error::type_(format!(
+            "idx2crd: the index {other} is not an integer"
+        ))),
+    }
+}
+
+/// `crd2idx(c, S, D)` (C++ CuTe's three-argument `crd2idx`): the offset of
+/// the coordinate `c` in the layout `S:D`, i.e. `Layout(S, D)(c)`: a
+/// natural or flat coordinate is the inner product with the strides, an
+/// integer is first split colexicographically over `S` (the last mode
+/// taking any overflow). `D` may be weakly congruent to `S` as in
+/// `Layout(S, D)`; the result is an integer or, for coordinate strides, a
+/// coordinate value.
+///
+/// Errors: those of `Layout(S, D)` (`value` for a non-positive extent,
+/// `congruence`) and of evaluating it (`rank`).
+///
+/// ```
+/// use rcute::{HTuple, Scalar, algebra::modes::crd2idx_strided};
+/// let s = HTuple::flat([3i64, 8]);
+/// let d = HTuple::flat([Scalar::Int(8), Scalar::Int(1)]);
+/// let c = HTuple::flat([Some(Scalar::Int(1)), Some(Scalar::Int(2))]);
+/// // C++: crd2idx(make_coord(1,2), make_shape(3,8), make_stride(8,1)) = 10
+/// assert_eq!(crd2idx_strided(c.as_ref(), s.as_ref(), d.as_ref()).unwrap(), Scalar::Int(10));
+/// ```
+pub fn crd2idx_strided(
+    c: HRef<'_, Option<Scalar>>,
+    s: HRef<'_, i64>,
+    d: HRef<'_, Scalar>,
+) -> Result<Scalar> {
+    Layout::with_stride(s.to_owned(), d)?.eval(c)
+}

@@ -1278,7 +1278,7 @@ pub(crate) mod op {
             None | Some(Value::None) => {
                 Ok(Value::from_stride(&shape::idx2crd(c.as_ref(), s.as_ref())?))
             }
-            Some(d) => Ok(Value::from_stride(&shape::idx2crd_strided(
+            Some(d) => Ok(Value::from_stride(&crate::algebra::modes::idx2crd_strided(
                 c.as_ref(),
                 s.as_ref(),
                 d.to_stride()?.as_ref(),
@@ -1291,7 +1291,7 @@ pub(crate) mod op {
         let s = a.req(1)?.to_shape_of()?;
         match a.opt(2)? {
             None | Some(Value::None) => Ok(Value::Int(shape::crd2idx(c.as_ref(), s.as_ref())?)),
-            Some(d) => Ok(Value::from_scalar(shape::crd2idx_strided(
+            Some(d) => Ok(Value::from_scalar(crate::algebra::modes::crd2idx_strided(
                 c.as_ref(),
                 s.as_ref(),
                 d.to_stride()?.as_ref(),

@@ -430,7 +430,7 @@ fn catalogue() -> Vec<Case> {
     bad!(
         "idx2crd with a zero stride",
         Value,
-        s(shape::idx2crd_strided(
+        s(rcute::algebra::modes::idx2crd_strided(
             HTuple::leaf(Some(Scalar::Int(7))).as_ref(),
             HTuple::leaf(3i64).as_ref(),
             HTuple::leaf(Scalar::Int(0)).as_ref()
