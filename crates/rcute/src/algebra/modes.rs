@@ -287,7 +287,7 @@ pub fn domain_distribute(shape: HRef<'_, i64>, n: i64) -> Result<Layout> {
 /// `idx2crd(idx, S, D)` (C++ CuTe's three-argument `idx2crd`): the
 /// coordinate of `idx` in the shape `S` with the strides `D`, each leaf
 /// `(idx / d) % s` (C++'s truncating `/` and `%`; `0` for an extent 1).
-/// Unlike the two-argument [`idx2crd`], every leaf is reduced, the last one
+/// Unlike the two-argument [`idx2crd`](crate::shape::idx2crd), every leaf is reduced, the last one
 /// too, and each mode reads the whole index: the strides say where a mode's
 /// digits are. A tuple `idx` gives each mode its own index (ranks must
 /// match). `D` may be weakly congruent to `S`: an integer stride for a
