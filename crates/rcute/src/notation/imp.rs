@@ -1806,6 +1806,91 @@ pub(crate) mod op {
         partition_op(a, false)
     }
 
+    /// `ImplicitAccessor(b)` (printed `{b}`): the accessor alone, as the
+    /// tensor over the empty layout, `{b} o ():()`.
+    pub(crate) fn implicit_accessor(a: &mut Args, _: &[i64]) -> Result<Value> {
+        let b = a.req(0)?.to_coord_value("ImplicitAccessor")?;
+        Ok(Value::Tensor(crate::tensor::Tensor::new(
+            crate::tensor::ImplicitAccessor::new(b),
+            Layout::concat_allow_empty([]),
+        )))
+    }
+
+    /// `ArrayAccessor(n, k)` (printed `Array(n x i64)+k`): a fresh buffer of
+    /// `n` zeros entered at element `k`, as the tensor over the empty layout.
+    pub(crate) fn array_accessor(a: &mut Args, _: &[i64]) -> Result<Value> {
+        let name = a.name();
+        let n = match a.req(0)? {
+            Value::Int(n) => n,
+            v => {
+                return Err(Error::type_(format!(
+                    "{name}: the length must be an integer, got the {} {v}",
+                    v.kind_name()
+                )))
+            }
+        };
+        let k = match a.opt(1)? {
+            None => 0,
+            Some(Value::Int(k)) => k,
+            Some(v) => {
+                return Err(Error::type_(format!(
+                    "{name}: the start must be an integer, got the {} {v}",
+                    v.kind_name()
+                )))
+            }
+        };
+        if !(0..=MAX_TENSOR_ELEMENTS).contains(&n) {
+            return Err(Error::value(format!(
+                "{name}: length {n} is outside [0, {MAX_TENSOR_ELEMENTS}] (the notation's limit)"
+            )));
+        }
+        if k < 0 || (k >= n && k != 0) {
+            return Err(Error::bounds(format!(
+                "{name}: start {k} is outside the {n} elements of the array"
+            )));
+        }
+        let buf = crate::tensor::SharedArray::new(vec![0i64; n as usize]);
+        let acc = crate::tensor::Accessor::offset(&buf, &crate::Scalar::Int(k))?;
+        Ok(Value::Array(crate::tensor::Tensor::new(
+            acc,
+            Layout::concat_allow_empty([]),
+        )))
+    }
+
+    /// `Tensor(accessor, layout)` (printed `accessor o layout`): the tensor
+    /// of an accessor (`{b}`, `Array(n x i64)+k`, or a base value `b`) over
+    /// a layout.
+    pub(crate) fn tensor(a: &mut Args, _: &[i64]) -> Result<Value> {
+        let name = a.name();
+        let acc = a.req(0)?;
+        let l = match a.req(1)? {
+            Value::Layout(l) => l,
+            v => {
+                return Err(Error::type_(format!(
+                    "{name}: the second argument must be a layout, got the {} {v}",
+                    v.kind_name()
+                )))
+            }
+        };
+        let bare = |t: &Layout| t.rank() == 0;
+        match acc {
+            Value::Tensor(t) if bare(t.layout()) => Ok(Value::Tensor(t.with_layout(l))),
+            Value::Array(t) if bare(t.layout()) => Ok(Value::Array(t.with_layout(l))),
+            v @ (Value::Int(_) | Value::Scalar(_) | Value::Tuple(_)) => {
+                let b = v.to_coord_value(name)?;
+                Ok(Value::Tensor(crate::tensor::Tensor::new(
+                    crate::tensor::ImplicitAccessor::new(b),
+                    l,
+                )))
+            }
+            v => Err(Error::type_(format!(
+                "{name}: the first argument must be an accessor ({{b}}, Array(n x i64)+k) \
+                 or a base value, got the {} {v}",
+                v.kind_name()
+            ))),
+        }
+    }
+
     /// `make_tensor(L)`: cosize(L) zeros (a shape means Layout(shape)),
     /// `docs/tensors.md`; the buffer is shared by the tensor's slices.
     pub(crate) fn make_tensor(a: &mut Args, _: &[i64]) -> Result<Value> {

@@ -1757,6 +1757,57 @@ const TABLE: &[Operation] = &[
         direct: None,
     },
     Operation {
+        name: "Tensor",
+        group: Tensors,
+        params: &[req("accessor"), req("layout")],
+        mode_indexed: false,
+        tensor_first: false,
+        summary: "the tensor of an accessor over a layout (the printed `acc o L`)",
+        doc: "`Tensor(acc, L)` is what a printed tensor `acc o L` reads as: `{b} o L` is \
+              `Tensor({b}, L)`, `Array(6 x i64)+3 o L` is `Tensor(Array(6 x i64)+3, L)` (a \
+              fresh buffer of 6 zeros entered at element 3; the notation never stores into \
+              an array, so the text carries all of its data, but not that two printed tensors \
+              shared one buffer). `acc` is `{b}`, an array accessor, or a base value `b` \
+              (meaning `{b}`). Errors: `type` for another accessor or a `layout` that is not \
+              a layout. PyCuTe: `Tensor(accessor, layout)`; C++ CuTe: `make_tensor(iterator, \
+              layout)`.",
+        example: "{3} o (2, 3):(1, 2)",
+        example_output: "{3} o (2, 3):(1, 2)",
+        imp: op::tensor,
+        direct: None,
+    },
+    Operation {
+        name: "ImplicitAccessor",
+        group: Tensors,
+        params: &[req("base")],
+        mode_indexed: false,
+        tensor_first: false,
+        summary: "the implicit accessor `{b}` (reads the offset itself, moved by `b`)",
+        doc: "What the printed accessor `{b}` reads as. Alone it is the tensor over the empty \
+              layout, `{b} o ():()`. `b` is an integer or a coordinate value. Errors: `type` \
+              for another base.",
+        example: "Tensor(ImplicitAccessor(2@1), (3,):(1@0,))",
+        example_output: "{2@1} o (3,):(1@0,)",
+        imp: op::implicit_accessor,
+        direct: None,
+    },
+    Operation {
+        name: "ArrayAccessor",
+        group: Tensors,
+        params: &[req("n"), opt("start", "0")],
+        mode_indexed: false,
+        tensor_first: false,
+        summary: "a fresh array of `n` zeros entered at element `start`",
+        doc: "What the printed accessor `Array(n x i64)+start` reads as: a new buffer of `n` \
+              i64 zeros. Alone it is the tensor over the empty layout. Errors: `type` for \
+              non-integers; `value` for `n` outside [0, 2^24]; `bounds` for a start outside \
+              the array.",
+        example: "Array(6 x i64)+3 o (3,):(1,)",
+        example_output: "Array(6 x i64)+3 o (3,):(1,)",
+        imp: op::array_accessor,
+        direct: None,
+    },
+    Operation {
         name: "make_tensor",
         group: Tensors,
         params: &[req("layout")],

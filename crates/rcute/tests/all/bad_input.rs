@@ -718,6 +718,43 @@ fn catalogue() -> Vec<Case> {
         notation::eval_str("composition(4:1)")
     );
     bad!("too many arguments", Type, notation::eval_str("size(1, 2)"));
+    // printed tensors read back (`{b} o L`, `Array(n x i64)+k o L`)
+    bad!(
+        "tensor with three parts",
+        Parse,
+        notation::eval_str("{1} o 4:1 o 8:1")
+    );
+    bad!("unclosed accessor", Parse, notation::eval_str("{1"));
+    bad!(
+        "array of another type",
+        Parse,
+        notation::eval_str("Array(6 x f32) o 6:1")
+    );
+    bad!(
+        "array start past its end",
+        Bounds,
+        notation::eval_str("Array(6 x i64)+7 o 6:1")
+    );
+    bad!(
+        "negative array length",
+        Value,
+        notation::eval_str("ArrayAccessor(-1)")
+    );
+    bad!(
+        "tensor of a swizzle",
+        Type,
+        notation::eval_str("Tensor(Swizzle(3,4,3), 4:1)")
+    );
+    bad!(
+        "tensor over a shape",
+        Type,
+        notation::eval_str("Tensor({0}, (4,8))")
+    );
+    bad!(
+        "array tensor read past the buffer",
+        Bounds,
+        notation::eval_str("(Array(6 x i64)+3 o 3:2)(2)")
+    );
     bad!(
         "unknown keyword",
         Type,
