@@ -1771,7 +1771,7 @@ const TABLE: &[Operation] = &[
               (meaning `{b}`). Errors: `type` for another accessor or a `layout` that is not \
               a layout. PyCuTe: `Tensor(accessor, layout)`; C++ CuTe: `make_tensor(iterator, \
               layout)`.",
-        example: "{3} o (2, 3):(1, 2)",
+        example: "Tensor({3}, (2, 3):(1, 2))",
         example_output: "{3} o (2, 3):(1, 2)",
         imp: op::tensor,
         direct: None,
@@ -1802,7 +1802,7 @@ const TABLE: &[Operation] = &[
               i64 zeros. Alone it is the tensor over the empty layout. Errors: `type` for \
               non-integers; `value` for `n` outside [0, 2^24]; `bounds` for a start outside \
               the array.",
-        example: "Array(6 x i64)+3 o (3,):(1,)",
+        example: "Tensor(ArrayAccessor(6, 3), (3,):(1,))",
         example_output: "Array(6 x i64)+3 o (3,):(1,)",
         imp: op::array_accessor,
         direct: None,
