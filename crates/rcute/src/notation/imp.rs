@@ -611,6 +611,59 @@ fn put_back_first(a: &mut Args, x: Value) {
     }
 }
 
+/// The value of C++'s `composition(Swizzle, offset, Layout)`: the plain
+/// layout for an identity swizzle `Swizzle(0,M,S)` with offset 0 (C++'s
+/// overload for `Swizzle<0,M,S>` and `Int<0>`), the swizzled layout otherwise.
+fn composed_value(s: SwizzledLayout) -> Value {
+    if s.swizzle.is_identity() && s.offset == 0 {
+        Value::Layout(s.layout)
+    } else {
+        Value::Swizzled(s)
+    }
+}
+
+/// C++'s tuple-like operations on a `ComposedLayout` (`get`, `take`,
+/// `flatten`, `append`, `group`, `filter`): the operation on the inner
+/// layout, under the same swizzle and offset. When the first argument is a
+/// swizzled layout, runs `f` with its inner layout in its place and wraps
+/// the result (a layout, or a tuple of layout modes, which are
+/// concatenated); `Ok(None)` when the first argument is not swizzled.
+fn on_inner_layout(
+    a: &mut Args,
+    path: &[i64],
+    f: fn(&mut Args, &[i64]) -> Result<Value>,
+) -> Result<Option<Value>> {
+    let name = a.name();
+    let x = a.req(0)?;
+    let Value::Swizzled(s) = x else {
+        put_back_first(a, x);
+        return Ok(None);
+    };
+    put_back_first(a, Value::Layout(s.layout.clone()));
+    let inner = match f(a, path)? {
+        Value::Layout(l) => l,
+        Value::Tuple(items) => Layout::concat_allow_empty(
+            items
+                .into_iter()
+                .map(|v| match v {
+                    Value::Layout(l) => Ok(l),
+                    v => Err(Error::type_(format!(
+                        "{name}: a swizzled layout's modes are layouts, got the {} {v}",
+                        v.kind_name()
+                    ))),
+                })
+                .collect::<Result<Vec<_>>>()?,
+        ),
+        v => {
+            return Err(Error::type_(format!(
+                "{name}: no swizzled form of the {} {v}",
+                v.kind_name()
+            )))
+        }
+    };
+    Ok(Some(Value::Swizzled(s.with_inner(inner)?)))
+}
+
 /// The value of a swizzled layout's slice.
 fn slice_value(s: crate::swizzle::SwizzledSlice) -> Value {
     match s {
@@ -656,7 +709,7 @@ fn composition_op(a: &mut Args, path: &[i64]) -> Result<Value> {
                 )))
             }
         };
-        return Ok(Value::Swizzled(SwizzledLayout::with_offset(sw, off, l)?));
+        return Ok(composed_value(SwizzledLayout::with_offset(sw, off, l)?));
     }
     match x {
         Value::None => Ok(b),
@@ -671,9 +724,9 @@ fn composition_op(a: &mut Args, path: &[i64]) -> Result<Value> {
                     )))
                 }
             };
-            Ok(Value::Swizzled(SwizzledLayout::new(sw, l)?))
+            Ok(composed_value(SwizzledLayout::new(sw, l)?))
         }
-        Value::Swizzled(s) => Ok(Value::Swizzled(s.compose(&b.to_tiler()?)?)),
+        Value::Swizzled(s) => Ok(composed_value(s.compose(&b.to_tiler()?)?)),
         x => {
             let l = promote_owned(x, "composition")?;
             Ok(layout(algebra::composition(&l, &b.into_tiler()?)?))
@@ -900,6 +953,32 @@ fn partition_op(a: &mut Args, tile: bool) -> Result<Value> {
     match t {
         Value::Tensor(t) => Ok(Value::Tensor(partition_any(&t, tile, &b, &c, proj)?)),
         Value::Array(t) => Ok(Value::Array(partition_any(&t, tile, &b, &c, proj)?)),
+        Value::Swizzled(s) => {
+            // C++ slices a ComposedLayout tensor by moving the offset into
+            // the layout (`slice_and_offset` answers offset 0): the part of
+            // `Sw o offset o L` is `Sw o (offset + b) o L'` where the plain
+            // partition of `L` is `{b} o L'`
+            let t = partition_any(
+                &crate::tensor::Tensor::from_layout(s.layout.clone()),
+                tile,
+                &b,
+                &c,
+                proj,
+            )?;
+            let (acc, l) = t.into_parts();
+            let base = match acc.base() {
+                crate::Scalar::Int(v) => *v,
+                v => {
+                    return Err(Error::type_(format!(
+                        "{name}: the part of {s} starts at the non-integer offset {v}"
+                    )))
+                }
+            };
+            let off = crate::int::add(s.offset, base)?;
+            Ok(Value::Swizzled(SwizzledLayout::with_offset(
+                s.swizzle, off, l,
+            )?))
+        }
         Value::Layout(l) => Ok(Value::Tensor(partition_any(
             &crate::tensor::Tensor::from_layout(l),
             tile,
@@ -908,7 +987,7 @@ fn partition_op(a: &mut Args, tile: bool) -> Result<Value> {
             proj,
         )?)),
         v => Err(Error::type_(format!(
-            "{name}: expected a tensor or a layout, got the {} {v}",
+            "{name}: expected a tensor, a layout or a swizzled layout, got the {} {v}",
             v.kind_name()
         ))),
     }
@@ -973,15 +1052,38 @@ pub(crate) mod op {
         get_path(&x, &p)
     }
 
-    pub(crate) fn append(a: &mut Args, _: &[i64]) -> Result<Value> {
+    pub(crate) fn append(a: &mut Args, path: &[i64]) -> Result<Value> {
+        match on_inner_layout(a, path, append_plain)? {
+            Some(v) => Ok(v),
+            None => append_plain(a, path),
+        }
+    }
+
+    pub(crate) fn append_plain(a: &mut Args, path: &[i64]) -> Result<Value> {
+        let _ = path;
         append_prepend(a, false)
     }
 
-    pub(crate) fn prepend(a: &mut Args, _: &[i64]) -> Result<Value> {
+    pub(crate) fn prepend(a: &mut Args, path: &[i64]) -> Result<Value> {
+        match on_inner_layout(a, path, prepend_plain)? {
+            Some(v) => Ok(v),
+            None => prepend_plain(a, path),
+        }
+    }
+
+    pub(crate) fn prepend_plain(a: &mut Args, path: &[i64]) -> Result<Value> {
+        let _ = path;
         append_prepend(a, true)
     }
 
     pub(crate) fn group(a: &mut Args, path: &[i64]) -> Result<Value> {
+        match on_inner_layout(a, path, group_plain)? {
+            Some(v) => Ok(v),
+            None => group_plain(a, path),
+        }
+    }
+
+    pub(crate) fn group_plain(a: &mut Args, path: &[i64]) -> Result<Value> {
         let name = a.name();
         let x = a.req(0)?;
         let idx = index_list(path, a, 1)?;
@@ -1014,6 +1116,13 @@ pub(crate) mod op {
     }
 
     pub(crate) fn select(a: &mut Args, path: &[i64]) -> Result<Value> {
+        match on_inner_layout(a, path, select_plain)? {
+            Some(v) => Ok(v),
+            None => select_plain(a, path),
+        }
+    }
+
+    pub(crate) fn select_plain(a: &mut Args, path: &[i64]) -> Result<Value> {
         let name = a.name();
         let x = a.req(0)?;
         let idx = index_list(path, a, 1)?;
@@ -1032,6 +1141,13 @@ pub(crate) mod op {
     }
 
     pub(crate) fn take(a: &mut Args, path: &[i64]) -> Result<Value> {
+        match on_inner_layout(a, path, take_plain)? {
+            Some(v) => Ok(v),
+            None => take_plain(a, path),
+        }
+    }
+
+    pub(crate) fn take_plain(a: &mut Args, path: &[i64]) -> Result<Value> {
         let name = a.name();
         let x = a.req(0)?;
         let idx = index_list(path, a, 1)?;
@@ -1235,7 +1351,15 @@ pub(crate) mod op {
         )?))
     }
 
-    pub(crate) fn flatten(a: &mut Args, _: &[i64]) -> Result<Value> {
+    pub(crate) fn flatten(a: &mut Args, path: &[i64]) -> Result<Value> {
+        match on_inner_layout(a, path, flatten_plain)? {
+            Some(v) => Ok(v),
+            None => flatten_plain(a, path),
+        }
+    }
+
+    pub(crate) fn flatten_plain(a: &mut Args, path: &[i64]) -> Result<Value> {
+        let _ = path;
         flatten_value(&a.req(0)?)
     }
 
@@ -1522,7 +1646,15 @@ pub(crate) mod op {
         profile_op(a, path, algebra::filter, algebra::filter_by_mode, false)
     }
 
-    pub(crate) fn filter_zeros(a: &mut Args, _: &[i64]) -> Result<Value> {
+    pub(crate) fn filter_zeros(a: &mut Args, path: &[i64]) -> Result<Value> {
+        match on_inner_layout(a, path, filter_zeros_plain)? {
+            Some(v) => Ok(v),
+            None => filter_zeros_plain(a, path),
+        }
+    }
+
+    pub(crate) fn filter_zeros_plain(a: &mut Args, path: &[i64]) -> Result<Value> {
+        let _ = path;
         unary_layout_op(a, algebra::filter_zeros, false, false)
     }
 
@@ -1633,7 +1765,21 @@ pub(crate) mod op {
         unary_layout_op(a, algebra::left_inverse, true, true)
     }
 
-    pub(crate) fn nullspace(a: &mut Args, _: &[i64]) -> Result<Value> {
+    /// On `Sw o offset o L` the nullspace of `L`: the swizzle is a
+    /// bijection, so the coordinates where the swizzled layout keeps its
+    /// value at the origin are those where `L` is 0 (C++ answers the
+    /// placeholder `1:0`; `docs/differences.md`).
+    pub(crate) fn nullspace(a: &mut Args, path: &[i64]) -> Result<Value> {
+        let x = a.req(0)?;
+        match x {
+            Value::Swizzled(s) => put_back_first(a, Value::Layout(s.layout)),
+            x => put_back_first(a, x),
+        }
+        nullspace_plain(a, path)
+    }
+
+    pub(crate) fn nullspace_plain(a: &mut Args, path: &[i64]) -> Result<Value> {
+        let _ = path;
         unary_layout_op(a, algebra::nullspace, true, true)
     }
 
@@ -1804,6 +1950,91 @@ pub(crate) mod op {
 
     pub(crate) fn local_partition(a: &mut Args, _: &[i64]) -> Result<Value> {
         partition_op(a, false)
+    }
+
+    /// `ImplicitAccessor(b)` (printed `{b}`): the accessor alone, as the
+    /// tensor over the empty layout, `{b} o ():()`.
+    pub(crate) fn implicit_accessor(a: &mut Args, _: &[i64]) -> Result<Value> {
+        let b = a.req(0)?.to_coord_value("ImplicitAccessor")?;
+        Ok(Value::Tensor(crate::tensor::Tensor::new(
+            crate::tensor::ImplicitAccessor::new(b),
+            Layout::concat_allow_empty([]),
+        )))
+    }
+
+    /// `ArrayAccessor(n, k)` (printed `Array(n x i64)+k`): a fresh buffer of
+    /// `n` zeros entered at element `k`, as the tensor over the empty layout.
+    pub(crate) fn array_accessor(a: &mut Args, _: &[i64]) -> Result<Value> {
+        let name = a.name();
+        let n = match a.req(0)? {
+            Value::Int(n) => n,
+            v => {
+                return Err(Error::type_(format!(
+                    "{name}: the length must be an integer, got the {} {v}",
+                    v.kind_name()
+                )))
+            }
+        };
+        let k = match a.opt(1)? {
+            None => 0,
+            Some(Value::Int(k)) => k,
+            Some(v) => {
+                return Err(Error::type_(format!(
+                    "{name}: the start must be an integer, got the {} {v}",
+                    v.kind_name()
+                )))
+            }
+        };
+        if !(0..=MAX_TENSOR_ELEMENTS).contains(&n) {
+            return Err(Error::value(format!(
+                "{name}: length {n} is outside [0, {MAX_TENSOR_ELEMENTS}] (the notation's limit)"
+            )));
+        }
+        if k < 0 || (k >= n && k != 0) {
+            return Err(Error::bounds(format!(
+                "{name}: start {k} is outside the {n} elements of the array"
+            )));
+        }
+        let buf = crate::tensor::SharedArray::new(vec![0i64; n as usize]);
+        let acc = crate::tensor::Accessor::offset(&buf, &crate::Scalar::Int(k))?;
+        Ok(Value::Array(crate::tensor::Tensor::new(
+            acc,
+            Layout::concat_allow_empty([]),
+        )))
+    }
+
+    /// `Tensor(accessor, layout)` (printed `accessor o layout`): the tensor
+    /// of an accessor (`{b}`, `Array(n x i64)+k`, or a base value `b`) over
+    /// a layout.
+    pub(crate) fn tensor(a: &mut Args, _: &[i64]) -> Result<Value> {
+        let name = a.name();
+        let acc = a.req(0)?;
+        let l = match a.req(1)? {
+            Value::Layout(l) => l,
+            v => {
+                return Err(Error::type_(format!(
+                    "{name}: the second argument must be a layout, got the {} {v}",
+                    v.kind_name()
+                )))
+            }
+        };
+        let bare = |t: &Layout| t.rank() == 0;
+        match acc {
+            Value::Tensor(t) if bare(t.layout()) => Ok(Value::Tensor(t.with_layout(l))),
+            Value::Array(t) if bare(t.layout()) => Ok(Value::Array(t.with_layout(l))),
+            v @ (Value::Int(_) | Value::Scalar(_) | Value::Tuple(_)) => {
+                let b = v.to_coord_value(name)?;
+                Ok(Value::Tensor(crate::tensor::Tensor::new(
+                    crate::tensor::ImplicitAccessor::new(b),
+                    l,
+                )))
+            }
+            v => Err(Error::type_(format!(
+                "{name}: the first argument must be an accessor ({{b}}, Array(n x i64)+k) \
+                 or a base value, got the {} {v}",
+                v.kind_name()
+            ))),
+        }
     }
 
     /// `make_tensor(L)`: cosize(L) zeros (a shape means Layout(shape)),

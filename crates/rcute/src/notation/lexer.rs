@@ -29,6 +29,10 @@ pub enum Tok {
     Lt,
     /// `>`
     Gt,
+    /// `{` (the printed implicit accessor `{b}`)
+    LBrace,
+    /// `}`
+    RBrace,
     /// `,`
     Comma,
     /// `:`
@@ -74,6 +78,8 @@ impl Tok {
             Tok::RBracket => "']'".into(),
             Tok::Lt => "'<'".into(),
             Tok::Gt => "'>'".into(),
+            Tok::LBrace => "'{'".into(),
+            Tok::RBrace => "'}'".into(),
             Tok::Comma => "','".into(),
             Tok::Colon => "':'".into(),
             Tok::At => "'@'".into(),
@@ -167,6 +173,8 @@ pub fn tokenize(src: &str) -> Result<Vec<Token>> {
             (']', _) => (Tok::RBracket, 1),
             ('<', _) => (Tok::Lt, 1),
             ('>', _) => (Tok::Gt, 1),
+            ('{', _) => (Tok::LBrace, 1),
+            ('}', _) => (Tok::RBrace, 1),
             (',', _) => (Tok::Comma, 1),
             (':', _) => (Tok::Colon, 1),
             ('@', _) => (Tok::At, 1),

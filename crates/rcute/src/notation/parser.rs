@@ -14,6 +14,8 @@
 //! postfix   := primary ('(' args ')' | '[' expr (',' expr)* ']')*
 //! primary   := INT | F2 | NAME | '(' ')' | '(' expr ')' | '(' expr ',' ... ')'
 //!            | '<' expr (',' expr)* '>'
+//!            | '{' expr '}'                          (implicit accessor)
+//!            | 'Array' '(' INT 'x' 'i64' ')' [('+' | '-') INT]   (array accessor)
 //! args      := [arg (',' arg)* [',']]      arg := NAME '=' expr | expr
 //! ```
 
@@ -156,6 +158,19 @@ pub enum ExprKind {
     Index(Box<Expr>, Vec<Expr>),
 }
 
+/// The operation a printed implicit accessor `{b}` reads as.
+pub const IMPLICIT_ACCESSOR: &str = "ImplicitAccessor";
+/// The operation a printed array accessor `Array(N x i64)+K` reads as.
+pub const ARRAY_ACCESSOR: &str = "ArrayAccessor";
+
+/// True for an accessor written as such (`{b}`, `Array(6 x i64)`,
+/// `ImplicitAccessor(b)`, `ArrayAccessor(n, k)`): the left part of a printed
+/// tensor `accessor o layout`.
+fn is_accessor_literal(e: &Expr) -> bool {
+    matches!(&e.kind, ExprKind::Call { callee, .. }
+        if matches!(&callee.kind, ExprKind::Name(n) if n == IMPLICIT_ACCESSOR || n == ARRAY_ACCESSOR))
+}
+
 /// A statement: an assignment or an expression.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Statement {
@@ -280,6 +295,26 @@ impl Parser {
         // `A o B` and `A o offset o B`: C++'s printed composed layout, read
         // as `composition(A, B)` / `composition(A, offset, B)`
         let col = first.col;
+        if is_accessor_literal(&first) {
+            // a printed tensor `{b} o L` / `Array(6 x i64)+3 o L`: `Tensor(acc, L)`
+            self.bump();
+            let layout = self.layout_level()?;
+            if self.at_compose() {
+                return Err(parse_error(
+                    self.peek().col,
+                    "a tensor `accessor o layout` has two parts".to_string(),
+                ));
+            }
+            let callee = Expr::new(ExprKind::Name("Tensor".to_string()), col)?;
+            return Expr::new(
+                ExprKind::Call {
+                    callee: Box::new(callee),
+                    args: vec![first, layout],
+                    kwargs: Vec::new(),
+                },
+                col,
+            );
+        }
         let mut args = vec![first];
         while self.at_compose() {
             let t = self.bump();
@@ -502,7 +537,28 @@ impl Parser {
                     kwargs: Vec::new(),
                 }
             }
+            Tok::Ident(name)
+                if name == "Array"
+                    && self.peek().tok == Tok::LParen
+                    && matches!(self.peek_at(2), Tok::Ident(x) if x == "x") =>
+            {
+                self.array_literal(col)?
+            }
             Tok::Ident(name) => ExprKind::Name(name),
+            Tok::LBrace => {
+                // the printed implicit accessor `{b}`
+                self.enter()?;
+                let inner = self.expr();
+                self.leave();
+                let inner = inner?;
+                self.expect(Tok::RBrace, "to close the accessor `{...}`")?;
+                let callee = Expr::new(ExprKind::Name(IMPLICIT_ACCESSOR.to_string()), col)?;
+                ExprKind::Call {
+                    callee: Box::new(callee),
+                    args: vec![inner],
+                    kwargs: Vec::new(),
+                }
+            }
             Tok::LParen => return Expr::new(self.paren_body()?, col),
             Tok::Lt => ExprKind::Tuple(self.cpp_tuple()?),
             tok => {
@@ -513,6 +569,52 @@ impl Parser {
             }
         };
         Expr::new(kind, col)
+    }
+
+    /// After `Array`: `(N x i64)` and an optional `+K` / `-K`, the printed
+    /// array accessor, read as `ArrayAccessor(N, K)`.
+    fn array_literal(&mut self, col: usize) -> Result<ExprKind> {
+        self.bump(); // '('
+        let n = self.bump();
+        let Tok::Int(len) = n.tok else {
+            return Err(parse_error(
+                n.col,
+                format!(
+                    "expected the length in `Array(N x i64)`, found {}",
+                    n.tok.describe()
+                ),
+            ));
+        };
+        self.bump(); // 'x'
+        let t = self.bump();
+        if !matches!(&t.tok, Tok::Ident(ty) if ty == "i64") {
+            return Err(parse_error(
+                t.col,
+                format!(
+                    "expected the element type i64 in `Array(N x i64)` (the notation's arrays \
+                     hold i64), found {}",
+                    t.tok.describe()
+                ),
+            ));
+        }
+        self.expect(Tok::RParen, "to close `Array(N x i64)`")?;
+        let mut args = vec![Expr::new(ExprKind::Int(len), n.col)?];
+        if matches!(self.peek().tok, Tok::Plus | Tok::Minus)
+            && matches!(self.peek_at(1), Tok::Int(_))
+        {
+            let sign = self.bump();
+            let k = self.bump();
+            if let Tok::Int(v) = k.tok {
+                let v = if sign.tok == Tok::Minus { -v } else { v };
+                args.push(Expr::new(ExprKind::Int(v), k.col)?);
+            }
+        }
+        let callee = Expr::new(ExprKind::Name(ARRAY_ACCESSOR.to_string()), col)?;
+        Ok(ExprKind::Call {
+            callee: Box::new(callee),
+            args,
+            kwargs: Vec::new(),
+        })
     }
 
     /// After `(`: `()`, `(e)`, `(e,)`, `(e, f, ...)`.

@@ -309,7 +309,8 @@ const TABLE: &[Operation] = &[
               index or a path), or for the subscripts of `select[i, j](obj)` when `indices` is \
               not given. Always a tuple, even for one index; repeated indices repeat. On a \
               layout it gives a tuple of modes, which `make_layout` concatenates. C++ CuTe: \
-              `select<I...>`.",
+              `select<I...>`. \
+              A swizzled layout `Sw o offset o L` gives `Sw o offset o L'` with `L'` the selected modes of `L` as one layout.",
         example: "select((10,11,12,13), (1,3))",
         example_output: "(11, 13)",
         imp: op::select,
@@ -325,7 +326,8 @@ const TABLE: &[Operation] = &[
         doc: "`take(obj, (b, e))` (or `take[b, e](obj)`) is the tuple of the elements (or \
               modes) `b, ..., e-1` of `obj`. Exactly two indices with `b <= e` are required \
               (`value` error otherwise); a range outside the rank is a `bounds` error. C++ \
-              CuTe: `take<B, E>`.",
+              CuTe: `take<B, E>`. \
+              A swizzled layout `Sw o offset o L` gives `Sw o offset o L'` with `L'` the taken modes of `L` as one layout (C++ `take<B,E>`).",
         example: "take((10,11,12,13), (1,3))",
         example_output: "(11, 12)",
         imp: op::take,
@@ -342,7 +344,8 @@ const TABLE: &[Operation] = &[
               layout the mode `x` (a layout); a non-tuple counts as the 1-tuple of itself. With \
               `n`, `x` is added until the rank is `n` (`n` equal to the rank adds nothing; below \
               it is a `rank` error): C++'s `append<N>(L)` pads with `1:0`, here \
-              `append(L, 1:0, N)`. C++ CuTe: `append`.",
+              `append(L, 1:0, N)`. C++ CuTe: `append`. \
+              A swizzled layout keeps its swizzle and offset around the appended inner layout (C++).",
         example: "append((8,2):(1,8), 4:16)",
         example_output: "(8, 2, 4):(1, 8, 16)",
         imp: op::append,
@@ -356,7 +359,8 @@ const TABLE: &[Operation] = &[
         tensor_first: false,
         summary: "a tuple or layout with an element or mode added in front",
         doc: "As `append`, with `x` added in front (`n` copies up to rank `n`). C++ CuTe: \
-              `prepend`.",
+              `prepend`. \
+              A swizzled layout keeps its swizzle and offset around the prepended inner layout.",
         example: "prepend(8:1, 1:0, 3)",
         example_output: "(1, 1, 8):(0, 0, 1)",
         imp: op::prepend,
@@ -373,7 +377,8 @@ const TABLE: &[Operation] = &[
               `b, ..., e-1` of `obj` by one tuple (one mode) of them; `e = -1` means the rank, \
               `b = e` leaves `obj` as it is, and a non-tuple counts as the 1-tuple of itself. \
               Exactly two indices are required (`value` error otherwise); a range outside the \
-              rank is a `bounds` error. C++ CuTe: `group<B, E>`.",
+              rank is a `bounds` error. C++ CuTe: `group<B, E>`. \
+              A swizzled layout keeps its swizzle and offset around the grouped inner layout (C++ `group<B,E>`).",
         example: "group((2,3,4,5):(1,2,6,24), (1,3))",
         example_output: "(2, (3, 4), 5):(1, (2, 6), 24)",
         imp: op::group,
@@ -663,7 +668,8 @@ const TABLE: &[Operation] = &[
         tensor_first: false,
         summary: "the tuple of leaves, or a layout with depth at most 1",
         doc: "The leaves of `t` as a flat tuple (a leaf gives a 1-tuple); a layout is flattened \
-              in shape and stride together, keeping its function. C++ CuTe: `flatten`.",
+              in shape and stride together, keeping its function. C++ CuTe: `flatten`. \
+              A swizzled layout keeps its swizzle and offset around the flattened inner layout (C++).",
         example: "flatten(((4,8),(2,3)):((1,4),(32,64)))",
         example_output: "(4, 8, 2, 3):(1, 4, 32, 64)",
         imp: op::flatten,
@@ -1218,7 +1224,8 @@ const TABLE: &[Operation] = &[
         summary: "the size of every stride-0 mode replaced by 1",
         doc: "The layout `A` with each shape leaf whose stride is zero (in any stride algebra) \
               replaced by 1; the profile and the strides are unchanged. C++ CuTe: \
-              `filter_zeros`.",
+              `filter_zeros`. \
+              A swizzled layout keeps its swizzle and offset around the filtered inner layout.",
         example: "filter_zeros((4,1,3):(1,5,0))",
         example_output: "(4, 1, 1):(1, 5, 0)",
         imp: op::filter_zeros,
@@ -1520,7 +1527,8 @@ const TABLE: &[Operation] = &[
         summary: "the coordinates that the zero strides of A send to 0",
         doc: "The compact layout enumerating the indices of `A` along its stride-0 modes, so \
               that `A(N(i)) = 0` for every `i`; `1:0` when `A` has no zero stride. C++ CuTe: \
-              `nullspace`.",
+              `nullspace`. \
+              Of a swizzled layout `Sw o offset o L`: `nullspace(L)` (C++ answers `1:0`).",
         example: "nullspace((2,4,6):(0,2,0))",
         example_output: "(2, 6):(1, 8)",
         imp: op::nullspace,
@@ -1731,7 +1739,8 @@ const TABLE: &[Operation] = &[
               `{0} o L`). `proj` (a tuple like `(1, None, 1)`, C++'s `Step<_1,X,_1>`) first \
               drops the tiler and coordinate modes at its `None` entries. Errors: those of \
               `zipped_divide` and of slicing; `rank` for a projection of another rank. C++ \
-              CuTe: `local_tile`.",
+              CuTe: `local_tile`. \
+              A swizzled layout gives the swizzled part `Sw o (offset + d) o L'` for the part `{d} o L'` of its inner layout.",
         example: "local_tile((8,24):(1,8), (4,8), (1,2))",
         example_output: "{132} o (4, 8):(1, 8)",
         imp: op::local_tile,
@@ -1750,10 +1759,62 @@ const TABLE: &[Operation] = &[
               `thr` (per mode, leaf by leaf `(idx // d) mod s`). `T` is a tensor or a layout. \
               `proj` (a tuple like `(1, None, 1)`) first drops the modes of `thr` at its `None` \
               entries. Errors: `value` for a stride 0 on an extent above 1 in `thr`; those of \
-              `zipped_divide` and of slicing. C++ CuTe: `local_partition`.",
+              `zipped_divide` and of slicing. C++ CuTe: `local_partition`. \
+              A swizzled layout gives the swizzled part `Sw o (offset + d) o L'` for the part `{d} o L'` of its inner layout.",
         example: "local_partition((16,64):(1,16), (2,16):(1,2), 17)",
         example_output: "{129} o (8, 4):(2, 256)",
         imp: op::local_partition,
+        direct: None,
+    },
+    Operation {
+        name: "Tensor",
+        group: Tensors,
+        params: &[req("accessor"), req("layout")],
+        mode_indexed: false,
+        tensor_first: false,
+        summary: "the tensor of an accessor over a layout (the printed `acc o L`)",
+        doc: "`Tensor(acc, L)` is what a printed tensor `acc o L` reads as: `{b} o L` is \
+              `Tensor({b}, L)`, `Array(6 x i64)+3 o L` is `Tensor(Array(6 x i64)+3, L)` (a \
+              fresh buffer of 6 zeros entered at element 3; the notation never stores into \
+              an array, so the text carries all of its data, but not that two printed tensors \
+              shared one buffer). `acc` is `{b}`, an array accessor, or a base value `b` \
+              (meaning `{b}`). Errors: `type` for another accessor or a `layout` that is not \
+              a layout. PyCuTe: `Tensor(accessor, layout)`; C++ CuTe: `make_tensor(iterator, \
+              layout)`.",
+        example: "Tensor({3}, (2, 3):(1, 2))",
+        example_output: "{3} o (2, 3):(1, 2)",
+        imp: op::tensor,
+        direct: None,
+    },
+    Operation {
+        name: "ImplicitAccessor",
+        group: Tensors,
+        params: &[req("base")],
+        mode_indexed: false,
+        tensor_first: false,
+        summary: "the implicit accessor `{b}` (reads the offset itself, moved by `b`)",
+        doc: "What the printed accessor `{b}` reads as. Alone it is the tensor over the empty \
+              layout, `{b} o ():()`. `b` is an integer or a coordinate value. Errors: `type` \
+              for another base.",
+        example: "Tensor(ImplicitAccessor(2@1), (3,):(1@0,))",
+        example_output: "{2@1} o (3,):(1@0,)",
+        imp: op::implicit_accessor,
+        direct: None,
+    },
+    Operation {
+        name: "ArrayAccessor",
+        group: Tensors,
+        params: &[req("n"), opt("start", "0")],
+        mode_indexed: false,
+        tensor_first: false,
+        summary: "a fresh array of `n` zeros entered at element `start`",
+        doc: "What the printed accessor `Array(n x i64)+start` reads as: a new buffer of `n` \
+              i64 zeros. Alone it is the tensor over the empty layout. Errors: `type` for \
+              non-integers; `value` for `n` outside [0, 2^24]; `bounds` for a start outside \
+              the array.",
+        example: "Tensor(ArrayAccessor(6, 3), (3,):(1,))",
+        example_output: "Array(6 x i64)+3 o (3,):(1,)",
+        imp: op::array_accessor,
         direct: None,
     },
     Operation {

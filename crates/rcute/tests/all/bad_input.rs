@@ -718,6 +718,99 @@ fn catalogue() -> Vec<Case> {
         notation::eval_str("composition(4:1)")
     );
     bad!("too many arguments", Type, notation::eval_str("size(1, 2)"));
+    // swizzled layouts in the tuple operations and partitions
+    bad!(
+        "local_tile of a swizzled layout, coordinate rank",
+        Rank,
+        notation::eval_str("local_tile(Sw<3,3,3> o (8,64):(64,1), (8,8), (0,1,2))")
+    );
+    bad!(
+        "local_partition of a swizzled layout, stride-0 threads",
+        Value,
+        notation::eval_str("local_partition(Sw<3,3,3> o (8,64):(64,1), (2,4):(4,0), 5)")
+    );
+    bad!(
+        "take past a swizzled layout's rank",
+        Bounds,
+        notation::eval_str("take(Sw<3,3,3> o (8,64):(64,1), (0,3))")
+    );
+    bad!(
+        "select past a swizzled layout's rank",
+        Bounds,
+        notation::eval_str("select(Sw<3,3,3> o (8,64):(64,1), 2)")
+    );
+    bad!(
+        "append an integer to a swizzled layout",
+        Type,
+        notation::eval_str("append(Sw<3,3,3> o (8,64):(64,1), 2)")
+    );
+    bad!(
+        "prepend to a negative rank",
+        Value,
+        notation::eval_str("prepend(Sw<3,3,3> o (8,64):(64,1), 2:0, -1)")
+    );
+    bad!(
+        "group past a swizzled layout's rank",
+        Bounds,
+        notation::eval_str("group(Sw<3,3,3> o (8,64):(64,1), (1,3))")
+    );
+    bad!(
+        "flatten with an extra argument",
+        Type,
+        notation::eval_str("flatten(Sw<3,3,3> o (8,64):(64,1), 1)")
+    );
+    bad!(
+        "filter_zeros with an extra argument",
+        Type,
+        notation::eval_str("filter_zeros(Sw<3,3,3> o (8,64):(64,1), 1)")
+    );
+    bad!(
+        "nullspace with an extra argument",
+        Type,
+        notation::eval_str("nullspace(Sw<3,3,3> o (8,64):(64,1), 1)")
+    );
+    bad!(
+        "a layout after a swizzled layout",
+        Type,
+        notation::eval_str("composition((8,8):(8,1), Sw<3,3,3> o (8,8):(8,1))")
+    );
+    // printed tensors read back (`{b} o L`, `Array(n x i64)+k o L`)
+    bad!(
+        "tensor with three parts",
+        Parse,
+        notation::eval_str("{1} o 4:1 o 8:1")
+    );
+    bad!("unclosed accessor", Parse, notation::eval_str("{1"));
+    bad!(
+        "array of another type",
+        Parse,
+        notation::eval_str("Array(6 x f32) o 6:1")
+    );
+    bad!(
+        "array start past its end",
+        Bounds,
+        notation::eval_str("Array(6 x i64)+7 o 6:1")
+    );
+    bad!(
+        "negative array length",
+        Value,
+        notation::eval_str("ArrayAccessor(-1)")
+    );
+    bad!(
+        "tensor of a swizzle",
+        Type,
+        notation::eval_str("Tensor(Swizzle(3,4,3), 4:1)")
+    );
+    bad!(
+        "tensor over a shape",
+        Type,
+        notation::eval_str("Tensor({0}, (4,8))")
+    );
+    bad!(
+        "array tensor read past the buffer",
+        Bounds,
+        notation::eval_str("(Array(6 x i64)+3 o 3:2)(2)")
+    );
     bad!(
         "unknown keyword",
         Type,

@@ -207,9 +207,9 @@ proptest! {
     }
 
     /// Every printed form reads back as an equal value: layouts (integer,
-    /// basis and F2 strides) and tuples in the default, repr and C++
-    /// styles, swizzles, and swizzled layouts with and without an offset
-    ///. C++'s 1-tuple `(3)` reads as the integer 3 (docs/language.md),
+    /// basis and F2 strides), tuples, tensors (implicit and array
+    /// accessors) in the default, repr and C++ styles, swizzles, and
+    /// swizzled layouts with and without an offset. C++'s 1-tuple `(3)` reads as the integer 3 (docs/language.md),
     /// so C++ style is checked for values without 1-tuples.
     #[test]
     fn every_style_reads_back(
@@ -224,6 +224,11 @@ proptest! {
         let shift = if neg && b + extra > 0 { -(b + extra) } else { b + extra };
         let swz = ev(&format!("Swizzle({b},{m},{shift})"));
         let mut values = vec![l.clone(), tup, swz.clone()];
+        // tensors: implicit accessors with integer and coordinate bases, and
+        // arrays entered at an element (`{b} o L`, `Array(n x i64)+k o L`)
+        values.push(ev(&format!("Tensor({off}, ({s}):({d}))")));
+        values.push(ev(&format!("Tensor(ImplicitAccessor(({off}, 3@1)), ({s}):({d}))")));
+        values.push(ev(&format!("Tensor(ArrayAccessor(2000, {off}), ({s}):({d}))")));
         if let Value::Layout(inner) = &l {
             if inner.has_integer_strides() {
                 for o in [0, off] {
@@ -241,7 +246,7 @@ proptest! {
             let one_tuple = format_value(&v, Style::Str).contains(",)");
             for style in [Style::Str, Style::Repr, Style::Cpp] {
                 if (style == Style::Cpp && one_tuple)
-                    || (style == Style::Repr && k == 0 && coord_stride)
+                    || (style == Style::Repr && (k == 0 || (3..6).contains(&k)) && coord_stride)
                 {
                     continue;
                 }
