@@ -120,12 +120,12 @@ def is_int(x) -> bool:
 
 
 def is_static(x) -> bool:
-    """True for integers and for coordinate values whose children are all
-    static; F2 values are never static. Every rcute integer is static."""
+    """True for integers, F2 values (of an integer) and coordinate values
+    whose children are all static. Every rcute integer is static."""
     if isinstance(x, bool):
         return False
-    if is_int(x):
-        return True
+    if is_int(x) or isinstance(x, F2):
+        return True  # an F2 value holds an integer: static
     if isinstance(x, ArithTuple):
         return all(is_static(c) for c in x.as_tuple()) if isinstance(x.as_tuple(), tuple) else is_static(x.as_tuple())
     return False
@@ -337,13 +337,15 @@ class Ptr(MutableAccessor):
         if buf is None:
             raise ValueError("Ptr: the buffer is read-only")
         self.address = _ctypes.addressof(buf)
-        self.owner = owner if owner is not None else (source, buf)
+        self._buffer = buf  # holds the export (the memory cannot move)
+        self.owner = owner if owner is not None else source
 
     def _at(self, k):
         return self.dtype.from_address(self.address + k * _ctypes.sizeof(self.dtype))
 
     def __add__(self, k):
-        return Ptr(self.address + int(k) * _ctypes.sizeof(self.dtype), self.dtype, self.owner)
+        base = self if self.owner is None else self.owner
+        return Ptr(self.address + int(k) * _ctypes.sizeof(self.dtype), self.dtype, base)
 
     def __getitem__(self, k):
         return self._at(int(k)).value
@@ -355,7 +357,7 @@ class Ptr(MutableAccessor):
         return isinstance(other, Ptr) and (self.address, self.dtype) == (other.address, other.dtype)
 
     def __repr__(self):
-        return f"Ptr({hex(self.address)}, {self.dtype.__name__})"
+        return f"Ptr({self.address:#018x}, {self.dtype.__name__})"
 
 
 class Array(Ptr):
@@ -363,7 +365,7 @@ class Array(Ptr):
 
     def __init__(self, size, dtype=_ctypes.c_double):
         self.buffer = (dtype * int(size))()
-        super().__init__(_ctypes.addressof(self.buffer), dtype, self.buffer)
+        super().__init__(_ctypes.addressof(self.buffer), dtype, None)
         self.size = int(size)
 
     def __repr__(self):
@@ -436,8 +438,10 @@ class Tensor:
     accessor moved by the slice's offset."""
 
     def __init__(self, accessor, layout):
-        if not is_tuple(layout) and not isinstance(layout, LayoutBase) and is_int(layout):
-            layout = Layout(layout)
+        if not isinstance(accessor, Accessor):
+            raise ValueError(f"value: Tensor: expected an accessor, got {accessor!r}")
+        if not isinstance(layout, LayoutBase):
+            raise ValueError(f"value: Tensor: expected a layout, got {layout!r}")
         self.accessor, self.layout = accessor, layout
 
     @property
@@ -902,3 +906,155 @@ Layout._left_inverse = lambda self: left_inverse(self)  # noqa: E731,F821
 Layout._nullspace = lambda self: nullspace(self)  # noqa: E731,F821
 Layout._coshape = lambda self: coshape(self)  # noqa: E731,F821
 Layout._coprofile = lambda self: coprofile(self)  # noqa: E731,F821
+
+
+# ---------------------------------------------------------------- the reference's newer signatures (make=, mode=)
+
+_rust_flatten, _rust_slice, _rust_dice = flatten, slice_, dice_  # noqa: F821
+_rust_lift, _rust_make_basis_like, _rust_scaled_basis = lift, make_basis_like, ScaledBasis  # noqa: F821
+
+
+def flatten(t, make=tuple):
+    """The leaves of `t` in order, given to `make` (a tuple by default;
+    `make=list`, `make=make_layout`, ...)."""
+    r = _rust_flatten(t)
+    return r if make is tuple else make(r if is_tuple(r) else (r,))
+
+
+def slice_(htuple, B, make=tuple):
+    """The parts of `B` at the `None` leaves of `htuple`, given to `make`."""
+    r = _rust_slice(htuple, B)
+    return r if make is tuple else make(r)
+
+
+def dice_(htuple, B, make=tuple):
+    """The parts of `B` at the non-`None` leaves of `htuple`, given to `make`."""
+    r = _rust_dice(htuple, B)
+    return r if make is tuple else make(r)
+
+
+def _lift(obj, path=(), *, pad=0, make=tuple, mode=()):
+    path = tuple(mode) + (tuple(path) if is_tuple(path) else (path,))
+    if make is tuple:
+        return _rust_lift(obj, path, pad=pad)
+    for i in reversed(path):
+        if not is_int(i) or i < 0:
+            raise ValueError(f"value: lift: the index {i!r} of the path is not a natural number")
+        obj = make((pad,) * int(i) + (obj,))
+    return obj
+
+
+lift = ModeOpDecorator(_lift)
+lift.__doc__ = _rust_lift.__doc__
+
+
+def make_basis_like(profile, mode=()):
+    """The unit basis values nested like `profile`: the leaf at path `p` is
+    `E(*mode, *p)`."""
+    mode = tuple(mode) if is_tuple(mode) else (mode,)
+    if not mode:
+        return _rust_make_basis_like(profile)
+
+    def rec(p, path):
+        if is_tuple(p):
+            return tuple(rec(x, path + (i,)) for i, x in enumerate(p))
+        return E(*path)
+
+    return rec(profile, mode)
+
+
+def ScaledBasis(value, mode=None, seq=None):  # noqa: N802 - the reference's name
+    """The basis value `value` at the path `mode` (`seq` is rcute's older
+    name of it)."""
+    path = mode if mode is not None else seq
+    return _rust_scaled_basis(value, path)
+
+
+_old_unflatten, _old_transform_apply_leaf, _old_fold_leaf = unflatten, transform_apply_leaf, fold_leaf
+
+
+def unflatten(iter, profile, make=tuple, *, g=None):  # noqa: A002 - the reference's name
+    """Rebuild `profile`'s structure drawing leaves from `iter`; `make`
+    builds each node (`g` is rcute's older name of it)."""
+    return _old_unflatten(iter, profile, g if g is not None else make)
+
+
+def transform_apply_leaf(make, fn, htuple, *tuples):
+    """If `htuple` is a tuple, `make` of the recursive results over its modes
+    zipped with the other arguments' modes; at a leaf, `fn(htuple, *tuples)`."""
+    return _old_transform_apply_leaf(make, fn, htuple, *tuples)
+
+
+def fold_leaf(fn, init, *tuples):
+    """Left fold of `fn` over `zip_leaves(*tuples)`, starting from `init`."""
+    return _old_fold_leaf(fn, init, *tuples)
+
+
+# ---------------------------------------------------------------- Integer and StrideScalar as abstract base classes
+
+import abc as _abc  # noqa: E402
+
+
+class Integer(_abc.ABC):
+    """The reference's integers: `int` and its subclasses except `bool`, and
+    registered types (`register_integer_type`, `Integer.register`)."""
+
+    @classmethod
+    def __subclasshook__(cls, C):
+        if cls is Integer:
+            if issubclass(C, bool):
+                return False
+            if issubclass(C, int) or any(issubclass(C, t) for t in _INTEGER_TYPES):
+                return True
+        return NotImplemented
+
+
+class StrideScalar(_abc.ABC):
+    """The values a stride leaf can be: integers, coordinate values, F2."""
+
+    @classmethod
+    def __subclasshook__(cls, C):
+        if cls is StrideScalar:
+            if issubclass(C, (int, ArithTuple, F2)) or issubclass(C, Integer):
+                return True
+        return NotImplemented
+
+
+_old_is_int = is_int
+
+
+def is_int(x) -> bool:
+    """True for `int` (not `bool`) and for registered integer types."""
+    return isinstance(x, Integer)
+
+
+def divmod(a, b):  # noqa: A001 - the reference exports this name
+    """Python's `divmod` (so a type's own `__divmod__` is used), falling
+    back to `(a // b, a % b)` for types that define only those."""
+    try:
+        return _builtins.divmod(a, b)
+    except TypeError:
+        return (a // b, a % b)
+
+
+# ---------------------------------------------------------------- coordinate values: .data and _set
+
+
+def _arith_data(self):
+    t = self.as_tuple()
+    return t if isinstance(t, tuple) else (t,)
+
+
+ArithTuple.data = property(_arith_data)
+ArithTuple._set = classmethod(lambda cls, seq: ArithTuple(*seq) if len(seq) else 0)
+
+
+# ---------------------------------------------------------------- accessors: base, ptr
+
+
+def _ptr_base(self):
+    return self if self.owner is None else self.owner
+
+
+Ptr.base = property(_ptr_base)
+Ptr.ptr = property(lambda self: _ctypes.cast(self.address, _ctypes.POINTER(self.dtype)))
