@@ -416,6 +416,34 @@ scalar_class!(
         fn __hash__(&self) -> u64 {
             self.value as u64
         }
+        /// Polynomial division over GF(2) (`rcute::f2::divmod`): the divisor
+        /// is an integer (not `bool`) or an F2 value.
+        fn __divmod__(
+            &self,
+            py: Python<'_>,
+            d: &Bound<'_, PyAny>,
+        ) -> PyResult<(PyObject, PyObject)> {
+            let d = if let Ok(f) = d.downcast::<PyF2>() {
+                f.get().value
+            } else if d.downcast::<PyInt>().is_ok() && d.downcast::<PyBool>().is_err() {
+                d.extract::<i64>()?
+            } else {
+                return Err(PyTypeError::new_err(format!(
+                    "type: divmod(F2, {}): the divisor must be an integer or an F2 value",
+                    d.get_type().name()?
+                )));
+            };
+            if d == 0 {
+                return Err(pyo3::exceptions::PyZeroDivisionError::new_err(
+                    "F2 division by zero",
+                ));
+            }
+            let (q, r) = rcute::f2::divmod(self.value, d).map_err(to_pyerr)?;
+            Ok((
+                PyF2 { value: q }.into_py_any(py)?,
+                PyF2 { value: r }.into_py_any(py)?,
+            ))
+        }
     }
 );
 

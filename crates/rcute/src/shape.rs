@@ -31,11 +31,14 @@ pub fn size(s: HRef<'_, i64>) -> Result<i64> {
 /// `idx2crd(c, S)`: the natural coordinate of `c` in shape `S`
 /// (`docs/operations.md`). `c` may be integral, flat or natural (any
 /// coordinate weakly congruent to `S`), may contain `None` (zeros), and
-/// may hold coordinate values (padded to `S`'s profile) or F2 values (split
-/// into bit fields; power-of-two extents only).
+/// may hold coordinate values (padded to `S`'s profile) or F2 values (divided
+/// polynomially by each extent but the last, on shapes whose running
+/// product does not carry).
 ///
 /// Errors: `rank` for a tuple coordinate against a leaf shape or a length
-/// mismatch; `value` for an F2 index against a non-power-of-two extent, and
+/// mismatch; `value` for an F2 index against a shape that carries (an
+/// extent `e` with `clmul(p, e) != p * e` for the product `p` of the extents
+/// before it, the last extent excepted) or a negative F2 index, and
 /// for an integer index split over a tuple shape with an extent 0
 /// (`idx2crd(7, (3,0))`).
 ///
@@ -161,21 +164,33 @@ fn idx2crd_scalar(
             Ok(())
         }
         Some(Scalar::F2(v)) => {
+            // the carry-free rule: each extent before the last divides the
+            // index polynomially (`f2::divmod`), which round-trips through
+            // `crd2idx` exactly when the running product never carries
             let leaves = s.leaves();
             let mut out: smallvec::SmallVec<[Scalar; 8]> = smallvec::SmallVec::new();
             let mut rest = *v;
+            let mut p: i64 = 1;
             for (k, &e) in leaves.iter().enumerate() {
-                if e <= 0 || e & (e - 1) != 0 {
-                    return Err(Error::value(format!(
-                        "idx2crd: the F2 index F{v} needs power-of-two extents, shape {s} has {e}"
-                    )));
-                }
                 if k + 1 == leaves.len() {
                     out.push(Scalar::F2(rest));
                 } else {
-                    let bits = e.trailing_zeros();
-                    out.push(Scalar::F2(rest & (e - 1)));
-                    rest >>= bits;
+                    if e <= 0 {
+                        return Err(Error::value(format!(
+                            "idx2crd: the F2 index F{v} against the extent {e} of {s}"
+                        )));
+                    }
+                    let np = int::mul(p, e)?;
+                    if crate::f2::clmul(p, e)? != np {
+                        return Err(Error::value(format!(
+                            "idx2crd: the shape {s} carries ({p} * {e} differs carry-less), \
+                             so the F2 index F{v} has no coordinate in it"
+                        )));
+                    }
+                    p = np;
+                    let (q, r) = crate::f2::divmod(rest, e)?;
+                    out.push(Scalar::F2(r));
+                    rest = q;
                 }
             }
             b.push_with_profile(s, out);

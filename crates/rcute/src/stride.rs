@@ -175,6 +175,7 @@ impl Scalar {
             (Int(0), o) => Ok(o.clone()),
             (F2(a), F2(b)) => Ok(F2(a ^ b)),
             (F2(_), Int(0)) => Ok(self.clone()),
+            (F2(0), Coord(_)) => Ok(other.clone()),
             (Coord(_), Int(0)) => Ok(self.clone()),
             (Coord(_), F2(0)) => Ok(self.clone()),
             (Coord(a), Coord(b)) => {
@@ -221,11 +222,12 @@ impl Scalar {
         }
     }
 
-    /// `-self`; negating an F2 value is a `type` error.
+    /// `-self`: an F2 value is its own negative (addition is XOR); a
+    /// coordinate value negates childwise.
     pub fn neg(&self) -> Result<Scalar> {
         match self {
             Scalar::Int(a) => Ok(Scalar::Int(int::neg(*a)?)),
-            Scalar::F2(a) => Err(Error::type_(format!("cannot negate the F2 value F{a}"))),
+            Scalar::F2(_) => Ok(self.clone()),
             Scalar::Coord(c) => Ok(Scalar::coord(
                 c.children()
                     .iter()
@@ -242,12 +244,14 @@ impl Scalar {
         match (self, other) {
             (Int(a), Int(b)) => Ok(Int(int::mul(*a, *b)?)),
             (F2(f), Int(m)) | (Int(m), F2(f)) | (F2(f), F2(m)) => Ok(F2(clmul(*f, *m)?)),
-            (Coord(c), s @ (Int(_) | F2(_))) | (s @ Int(_), Coord(c)) => Ok(Scalar::coord(
-                c.children()
-                    .iter()
-                    .map(|x| x.mul(s))
-                    .collect::<Result<_>>()?,
-            )),
+            (Coord(c), s @ (Int(_) | F2(_))) | (s @ (Int(_) | F2(_)), Coord(c)) => {
+                Ok(Scalar::coord(
+                    c.children()
+                        .iter()
+                        .map(|x| x.mul(s))
+                        .collect::<Result<_>>()?,
+                ))
+            }
             _ => Err(Error::type_(format!(
                 "cannot multiply {} {self} by {} {other}",
                 self.kind_name(),

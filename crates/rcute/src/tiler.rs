@@ -232,7 +232,7 @@ tuple_tilers!(
 /// scaled into the axis `E(p)`.
 ///
 /// Errors: `type` for a `None` leaf or a coordinate stride scaled by a
-/// basis; `value` for an empty tuple.
+/// basis. The empty tuple gives the empty layout `():()`.
 pub fn tiler_to_layout(t: &TilerRef<'_>) -> Result<Layout> {
     fn rec(t: &TilerRef<'_>, e: &Scalar, path: &mut Vec<usize>, depth: usize) -> Result<Layout> {
         if depth > crate::htuple::MAX_DEPTH {
@@ -260,6 +260,7 @@ pub fn tiler_to_layout(t: &TilerRef<'_>) -> Result<Layout> {
                 Ok(Layout::from_parts(l.shape().clone(), d))
             }
             TilerRef::None => Err(Error::type_("tiler_to_layout: None in a tiler")),
+            TilerRef::Tuple(v) if v.is_empty() => Ok(Layout::concat_allow_empty([])),
             TilerRef::Tuple(v) => {
                 let mut modes = Vec::with_capacity(v.len());
                 for (i, x) in v.iter().enumerate() {

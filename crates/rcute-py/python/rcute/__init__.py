@@ -120,12 +120,12 @@ def is_int(x) -> bool:
 
 
 def is_static(x) -> bool:
-    """True for integers and for coordinate values whose children are all
-    static; F2 values are never static. Every rcute integer is static."""
+    """True for integers, F2 values (of an integer) and coordinate values
+    whose children are all static. Every rcute integer is static."""
     if isinstance(x, bool):
         return False
-    if is_int(x):
-        return True
+    if is_int(x) or isinstance(x, F2):
+        return True  # an F2 value holds an integer: static
     if isinstance(x, ArithTuple):
         return all(is_static(c) for c in x.as_tuple()) if isinstance(x.as_tuple(), tuple) else is_static(x.as_tuple())
     return False
@@ -275,6 +275,11 @@ def make_layout(*args):
         or (isinstance(args[0], tuple) and args[0] and all(isinstance(x, LayoutBase) for x in args[0]))
     ):
         args = tuple(args[0])
+    elif len(args) == 1 and not isinstance(args[0], (LayoutBase, tuple, str)) and not is_int(args[0]) \
+            and hasattr(args[0], "__iter__"):
+        args = tuple(args[0])  # any iterable of layouts: a generator, an iterator, ...
+    if not args or args == ((),):
+        return Layout((), ())  # the empty concatenation: the rank-0 layout ():()
     return _rcute.make_layout(*args)
 
 
@@ -312,6 +317,16 @@ class Ptr(MutableAccessor):
             self.dtype = dtype or source._type_
             self.owner = owner if owner is not None else source
             return
+        iface = getattr(source, "__array_interface__", None)
+        if iface is not None:
+            # numpy arrays and views (strided ones too): the first element's
+            # address; the view keeps the memory alive
+            import numpy as _numpy
+
+            self.address = int(iface["data"][0])
+            self.dtype = dtype or _numpy.ctypeslib.as_ctypes_type(source.dtype)
+            self.owner = owner if owner is not None else source
+            return
         mv = memoryview(source)
         fmt_types = {"d": _ctypes.c_double, "f": _ctypes.c_float, "i": _ctypes.c_int,
                      "l": _ctypes.c_long, "q": _ctypes.c_longlong, "b": _ctypes.c_byte,
@@ -322,13 +337,15 @@ class Ptr(MutableAccessor):
         if buf is None:
             raise ValueError("Ptr: the buffer is read-only")
         self.address = _ctypes.addressof(buf)
-        self.owner = owner if owner is not None else (source, buf)
+        self._buffer = buf  # holds the export (the memory cannot move)
+        self.owner = owner if owner is not None else source
 
     def _at(self, k):
         return self.dtype.from_address(self.address + k * _ctypes.sizeof(self.dtype))
 
     def __add__(self, k):
-        return Ptr(self.address + int(k) * _ctypes.sizeof(self.dtype), self.dtype, self.owner)
+        base = self if self.owner is None else self.owner
+        return Ptr(self.address + int(k) * _ctypes.sizeof(self.dtype), self.dtype, base)
 
     def __getitem__(self, k):
         return self._at(int(k)).value
@@ -340,7 +357,7 @@ class Ptr(MutableAccessor):
         return isinstance(other, Ptr) and (self.address, self.dtype) == (other.address, other.dtype)
 
     def __repr__(self):
-        return f"Ptr({hex(self.address)}, {self.dtype.__name__})"
+        return f"Ptr({self.address:#018x}, {self.dtype.__name__})"
 
 
 class Array(Ptr):
@@ -348,7 +365,7 @@ class Array(Ptr):
 
     def __init__(self, size, dtype=_ctypes.c_double):
         self.buffer = (dtype * int(size))()
-        super().__init__(_ctypes.addressof(self.buffer), dtype, self.buffer)
+        super().__init__(_ctypes.addressof(self.buffer), dtype, None)
         self.size = int(size)
 
     def __repr__(self):
@@ -398,6 +415,17 @@ class TransformAccessor(Accessor):
 # ---------------------------------------------------------------- tensors
 
 
+def _slices_to_none(c):
+    """Every `slice(None)` (`:`) leaf read as `None`; another slice is an error."""
+    if isinstance(c, slice):
+        if c != slice(None):
+            raise ValueError(f"value: only `:` slices a tensor, not {c}")
+        return None
+    if is_tuple(c):
+        return tuple(_slices_to_none(x) for x in c)
+    return c
+
+
 def _has_none(c) -> bool:
     return c is None or (is_tuple(c) and any(_has_none(x) for x in c))
 
@@ -410,8 +438,10 @@ class Tensor:
     accessor moved by the slice's offset."""
 
     def __init__(self, accessor, layout):
-        if not is_tuple(layout) and not isinstance(layout, LayoutBase) and is_int(layout):
-            layout = Layout(layout)
+        if not isinstance(accessor, Accessor):
+            raise ValueError(f"value: Tensor: expected an accessor, got {accessor!r}")
+        if not isinstance(layout, LayoutBase):
+            raise ValueError(f"value: Tensor: expected a layout, got {layout!r}")
         self.accessor, self.layout = accessor, layout
 
     @property
@@ -423,15 +453,33 @@ class Tensor:
         return self.layout.stride
 
     def __getitem__(self, crd):
+        crd = _slices_to_none(crd)
         if _has_none(crd):
-            sub, off = slice_and_offset(self.layout, crd)  # noqa: F821 - Rust operation
+            off, sub = self.layout._offset_and_slice(crd)
             return Tensor(self.accessor + off, sub)
         return self.accessor[self.layout(crd)]
 
     def __setitem__(self, crd, value):
-        if _has_none(crd):
-            raise TypeError("Tensor: cannot assign to a slice")
+        if _has_none(_slices_to_none(crd)):
+            raise ValueError("value: Tensor: cannot assign to a slice")
         self.accessor[self.layout(crd)] = value
+
+    def get(self, mode):
+        """The tensor over the same accessor with the sub-layout at `mode`."""
+        return Tensor(self.accessor, get(self.layout, mode))  # noqa: F821 - Rust operation
+
+    # the dispatch hooks of the algebra: the same accessor, a new layout
+    def _coalesce(self, profile=1):
+        return Tensor(self.accessor, coalesce(self.layout, profile))  # noqa: F821
+
+    def _coalesce_z(self, profile=1):
+        return Tensor(self.accessor, coalesce_z(self.layout, profile))  # noqa: F821
+
+    def _composition(self, B):
+        return Tensor(self.accessor, composition(self.layout, B))  # noqa: F821
+
+    def _logical_divide(self, B):
+        return Tensor(self.accessor, logical_divide(self.layout, B))  # noqa: F821
 
     def __call__(self, *crd):
         return self[crd[0] if len(crd) == 1 else crd]
@@ -446,7 +494,7 @@ class Tensor:
         return f"{self.accessor} o {self.layout}"
 
     def __repr__(self):
-        return f"Tensor({self.accessor!r}, {self.layout!r})"
+        return f"Tensor({self.accessor!r}, {self.layout})"
 
 
 def is_tensor(x) -> bool:
@@ -458,8 +506,14 @@ def make_tensor(layout, dtype=_ctypes.c_double):
     """A tensor over a fresh zero-initialised `Array` of `cosize(layout)`
     elements (a shape is made a column-major layout)."""
     if not isinstance(layout, LayoutBase):
+        if not (is_int(layout) or is_tuple(layout)):
+            raise ValueError(f"value: make_tensor: expected a layout or a shape, got {layout!r}")
         layout = Layout(layout)
-    return Tensor(Array(cosize(layout), dtype), layout)  # noqa: F821 - Rust operation
+    n = coshape(layout)  # noqa: F821 - Rust operation
+    if not is_int(n):
+        raise ValueError(f"value: make_tensor: the codomain of {layout} is not integral "
+                         f"(coshape {n}); there is no memory to allocate")
+    return Tensor(Array(n, dtype), layout)
 
 
 def identity_tensor(shape):
@@ -552,3 +606,455 @@ def coordinates(shape):
 
 
 __all__.append("coordinates")
+
+
+# ---------------------------------------------------------------- the duck-typed protocol
+#
+# The reference's free functions are thin dispatchers: an argument that is
+# not a layout, an integer, a tuple/list or None takes part through its
+# attributes (`shape`, `stride`, `get`) or its hooks (`_coalesce`,
+# `_composition`, ...). Tensors use this, and so can user classes. The Rust
+# operations stay as they are; these wrappers only rewrite the arguments.
+
+_NATIVE = (LayoutBase, int, tuple, list, ArithTuple, F2, Swizzle, str, type(None))
+
+
+def _is_foreign(x) -> bool:
+    return not isinstance(x, _NATIVE) and not is_int(x)
+
+
+def _attr_value(x, name):
+    v = getattr(x, name)
+    return v() if callable(v) else v
+
+
+class _Dispatching:
+    """An operation of the Rust table with the reference's dispatch rule in
+    front (`rule(op, mode, args, kwargs)`); subscripts add a mode path, as
+    for the operation itself."""
+
+    def __init__(self, op, rule, _path=()):
+        self._op, self._rule, self._path = op, rule, tuple(_path)
+
+    def __getitem__(self, idx):
+        idx = idx if isinstance(idx, tuple) else (idx,)
+        return _Dispatching(self._op, self._rule, self._path + idx)
+
+    def __call__(self, *args, mode=(), **kwargs):
+        mode = self._path + (tuple(mode) if isinstance(mode, (tuple, list)) else (mode,))
+        return self._rule(self._op, mode, args, kwargs)
+
+    @property
+    def __name__(self):
+        return self._op.__name__
+
+    @property
+    def __doc__(self):
+        return self._op.__doc__
+
+    @property
+    def __signature__(self):
+        return _signature_of(self._op.__name__)
+
+    def __repr__(self):
+        return repr(self._op[self._path] if self._path else self._op)
+
+
+def _call(op, mode, args, kwargs):
+    return (op[mode] if mode else op)(*args, **kwargs)
+
+
+def _through(attr):
+    """`shape`, `size`, ...: a foreign first argument is replaced by its
+    attribute `attr` (called when callable)."""
+
+    def rule(op, mode, args, kwargs):
+        if args and _is_foreign(args[0]) and hasattr(args[0], attr):
+            args = (_attr_value(args[0], attr),) + args[1:]
+        return _call(op, mode, args, kwargs)
+
+    return rule
+
+
+def _shape_rule(op, mode, args, kwargs):
+    if len(args) == 1 and not kwargs and args[0] is None and not mode:
+        return None  # shape(None) is None
+    return _through("shape")(op, mode, args, kwargs)
+
+
+def _stride_rule(op, mode, args, kwargs):
+    a = args[0] if args else kwargs.get("A")
+    if args and _is_foreign(a) and hasattr(a, "stride"):
+        a = _attr_value(a, "stride")
+        args = (a,) + args[1:]
+    if len(args) == 1 and not kwargs and not isinstance(a, LayoutBase):
+        # a plain value: its mode, then a stride scalar as is and a tuple
+        # rebuilt from the strides of its elements
+        for i in mode:
+            a = get(a, i)  # noqa: F821 - Rust operation
+
+        def rebuild(x):
+            if is_tuple(x):
+                return tuple(rebuild(y) for y in x)
+            if isinstance(x, LayoutBase):
+                return x.stride
+            return x
+
+        return rebuild(a)
+    return _call(op, mode, args, kwargs)
+
+
+def _get_rule(op, mode, args, kwargs):
+    if args and _is_foreign(args[0]) and hasattr(args[0], "get"):
+        path = tuple(mode)
+        extra = args[1] if len(args) > 1 else kwargs.get("path", ())
+        path += tuple(extra) if is_tuple(extra) else (extra,)
+        return args[0].get(path) if path else args[0]
+    return _call(op, mode, args, kwargs)
+
+
+def _hook(name, kind):
+    """The algebra: a foreign first argument answers through its hook
+    `name`; a mode path is first turned into a by-mode argument."""
+
+    def rule(op, mode, args, kwargs):
+        if not args or not _is_foreign(args[0]):
+            return _call(op, mode, args, kwargs)
+        a = args[0]
+        if not hasattr(a, name):
+            raise TypeError(f"type: {op.__name__}: the {type(a).__name__} value {a!r} "
+                            f"has no {name} (not a layout)")
+        rest = list(args[1:])
+        if kind == "profile":
+            profile = rest[0] if rest else kwargs.get("profile", 1)
+            if mode:
+                profile = lift(profile, mode, pad=None)  # noqa: F821 - Rust operation
+            return getattr(a, name)(profile)
+        if kind == "tiler":
+            b = rest[0] if rest else kwargs.get("B")
+            if mode:
+                if name == "_composition":
+                    b = replace(repeat_like(None, shape(a)), b, mode=mode)  # noqa: F821
+                else:
+                    b = lift(b, mode, pad=None)  # noqa: F821 - Rust operation
+            return getattr(a, name)(b)
+        if kind == "extend":
+            return getattr(a, name)(rest[0] if rest else kwargs.get("extend"))
+        return getattr(a, name)()
+
+    return rule
+
+
+def _zipped_divide_rule(op, mode, args, kwargs):
+    if args and _is_foreign(args[0]):
+        b = args[1] if len(args) > 1 else kwargs.get("B")
+        return logical_divide(args[0], tiler_to_layout(b), mode=mode)  # noqa: F821
+    return _call(op, mode, args, kwargs)
+
+
+def _to_shapes(x):
+    """Every operand that is neither an integer nor a tuple replaced by its
+    shape, at every level (bug E6)."""
+    if is_tuple(x):
+        return tuple(_to_shapes(y) for y in x)
+    if isinstance(x, LayoutBase) or (_is_foreign(x) and hasattr(x, "shape")):
+        return _to_shapes(_attr_value(x, "shape"))
+    return x
+
+
+def _shapes_rule(op, mode, args, kwargs):
+    return _call(op, mode, tuple(_to_shapes(a) for a in args),
+                 {k: _to_shapes(v) for k, v in kwargs.items()})
+
+
+def _as_leaves(x):
+    """Congruence: every non-tuple is a leaf (a layout too), read as 0."""
+    if is_tuple(x):
+        return tuple(_as_leaves(y) for y in x)
+    return 0
+
+
+def _congruence_rule(op, mode, args, kwargs):
+    return _call(op, mode, tuple(_as_leaves(a) for a in args),
+                 {k: _as_leaves(v) for k, v in kwargs.items()})
+
+
+def _layout_add_rule(op, mode, args, kwargs):
+    if len(args) == 2 and not kwargs and not mode:
+        if args[0] is None:
+            return args[1]
+        if args[1] is None:
+            return args[0]
+    return _call(op, mode, args, kwargs)
+
+
+_RULES = {
+    "shape": _shape_rule,
+    "size": _through("shape"),
+    "rank": _through("shape"),
+    "depth": _through("shape"),
+    "stride": _stride_rule,
+    "get": _get_rule,
+    "coalesce": _hook("_coalesce", "profile"),
+    "coalesce_z": _hook("_coalesce_z", "profile"),
+    "composition": _hook("_composition", "tiler"),
+    "logical_divide": _hook("_logical_divide", "tiler"),
+    "logical_product": _hook("_logical_product", "tiler"),
+    "complement": _hook("_complement", "extend"),
+    "right_inverse": _hook("_right_inverse", "none"),
+    "left_inverse": _hook("_left_inverse", "none"),
+    "nullspace": _hook("_nullspace", "none"),
+    "coshape": _hook("_coshape", "none"),
+    "coprofile": _hook("_coprofile", "none"),
+    "zipped_divide": _zipped_divide_rule,
+    "compatible": _shapes_rule,
+    "common_refinement": _shapes_rule,
+    "common_coarsening": _shapes_rule,
+    "congruent": _congruence_rule,
+    "weakly_congruent": _congruence_rule,
+    "layout_add": _layout_add_rule,
+}
+for _name, _rule in _RULES.items():
+    if _name in globals() and isinstance(globals()[_name], _rcute.Operation):
+        globals()[_name] = _Dispatching(globals()[_name], _rule)
+del _name, _rule
+
+
+def profile(obj):
+    """The tree that congruence compares: for an object with a `shape`
+    attribute (a layout, a tensor, ...), `profile` of that shape; anything
+    else is returned as is (the very same object). Never raises.
+
+    >>> profile(Layout((2, (3, 4))))
+    (2, (3, 4))
+    >>> profile((Layout(2), Layout(3)))
+    (Layout(2, 1), Layout(3, 1))
+    """
+    if isinstance(obj, (tuple, list, int, type(None))) or is_int(obj):
+        return obj
+    try:
+        if hasattr(obj, "shape"):
+            return profile(_attr_value(obj, "shape"))
+    except Exception:  # noqa: BLE001 - total: never raises
+        pass
+    return obj
+
+
+def _replace_impl(obj, x, mode=()):
+    if not mode:
+        return x
+    if not is_tuple(obj):
+        obj = (obj,)
+    i = mode[0]
+    n = len(obj)
+    if not isinstance(i, int) or not -n <= i < n:
+        raise ValueError(f"value: replace: index {i} of the path {tuple(mode)} "
+                         f"names no element of {tuple(obj)!r}")
+    i %= n
+    return tuple(_replace_impl(v, x, mode[1:]) if k == i else v for k, v in enumerate(obj))
+
+
+def _replace(obj, x, *, mode=()):
+    """A copy of `obj` whose element at the path `mode` is `x` (a tuple; a
+    leaf is first wrapped into a 1-tuple). A negative index counts from the
+    end, as for `get`; an index beyond the end is a ValueError.
+
+    >>> replace[1]((1, 2, 3), 42)
+    (1, 42, 3)
+    >>> replace[0, 2](((1, 2, 3), 4), 42)
+    ((1, 2, 42), 4)
+    """
+    return _replace_impl(obj, x, tuple(mode))
+
+
+replace = ModeOpDecorator(_replace)
+replace.__doc__ = _replace.__doc__
+
+__all__ += ["profile", "replace"]
+
+
+# ---------------------------------------------------------------- private hooks (the reference's)
+
+
+def _layout_offset_and_slice(self, crd):
+    """`(offset, sublayout)` of the coordinate `crd` (`None` or `:` leaves
+    keep their mode; they count 0 in the offset). A bare `None` keeps the
+    whole layout as one mode."""
+    crd = _slices_to_none(crd)
+    if crd is None:
+        return 0, make_layout([self])
+    sub, off = slice_and_offset(self, crd)  # noqa: F821 - Rust operation
+    return off, sub
+
+
+def _layout_set(cls, shape, stride):
+    """Build a layout from `shape` and `stride` as given (no prefix
+    products)."""
+    return Layout(shape, stride)
+
+
+Layout._offset_and_slice = _layout_offset_and_slice
+Layout._set = classmethod(_layout_set)
+Layout._coalesce = lambda self, profile=1: coalesce(self, profile)  # noqa: E731,F821
+Layout._coalesce_z = lambda self, profile=1: coalesce_z(self, profile)  # noqa: E731,F821
+Layout._composition = lambda self, B: composition(self, B)  # noqa: E731,F821
+Layout._logical_divide = lambda self, B: logical_divide(self, B)  # noqa: E731,F821
+Layout._logical_product = lambda self, B: logical_product(self, B)  # noqa: E731,F821
+Layout._complement = lambda self, extend=None: complement(self, extend)  # noqa: E731,F821
+Layout._right_inverse = lambda self: right_inverse(self)  # noqa: E731,F821
+Layout._left_inverse = lambda self: left_inverse(self)  # noqa: E731,F821
+Layout._nullspace = lambda self: nullspace(self)  # noqa: E731,F821
+Layout._coshape = lambda self: coshape(self)  # noqa: E731,F821
+Layout._coprofile = lambda self: coprofile(self)  # noqa: E731,F821
+
+
+# ---------------------------------------------------------------- the reference's newer signatures (make=, mode=)
+
+_rust_flatten, _rust_slice, _rust_dice = flatten, slice_, dice_  # noqa: F821
+_rust_lift, _rust_make_basis_like, _rust_scaled_basis = lift, make_basis_like, ScaledBasis  # noqa: F821
+
+
+def flatten(t, make=tuple):
+    """The leaves of `t` in order, given to `make` (a tuple by default;
+    `make=list`, `make=make_layout`, ...)."""
+    r = _rust_flatten(t)
+    return r if make is tuple else make(r if is_tuple(r) else (r,))
+
+
+def slice_(htuple, B, make=tuple):
+    """The parts of `B` at the `None` leaves of `htuple`, given to `make`."""
+    r = _rust_slice(htuple, B)
+    return r if make is tuple else make(r)
+
+
+def dice_(htuple, B, make=tuple):
+    """The parts of `B` at the non-`None` leaves of `htuple`, given to `make`."""
+    r = _rust_dice(htuple, B)
+    return r if make is tuple else make(r)
+
+
+def _lift(obj, path=(), *, pad=0, make=tuple, mode=()):
+    path = tuple(mode) + (tuple(path) if is_tuple(path) else (path,))
+    if make is tuple:
+        return _rust_lift(obj, path, pad=pad)
+    for i in reversed(path):
+        if not is_int(i) or i < 0:
+            raise ValueError(f"value: lift: the index {i!r} of the path is not a natural number")
+        obj = make((pad,) * int(i) + (obj,))
+    return obj
+
+
+lift = ModeOpDecorator(_lift)
+lift.__doc__ = _rust_lift.__doc__
+
+
+def make_basis_like(profile, mode=()):
+    """The unit basis values nested like `profile`: the leaf at path `p` is
+    `E(*mode, *p)`."""
+    mode = tuple(mode) if is_tuple(mode) else (mode,)
+    if not mode:
+        return _rust_make_basis_like(profile)
+
+    def rec(p, path):
+        if is_tuple(p):
+            return tuple(rec(x, path + (i,)) for i, x in enumerate(p))
+        return E(*path)
+
+    return rec(profile, mode)
+
+
+def ScaledBasis(value, mode=None, seq=None):  # noqa: N802 - the reference's name
+    """The basis value `value` at the path `mode` (`seq` is rcute's older
+    name of it)."""
+    path = mode if mode is not None else seq
+    return _rust_scaled_basis(value, path)
+
+
+_old_unflatten, _old_transform_apply_leaf, _old_fold_leaf = unflatten, transform_apply_leaf, fold_leaf
+
+
+def unflatten(iter, profile, make=tuple, *, g=None):  # noqa: A002 - the reference's name
+    """Rebuild `profile`'s structure drawing leaves from `iter`; `make`
+    builds each node (`g` is rcute's older name of it)."""
+    return _old_unflatten(iter, profile, g if g is not None else make)
+
+
+def transform_apply_leaf(make, fn, htuple, *tuples):
+    """If `htuple` is a tuple, `make` of the recursive results over its modes
+    zipped with the other arguments' modes; at a leaf, `fn(htuple, *tuples)`."""
+    return _old_transform_apply_leaf(make, fn, htuple, *tuples)
+
+
+def fold_leaf(fn, init, *tuples):
+    """Left fold of `fn` over `zip_leaves(*tuples)`, starting from `init`."""
+    return _old_fold_leaf(fn, init, *tuples)
+
+
+# ---------------------------------------------------------------- Integer and StrideScalar as abstract base classes
+
+import abc as _abc  # noqa: E402
+
+
+class Integer(_abc.ABC):
+    """The reference's integers: `int` and its subclasses except `bool`, and
+    registered types (`register_integer_type`, `Integer.register`)."""
+
+    @classmethod
+    def __subclasshook__(cls, C):
+        if cls is Integer:
+            if issubclass(C, bool):
+                return False
+            if issubclass(C, int) or any(issubclass(C, t) for t in _INTEGER_TYPES):
+                return True
+        return NotImplemented
+
+
+class StrideScalar(_abc.ABC):
+    """The values a stride leaf can be: integers, coordinate values, F2."""
+
+    @classmethod
+    def __subclasshook__(cls, C):
+        if cls is StrideScalar:
+            if issubclass(C, (int, ArithTuple, F2)) or issubclass(C, Integer):
+                return True
+        return NotImplemented
+
+
+_old_is_int = is_int
+
+
+def is_int(x) -> bool:
+    """True for `int` (not `bool`) and for registered integer types."""
+    return isinstance(x, Integer)
+
+
+def divmod(a, b):  # noqa: A001 - the reference exports this name
+    """Python's `divmod` (so a type's own `__divmod__` is used), falling
+    back to `(a // b, a % b)` for types that define only those."""
+    try:
+        return _builtins.divmod(a, b)
+    except TypeError:
+        return (a // b, a % b)
+
+
+# ---------------------------------------------------------------- coordinate values: .data and _set
+
+
+def _arith_data(self):
+    t = self.as_tuple()
+    return t if isinstance(t, tuple) else (t,)
+
+
+ArithTuple.data = property(_arith_data)
+ArithTuple._set = classmethod(lambda cls, seq: ArithTuple(*seq) if len(seq) else 0)
+
+
+# ---------------------------------------------------------------- accessors: base, ptr
+
+
+def _ptr_base(self):
+    return self if self.owner is None else self.owner
+
+
+Ptr.base = property(_ptr_base)
+Ptr.ptr = property(lambda self: _ctypes.cast(self.address, _ctypes.POINTER(self.dtype)))

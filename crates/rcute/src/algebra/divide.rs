@@ -10,7 +10,7 @@ use crate::htuple::{Builder, HRef, HTuple, MAX_DEPTH};
 use crate::layout::Layout;
 use crate::stride::Scalar;
 use crate::tiler::tiler_to_layout;
-use crate::tiler::TilerRef;
+use crate::tiler::{Tiler, TilerRef};
 
 /// `logical_divide(A, B)` (`docs/operations.md`; C++ CuTe `logical_divide`).
 ///
@@ -164,26 +164,100 @@ fn extent(l: &Layout, p: HRef<'_, i64>, depth: usize) -> Result<HTuple<i64>> {
     Ok(b.finish())
 }
 
-/// `logical_divide(None, B)` (`docs/operations.md`): divides the unit
-/// layout `tiler_to_layout(repeat_like(1, coprofile(tiler_to_layout(B))))`
-/// by `B`, i.e. `1:1` for an integer codomain and `(1, ..., 1):(1@0, ...)`
-/// for a coordinate one.
+/// `composition(None, B)` (`docs/operations.md`): `None` is the identity of
+/// unknown extent, so the result is `B` itself as one layout:
+/// `tiler_to_layout(B)` with every `None` leaf of a tuple `B` read as `1`,
+/// and for a mode path `p` lifted to `p` with `1:0` padding (the modes
+/// before each index of the path are `1:0`). There is no divisibility
+/// condition, and `composition(A, composition_none(B)) == composition(A, B)`.
 ///
-/// Errors: those of `tiler_to_layout(B)` (`type` for a `None` inside B) and
-/// of `logical_divide`.
+/// Errors: `value` for a negative index in the path; those of
+/// `tiler_to_layout` (a non-positive extent).
+///
+/// ```
+/// use rcute::{algebra::composition_none, Tiler};
+/// let b = Tiler::Tuple(vec![Tiler::Int(3), Tiler::None]);
+/// assert_eq!(composition_none(&b, &[]).unwrap().to_string(), "(3, 1):(1@0, 1@1)");
+/// assert_eq!(composition_none(&Tiler::Int(12), &[1]).unwrap().to_string(), "(1, 12):(0, 1)");
+/// ```
+pub fn composition_none(b: &TilerRef<'_>, path: &[i64]) -> Result<Layout> {
+    fn ones(t: &TilerRef<'_>) -> Tiler {
+        match t {
+            TilerRef::None => TilerRef::Int(1),
+            TilerRef::Tuple(v) => TilerRef::Tuple(v.iter().map(ones).collect()),
+            t => t.clone().into_owned(),
+        }
+    }
+    let l = tiler_to_layout(&ones(b))?;
+    lift_layout(l, path)
+}
+
+/// `l` nested at `path`: for each index `i` of the path, from the last to
+/// the first, the concatenation of `i` modes `1:0` and the layout so far.
+fn lift_layout(mut l: Layout, path: &[i64]) -> Result<Layout> {
+    for &i in path.iter().rev() {
+        let n = usize::try_from(i)
+            .map_err(|_| Error::value(format!("lift: the mode index {i} is negative")))?;
+        if n > MAX_DEPTH * 1024 {
+            return Err(Error::value(format!(
+                "lift: the mode index {i} is too large"
+            )));
+        }
+        let mut modes: Vec<Layout> = (0..n).map(|_| Layout::leaf(1, Scalar::Int(0))).collect();
+        modes.push(l);
+        l = Layout::concat(modes)?;
+    }
+    Ok(l)
+}
+
+/// `logical_divide(None, B)` (`docs/operations.md`): each leaf `b` of the
+/// tiler (a layout or an integer; a `None` leaf reads as `1`) becomes
+/// `(b, complement(b))` with the free complement (there is no extent to
+/// extend to), and the result is `composition_none` of that tiler, lifted
+/// to `path`.
+///
+/// Errors: those of `tiler_to_layout` and `complement` (a non-injective
+/// leaf), `value` for a negative path index.
 ///
 /// ```
 /// use rcute::{algebra::logical_divide_none, HTuple, Layout, Scalar, Tiler};
 /// let b = Layout::new(HTuple::leaf(4), HTuple::leaf(Scalar::Int(2))).unwrap();
-/// assert_eq!(logical_divide_none(&Tiler::Layout(b)).unwrap().to_string(), "(4, 2):(2, 1)");
-/// assert!(logical_divide_none(&Tiler::None).is_err());
+/// assert_eq!(logical_divide_none(&Tiler::Layout(b)).unwrap().to_string(),
+///            "(4, (2, 1)):(2, (1, 8))");
+/// let t = Tiler::Tuple(vec![Tiler::Int(3), Tiler::Int(5)]);
+/// assert_eq!(logical_divide_none(&t).unwrap().to_string(),
+///            "((3, 1), (5, 1)):((1@0, 3@0), (1@1, 5@1))");
 /// ```
 pub fn logical_divide_none(b: &TilerRef<'_>) -> Result<Layout> {
-    let t = tiler_to_layout(b)?;
-    let p = super::coprofile(&t)?;
-    let ones: HTuple<i64> = HTuple::repeat_like(1, p.as_ref());
-    let a = tiler_to_layout(&TilerRef::from_shape(ones.as_ref()))?;
-    logical_divide(&a, b)
+    logical_divide_none_at(b, &[])
+}
+
+/// [`logical_divide_none`] lifted to the mode path `path` (between `1:0`
+/// modes, as [`composition_none`]): `logical_divide[path](None, B)`.
+///
+/// ```
+/// use rcute::{algebra::logical_divide_none_at, Tiler};
+/// assert_eq!(logical_divide_none_at(&Tiler::Int(2), &[1]).unwrap().to_string(),
+///            "(1, (2, 1)):(0, (1, 2))");
+/// ```
+pub fn logical_divide_none_at(b: &TilerRef<'_>, path: &[i64]) -> Result<Layout> {
+    fn rec(t: &TilerRef<'_>, depth: usize) -> Result<Tiler> {
+        if depth > MAX_DEPTH {
+            return Err(Error::value("logical_divide: nesting too deep"));
+        }
+        match t {
+            TilerRef::Tuple(v) => Ok(TilerRef::Tuple(
+                v.iter().map(|x| rec(x, depth + 1)).collect::<Result<_>>()?,
+            )),
+            TilerRef::None => rec(&TilerRef::Int(1), depth),
+            leaf => {
+                let l = tiler_to_layout(leaf)?;
+                let c = super::complement(&l, None)?;
+                Ok(TilerRef::Layout(Layout::concat([l, c])?))
+            }
+        }
+    }
+    composition_none(&rec(b, 0)?, path)
 }
 
 /// `zipped_divide(A, B) = logical_divide(A, tiler_to_layout(B))`

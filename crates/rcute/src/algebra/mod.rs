@@ -23,7 +23,10 @@ pub use codomain::{coprofile, coshape, cosize};
 pub use common::{max_common_layout, max_common_vector};
 pub use complement::complement;
 pub use composition::composition;
-pub use divide::{flat_divide, logical_divide, logical_divide_none, tiled_divide, zipped_divide};
+pub use divide::{
+    composition_none, flat_divide, logical_divide, logical_divide_none, logical_divide_none_at,
+    tiled_divide, zipped_divide,
+};
 pub use filter::{filter, filter_by_mode, filter_zeros};
 pub use inverse::{left_inverse, nullspace, right_inverse};
 pub use layout_add::{greatest_common_domain, layout_add};

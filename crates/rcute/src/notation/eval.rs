@@ -457,8 +457,8 @@ pub fn layout_literal(s: &Value, d: &Value) -> Result<Value> {
     Ok(Value::Layout(Layout::new(shape, stride)?))
 }
 
-/// `-x` for integers and coordinate values. Errors: `type` for F2 values
-/// and non-scalars; `overflow` for `-(-2^63)`.
+/// `-x` for integers, coordinate values and F2 values (an F2 value is its
+/// own negative). Errors: `type` for non-scalars; `overflow` for `-(-2^63)`.
 ///
 /// ```
 /// use rcute::notation::{eval::negate, Value};

@@ -321,7 +321,8 @@ fn depth_of(v: &Value) -> Result<Value> {
         match v {
             Value::Tuple(items) => {
                 if items.is_empty() {
-                    return Err(Error::value("depth of an empty tuple is undefined"));
+                    // the empty tuple (and the empty layout ():()) has depth 1
+                    return Ok(1);
                 }
                 let mut m = 0;
                 for x in items {
@@ -684,7 +685,15 @@ fn inverse_value(r: crate::swizzle::SwizzledInverse) -> Value {
 /// layout, and a swizzled layout composed with a tiler (`docs/language.md`, "Swizzles").
 fn composition_op(a: &mut Args, path: &[i64]) -> Result<Value> {
     let x = a.req(0)?;
-    let b = lifted(a.req(1)?, path)?;
+    let braw = a.req(1)?;
+    if matches!(x, Value::None) && a.opt(2)?.is_none_or(|c| matches!(c, Value::None)) {
+        // None is the identity of unknown extent: B itself as one layout
+        if matches!(braw, Value::None) {
+            return Ok(Value::None);
+        }
+        return Ok(layout(algebra::composition_none(&braw.to_tiler()?, path)?));
+    }
+    let b = lifted(braw, path)?;
     if let Some(c) = a.opt(2)?.filter(|c| !matches!(c, Value::None)) {
         // composition(Sw, offset, L): C++'s three-argument form
         let Value::Swizzle(sw) = x else {
@@ -1456,8 +1465,14 @@ pub(crate) mod op {
     pub(crate) fn unit(a: &mut Args, _: &[i64]) -> Result<Value> {
         let name = a.name();
         let p = a.req(0)?.to_coord_value(name)?;
-        let (_, path) = p.basis_term()?;
-        Ok(Value::from_scalar(Scalar::basis(1, &path)))
+        let (v, path) = p.basis_term()?;
+        // the unit of the leaf's algebra: F1 for an F2 leaf
+        let one = if v.is_f2() {
+            Scalar::F2(1)
+        } else {
+            Scalar::Int(1)
+        };
+        Ok(Value::from_scalar(Scalar::scaled_basis(one, &path)))
     }
 
     pub(crate) fn proj(a: &mut Args, _: &[i64]) -> Result<Value> {
@@ -1683,10 +1698,13 @@ pub(crate) mod op {
         let x = a.req(0)?;
         if let Value::None = x {
             let b = a.req(1)?;
-            if !path.is_empty() {
-                return Err(Error::type_("logical_divide[...](None, B) is not defined"));
+            if matches!(b, Value::None) {
+                return Ok(Value::None);
             }
-            return Ok(layout(algebra::logical_divide_none(&b.to_tiler()?)?));
+            return Ok(layout(algebra::logical_divide_none_at(
+                &b.to_tiler()?,
+                path,
+            )?));
         }
         // put A back for binary_tiler_op (it may have come by keyword,
         // with no positional arguments at all)
@@ -1699,6 +1717,16 @@ pub(crate) mod op {
 
     pub(crate) fn zipped_divide(a: &mut Args, path: &[i64]) -> Result<Value> {
         let name = a.name();
+        let x = a.req(0)?;
+        if let Value::None = x {
+            // zipped_divide(None, B) = logical_divide(None, tiler_to_layout(B))
+            let bl = crate::tiler::tiler_to_layout(&a.req(1)?.to_tiler()?)?;
+            return Ok(layout(algebra::logical_divide_none_at(
+                &Tiler::Layout(bl),
+                path,
+            )?));
+        }
+        put_back_first(a, x);
         if path.is_empty() {
             binary_tiler_op(a, path, algebra::zipped_divide)
         } else {

@@ -543,8 +543,8 @@ const TABLE: &[Operation] = &[
         tensor_first: false,
         summary: "the nesting depth",
         doc: "`0` for a leaf, and one more than the deepest mode for a tuple (of the shape, \
-              for a layout or tensor). The depth of an empty tuple is undefined: a `value` \
-              error. C++ CuTe: `depth`.",
+              for a layout or tensor). The empty tuple (and the empty layout `():()`) has \
+              depth 1. C++ CuTe: `depth`.",
         example: "depth((3,(4,5)))",
         example_output: "2",
         imp: op::depth,
@@ -1246,7 +1246,9 @@ const TABLE: &[Operation] = &[
               it is a `divisibility` error. A swizzle `A` gives a swizzled layout, and \
               `composition(Sw, offset, L)` (C++'s three-argument form) the swizzled layout \
               `Sw o offset o L`, whose value at `c` is `Sw(offset + L(c))`; a swizzled `A` \
-              composes through its inner layout. `composition(None, B)` is `B`. C++ CuTe: \
+              composes through its inner layout. `composition(None, B)` is `B` as one layout (`tiler_to_layout(B)`, a `None` in \
+              `B` read as `1`; `composition[p](None, B)` puts it at the path `p` between \
+              `1:0` modes); `composition(None, None)` is `None`. C++ CuTe: \
               `composition`.",
         example: "composition((6,2):(8,2), (4,3):(3,1))",
         example_output: "((2, 2), 3):((24, 2), 8)",
@@ -1283,7 +1285,9 @@ const TABLE: &[Operation] = &[
               elements of `A` that `B` selects) and mode 1 the layout of the tiles, `B`'s \
               complement extended to the size of `A`. A tuple `B` divides mode by mode, \
               keeping `A`'s modes in place; `logical_divide[i](A, B)` divides mode `i` only. \
-              Errors are those of complement and composition. C++ CuTe: `logical_divide`.",
+              `logical_divide(None, B)` makes each leaf `b` of `B` the pair `(b, complement(b))` \
+              (the free complement) as one layout, as `composition(None, ...)` does. Errors are \
+              those of complement and composition. C++ CuTe: `logical_divide`.",
         example: "logical_divide(24:1, 4:2)",
         example_output: "(4, (2, 3)):(2, (1, 8))",
         imp: op::logical_divide,
@@ -1299,7 +1303,8 @@ const TABLE: &[Operation] = &[
         doc: "`logical_divide(A, tiler_to_layout(B))`: for a by-mode tiler the tile modes are \
               gathered into mode 0 and the rest modes (with `A`'s modes beyond the tiler) into \
               mode 1, so `R(t, r)` is element `t` of tile `r`. A `None` in the tiler is a \
-              `type` error. C++ CuTe: `zipped_divide`.",
+              `type` error. `zipped_divide(None, B)` is `logical_divide(None, \
+              tiler_to_layout(B))`. C++ CuTe: `zipped_divide`.",
         example: "zipped_divide((8,24):(1,8), (4,8))",
         example_output: "((4, 8), (2, 3)):((1, 8), (4, 64))",
         imp: op::zipped_divide,

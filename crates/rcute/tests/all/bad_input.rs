@@ -379,11 +379,6 @@ fn catalogue() -> Vec<Case> {
         ])))
     );
     bad!(
-        "tiler_to_layout of ()",
-        Value,
-        s(tiler_to_layout(&Tiler::Tuple(vec![])))
-    );
-    bad!(
         "append below the rank",
         Rank,
         s(algebra::append(

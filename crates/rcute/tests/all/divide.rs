@@ -7,7 +7,8 @@ use crate::divprod_util::{
 };
 use proptest::prelude::*;
 use rcute::algebra::{
-    composition, flat_divide, logical_divide, logical_divide_none, tiled_divide, zipped_divide,
+    composition, composition_none, flat_divide, logical_divide, logical_divide_none,
+    logical_divide_none_at, tiled_divide, zipped_divide,
 };
 use rcute::tiler::tiler_to_layout;
 use rcute::{Layout, Tiler};
@@ -85,12 +86,29 @@ fn logical_divide_examples() {
 
 #[test]
 fn logical_divide_of_none() {
-    assert_eq!(show(logical_divide_none(&til("4:2"))), "(4, 2):(2, 1)");
+    // each leaf paired with its free complement (python-dropin 2.14)
+    assert_eq!(
+        show(logical_divide_none(&til("4:2"))),
+        "(4, (2, 1)):(2, (1, 8))"
+    );
     assert_eq!(
         show(logical_divide_none(&til("(2,3)"))),
         "((2, 1), (3, 1)):((1@0, 2@0), (1@1, 3@1))"
     );
-    assert_eq!(show(logical_divide_none(&til("(_,4)"))), "error (type)");
+    assert_eq!(
+        show(logical_divide_none(&til("(2:1,_)"))),
+        "((2, 1), (1, 1)):((1@0, 2@0), (1@1, 1@1))"
+    );
+    assert_eq!(
+        show(logical_divide_none_at(&til("2:1"), &[1])),
+        "(1, (2, 1)):(0, (1, 2))"
+    );
+    assert_eq!(
+        show(composition_none(&til("(3:2,_)"), &[])),
+        "(3, 1):(2@0, 1@1)"
+    );
+    assert_eq!(show(composition_none(&til("12"), &[1])), "(1, 12):(0, 1)");
+    assert_eq!(show(composition_none(&til("12"), &[-1])), "error (value)");
 }
 
 #[test]
@@ -311,6 +329,8 @@ proptest! {
         let _ = tiled_divide(&a, &b);
         let _ = flat_divide(&a, &b);
         let _ = logical_divide_none(&b);
+        let _ = logical_divide_none_at(&b, &[1, 0]);
+        let _ = composition_none(&b, &[2]);
     }
 }
 

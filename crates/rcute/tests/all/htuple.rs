@@ -284,7 +284,9 @@ fn idx2crd_examples() {
     // F2 index
     assert_eq!(i2c("F2(0b10110)", "(4,8)"), "(F2, F5)");
     assert_eq!(i2c("F2(7)", "8"), "F7");
-    assert!(i2c("F2(5)", "(3,4)").starts_with("error: value"));
+    // the carry-free rule: (3,4) does not carry; (3,3,3) does
+    assert_eq!(i2c("F2(5)", "(3,4)"), "(F0, F3)");
+    assert!(i2c("F2(4)", "(3,3,3)").starts_with("error: value"));
     // curated / docs
     assert_eq!(i2c("7", "(3, (2, 3))"), "(1, (0, 1))");
     assert_eq!(i2c("7", "14"), "7");
