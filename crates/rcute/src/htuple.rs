@@ -77,14 +77,21 @@ fn extent(nodes: &[u8]) -> (usize, usize) {
 #[inline]
 fn flat_nodes(n: usize) -> Nodes {
     let mut nodes = Nodes::new();
+    push_rank(&mut nodes, n);
+    nodes.extend(std::iter::repeat_n(LEAF, n));
+    nodes
+}
+
+/// Appends the node of a tuple of rank `n` to `nodes`: one byte below
+/// [`WIDE`], else `WIDE` and the rank in 4 little-endian bytes.
+#[inline]
+pub(crate) fn push_rank(nodes: &mut Nodes, n: usize) {
     if n < WIDE as usize {
         nodes.push(n as u8);
     } else {
         nodes.push(WIDE);
         nodes.extend_from_slice(&(n as u32).to_le_bytes());
     }
-    nodes.extend(std::iter::repeat_n(LEAF, n));
-    nodes
 }
 
 /// An owned hierarchical tuple with leaves of type `T`.

@@ -12,7 +12,7 @@ use smallvec::SmallVec;
 
 use super::leaf::{push_flat, StrideLeaf};
 use crate::error::{Error, Result};
-use crate::htuple::{HRef, Leaves, Nodes, MAX_DEPTH, WIDE};
+use crate::htuple::{push_rank, HRef, Leaves, Nodes, MAX_DEPTH};
 use crate::{Layout, Scalar};
 
 /// The output of `fold`: `(shape, stride)` pairs, inline for small layouts.
@@ -288,12 +288,7 @@ impl ModeOp {
         if rank == 0 {
             return Err(Error::value("make_layout: empty concatenation"));
         }
-        if rank < WIDE as usize {
-            nodes.push(rank as u8);
-        } else {
-            nodes.push(WIDE);
-            nodes.extend_from_slice(&(rank as u32).to_le_bytes());
-        }
+        push_rank(nodes, rank);
         for (i, (ms, md)) in s.modes().zip(d.modes()).enumerate() {
             self.by_mode_at(ms, md, p.item(i), nodes, sh, st, depth + 1)?;
         }

@@ -148,20 +148,6 @@ pub(crate) fn base_case(
     Some(())
 }
 
-/// Appends the leaf-or-flat-tuple encoding of `modes` ("set unwrap(S) :
-/// unwrap(D)"; `1:0` for no mode). `None` when the rank needs the wide
-/// encoding.
-#[inline]
-pub(crate) fn push_flat(
-    modes: &[(i64, i64)],
-    nodes: &mut Nodes,
-    sh: &mut Leaves<i64>,
-    st: &mut Leaves<Scalar>,
-) -> Option<()> {
-    super::leaf::push_flat(modes, nodes, sh, st);
-    Some(())
-}
-
 /// The digit box of one leaf `t:e` (`composition.rs` `digit_box`, `e > 0`,
 /// `t > 1`) on the digit extents `s`, its largest digit values added into
 /// `sums` (one per digit below the top). `false` when the images do not
@@ -333,7 +319,7 @@ fn composition_append(
         } else {
             base_case(&ac_sh, &ac_st, t, e, &mut rs, &mut rd)?;
             coalesce_flat(rs.iter().copied().zip(rd.iter().copied()), false, &mut f)?;
-            push_flat(&f, nodes, sh, st)?;
+            super::leaf::push_flat(&f, nodes, sh, st);
             if t > 1 {
                 recs.push((t, e));
             }

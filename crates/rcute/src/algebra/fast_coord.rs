@@ -15,7 +15,7 @@ use smallvec::SmallVec;
 use crate::htuple::{LEAF, MAX_DEPTH, MAX_LEAVES, WIDE};
 use crate::{Layout, Scalar};
 
-use super::fast::{base_case, coalesce_flat, coalesce_leaves, push_flat, verify, Ints, Modes};
+use super::fast::{base_case, coalesce_flat, coalesce_leaves, verify, Ints, Modes};
 
 /// A child of a stride of B beyond this magnitude sends the call to the
 /// general code, so that no partial sum of B's strides (the coprofile the
@@ -150,7 +150,7 @@ pub(crate) fn composition(a: &Layout, b: &Layout) -> Option<Layout> {
         base_case(&ac_sh, &ac_st, t, v, &mut rs, &mut rd)?;
         // coalesce of the base case's flat layout
         coalesce_flat(rs.iter().copied().zip(rd.iter().copied()), false, &mut f)?;
-        push_flat(&f, nodes, sh, st)?;
+        super::leaf::push_flat(&f, nodes, sh, st);
         if t > 1 {
             recs.push((i, t, v));
         }

@@ -2,7 +2,7 @@
 use smallvec::SmallVec;
 
 use crate::error::Error;
-use crate::htuple::{LEAF, WIDE};
+use crate::htuple::{push_rank, LEAF};
 use crate::{int, HRef, Layout, Result, Scalar};
 
 use super::coalesce::{Folded, ModeOp};
@@ -254,11 +254,10 @@ fn finish_gcd_layout(sh: &[i64], out: &mut Layout) {
         shape.push(1);
         st.push(Scalar::Int(0));
     }
-    // a flat tuple: its rank, then one leaf node per factor (at most 63
-    // factors of a 64-bit index space, far below the wide encoding)
-    let n = shape.len().min(WIDE as usize - 1) as u8;
-    nodes.push(n);
-    dn.push(n);
+    // a flat tuple: its rank, then one leaf node per factor
+    let n = shape.len();
+    push_rank(nodes, n);
+    push_rank(dn, n);
     for _ in 0..n {
         nodes.push(LEAF);
         dn.push(LEAF);

@@ -11,7 +11,7 @@
 use smallvec::SmallVec;
 
 use crate::error::{ErrorKind, Result};
-use crate::htuple::{Leaves, Nodes, LEAF, WIDE};
+use crate::htuple::{push_rank, Leaves, Nodes, LEAF};
 use crate::{Layout, Scalar};
 
 /// Inline list of integers (the integer strides of a small layout).
@@ -219,13 +219,7 @@ pub(crate) fn push_flat<D: StrideLeaf>(
             st.push(d.clone().into_scalar());
         }
         _ => {
-            let n = modes.len();
-            if n < WIDE as usize {
-                nodes.push(n as u8);
-            } else {
-                nodes.push(WIDE);
-                nodes.extend_from_slice(&(n as u32).to_le_bytes());
-            }
+            push_rank(nodes, modes.len());
             for (s, d) in modes {
                 nodes.push(LEAF);
                 sh.push(*s);
