@@ -60,18 +60,13 @@ pub fn neg(a: i64) -> Result<i64> {
 /// ```
 #[inline]
 pub fn floor_divmod(a: i64, b: i64) -> Result<(i64, i64)> {
-    if b == 0 {
-        return Err(Error::value(format!("division by zero: {a} // 0")));
-    }
-    let q = a
-        .checked_div(b)
-        .ok_or_else(|| Error::overflow(format!("{a} // {b} overflows 64 bits")))?;
-    let r = a.wrapping_rem(b);
-    if r != 0 && ((r < 0) != (b < 0)) {
-        Ok((q - 1, r + b))
-    } else {
-        Ok((q, r))
-    }
+    fdm(a, b).ok_or_else(|| {
+        if b == 0 {
+            Error::value(format!("division by zero: {a} // 0"))
+        } else {
+            Error::overflow(format!("{a} // {b} overflows 64 bits"))
+        }
+    })
 }
 
 /// Floor division `a // b`.

@@ -15,12 +15,13 @@ use smallvec::SmallVec;
 use crate::htuple::{HRef, Leaves, Nodes, LEAF, MAX_DEPTH, WIDE};
 use crate::{Layout, Scalar};
 
+use super::composition::{base_case_into, digits_pass};
+use super::leaf::StrideLeaf;
+
 /// Inline list of integers.
 pub(crate) type Ints = SmallVec<[i64; 8]>;
 /// Inline list of `(shape, stride)` integer modes.
 pub(crate) type Modes = SmallVec<[(i64, i64); 8]>;
-
-pub(crate) use crate::int::fdm;
 
 pub(crate) use super::leaf::int_strides;
 
@@ -67,161 +68,6 @@ pub(crate) fn coalesce_leaves(
     });
     coalesce_flat(sh.iter().copied().zip(ints), trailing, out)?;
     ok.then_some(())
-}
-
-/// `L(i)` of the flat integer layout `modes` (`Layout::eval_index`).
-#[inline]
-fn eval_index(sh: &[i64], st: &[i64], i: i64) -> Option<i64> {
-    let n = sh.len();
-    let mut q = i;
-    let mut acc: i64 = 0;
-    for k in 0..n {
-        let digit = if k + 1 == n {
-            q
-        } else {
-            let (qq, r) = fdm(q, sh[k])?;
-            q = qq;
-            r
-        };
-        acc = acc.checked_add(digit.checked_mul(st[k])?)?;
-    }
-    Some(acc)
-}
-
-/// The base case of composition (`composition.rs` `base_case`) on integer
-/// lists.
-pub(crate) fn base_case(
-    a_sh: &[i64],
-    a_st: &[i64],
-    s: i64,
-    d: i64,
-    sh: &mut Ints,
-    st: &mut Ints,
-) -> Option<()> {
-    sh.clear();
-    st.clear();
-    sh.extend_from_slice(a_sh);
-    st.extend_from_slice(a_st);
-    if sh.is_empty() {
-        sh.push(1);
-        st.push(0);
-    }
-    let k = sh.len();
-    let mut rest = d.checked_mul(s)?;
-    sh[k - 1] = rest;
-    for i in 0..k - 1 {
-        let (q, r) = fdm(rest, sh[i])?;
-        rest = q;
-        sh[k - 1] = q;
-        if q == 0 {
-            sh[i] = r;
-            sh.truncate(i + 1);
-            st.truncate(i + 1);
-            break;
-        }
-        if r != 0 {
-            return None;
-        }
-    }
-    let m = sh.len();
-    let mut d = d;
-    let mut done = false;
-    for i in 0..m - 1 {
-        let (q, r) = fdm(sh[i], d)?;
-        if r == 0 {
-            sh[i] = q;
-            st[i] = st[i].checked_mul(d)?;
-            done = true;
-            break;
-        }
-        let (q2, r2) = fdm(d, sh[i])?;
-        d = q2;
-        sh[i] = 1;
-        if r2 != 0 {
-            return None;
-        }
-    }
-    if !done {
-        sh[m - 1] = fdm(sh[m - 1], d)?.0;
-        st[m - 1] = st[m - 1].checked_mul(d)?;
-    }
-    Some(())
-}
-
-/// The digit box of one leaf `t:e` (`composition.rs` `digit_box`, `e > 0`,
-/// `t > 1`) on the digit extents `s`, its largest digit values added into
-/// `sums` (one per digit below the top). `false` when the images do not
-/// form a box or a value leaves 64 bits.
-fn add_digit_box(s: &[i64], e: i64, t: i64, sums: &mut [i64]) -> Option<()> {
-    let top = s.len().checked_sub(1)?;
-    let mut p: i64 = 1;
-    let mut a = 0usize;
-    while a < top {
-        // a product beyond 64 bits exceeds `e`, so it does not divide it
-        let Some(next) = p.checked_mul(s[a]) else {
-            break;
-        };
-        if e % next != 0 {
-            break;
-        }
-        p = next;
-        a += 1;
-    }
-    let f = e / p;
-    if a == top {
-        return Some(());
-    }
-    let sa = s[a];
-    let ft = f.checked_mul(t)?;
-    if ft <= sa {
-        sums[a] = sums[a].checked_add(f.checked_mul(t - 1)?)?;
-        return Some(());
-    }
-    if sa % f != 0 || ft % sa != 0 {
-        return None;
-    }
-    sums[a] = sums[a].checked_add(sa - f)?;
-    let mut q = ft / sa;
-    for (i, &si) in s.iter().enumerate().take(top).skip(a + 1) {
-        if q <= si {
-            if q > 1 {
-                sums[i] = sums[i].checked_add(q - 1)?;
-            }
-            return Some(());
-        }
-        if q % si != 0 {
-            return None;
-        }
-        sums[i] = sums[i].checked_add(si - 1)?;
-        q /= si;
-    }
-    Some(())
-}
-
-/// The digit box check of composition (`composition.rs` `verify`) for one
-/// integer axis: passes when every leaf `t:e` (`t > 1`, `e != 0`) has a
-/// non-negative stride and a digit box, and no digit's largest values sum
-/// to its extent. `false` means "let the general check decide".
-pub(crate) fn verify(a_shape: &[i64], recs: &[(i64, i64)]) -> bool {
-    if recs.iter().any(|&(_, e)| e < 0) {
-        return false;
-    }
-    let mut n = a_shape.len();
-    if n >= 2 && a_shape[n - 1] == 1 {
-        n -= 1;
-    }
-    let s = &a_shape[..n];
-    if s.len() < 2 || recs.is_empty() {
-        return true;
-    }
-    let top = s.len() - 1;
-    let mut sums: Ints = SmallVec::from_elem(0, top);
-    for &(t, e) in recs {
-        if add_digit_box(s, e, t, &mut sums).is_none() {
-            return false;
-        }
-    }
-    (0..top).all(|i| sums[i] < s[i])
 }
 
 /// Composition `A ∘ B` (the checked layout core, before the final
@@ -292,12 +138,13 @@ fn composition_append(
         return None;
     }
     // coalesce_z(A), as a flat list (`1:0` for no mode)
-    let mut f = fold(a_shape.iter().copied().zip(a_st.iter().copied()))?;
-    if f.is_empty() {
-        f.push((1, 0));
+    let mut ac = fold(a_shape.iter().copied().zip(a_st.iter().copied()))?;
+    if ac.is_empty() {
+        ac.push((1, 0));
     }
-    let ac_sh: Ints = f.iter().map(|x| x.0).collect();
-    let ac_st: Ints = f.iter().map(|x| x.1).collect();
+    let ac_sh: Ints = ac.iter().map(|x| x.0).collect();
+    let ac_st: Ints = ac.iter().map(|x| x.1).collect();
+    let mut f = Modes::new();
     let mut recs: SmallVec<[(i64, i64); 8]> = SmallVec::new();
     let (mut rs, mut rd) = (Ints::new(), Ints::new());
     let mut k = 0;
@@ -315,9 +162,9 @@ fn composition_append(
         } else if t == 1 {
             nodes.push(LEAF);
             sh.push(1);
-            st.push(Scalar::Int(eval_index(&ac_sh, &ac_st, e)?));
+            st.push(Scalar::Int(i64::eval_flat(&ac, e).ok()?));
         } else {
-            base_case(&ac_sh, &ac_st, t, e, &mut rs, &mut rd)?;
+            base_case_into(&ac_sh, &ac_st, t, e, &mut rs, &mut rd).ok()?;
             coalesce_flat(rs.iter().copied().zip(rd.iter().copied()), false, &mut f)?;
             super::leaf::push_flat(&f, nodes, sh, st);
             if t > 1 {
@@ -325,7 +172,7 @@ fn composition_append(
             }
         }
     }
-    if !verify(&ac_sh, &recs) {
+    if !digits_pass(&ac_sh, &recs) {
         return None;
     }
     Some(())
@@ -864,10 +711,13 @@ mod tests {
         assert!(fast > 10_000 && fast > ok / 2, "{fast} of {ok}");
     }
 
-    /// `fdm` is `int::floor_divmod` (`None` exactly where it errors), on
-    /// edge values and random pairs of both signs.
+    /// `int::fdm` (which `int::floor_divmod` reports through) is floor
+    /// division, checked against 128-bit arithmetic on edge values and
+    /// random pairs of both signs: `None` exactly for a zero divisor or a
+    /// quotient outside 64 bits.
     #[test]
-    fn fdm_matches_floor_divmod() {
+    fn fdm_is_floor_division() {
+        use crate::int::fdm;
         let edge = [
             i64::MIN,
             i64::MIN + 1,
@@ -900,11 +750,16 @@ mod tests {
         }
         assert!(pairs.iter().filter(|p| p.0 < 0 && p.1 < 0).count() > 10_000);
         for (a, b) in pairs {
-            assert_eq!(
-                fdm(a, b),
-                crate::int::floor_divmod(a, b).ok(),
-                "fdm({a}, {b})"
-            );
+            let want = (b != 0)
+                .then(|| {
+                    let (x, y) = (a as i128, b as i128);
+                    let q = x.div_euclid(y) - i128::from(y < 0 && x.rem_euclid(y) != 0);
+                    let r = x - q * y;
+                    i64::try_from(q).ok().map(|q| (q, r as i64))
+                })
+                .flatten();
+            assert_eq!(fdm(a, b), want, "fdm({a}, {b})");
+            assert_eq!(crate::int::floor_divmod(a, b).ok(), want);
         }
     }
 

@@ -15,7 +15,8 @@ use smallvec::SmallVec;
 use crate::htuple::{LEAF, MAX_DEPTH, MAX_LEAVES, WIDE};
 use crate::{Layout, Scalar};
 
-use super::fast::{base_case, coalesce_flat, coalesce_leaves, verify, Ints, Modes};
+use super::composition::{base_case_into, digits_pass};
+use super::fast::{coalesce_flat, coalesce_leaves, Ints, Modes};
 
 /// A child of a stride of B beyond this magnitude sends the call to the
 /// general code, so that no partial sum of B's strides (the coprofile the
@@ -147,7 +148,7 @@ pub(crate) fn composition(a: &Layout, b: &Layout) -> Option<Layout> {
             ac_sh.push(s);
             ac_st.push(e);
         }
-        base_case(&ac_sh, &ac_st, t, v, &mut rs, &mut rd)?;
+        base_case_into(&ac_sh, &ac_st, t, v, &mut rs, &mut rd).ok()?;
         // coalesce of the base case's flat layout
         coalesce_flat(rs.iter().copied().zip(rd.iter().copied()), false, &mut f)?;
         super::leaf::push_flat(&f, nodes, sh, st);
@@ -169,7 +170,7 @@ pub(crate) fn composition(a: &Layout, b: &Layout) -> Option<Layout> {
         axis_modes(a, i, &mut f)?;
         ac_sh.clear();
         ac_sh.extend(f.iter().map(|m| m.0));
-        if !verify(&ac_sh, &axis_recs) {
+        if !digits_pass(&ac_sh, &axis_recs) {
             return None;
         }
     }

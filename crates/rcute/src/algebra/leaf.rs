@@ -21,6 +21,8 @@ pub(crate) type Ints = SmallVec<[i64; 8]>;
 pub(crate) trait StrideLeaf: Clone + PartialEq + std::fmt::Display {
     /// The leaf as a [`Scalar`] (the result layouts store scalars).
     fn into_scalar(self) -> Scalar;
+    /// The integer zero (the stride of an added `1:0` mode).
+    fn zero() -> Self;
     /// True for the zero of its algebra (`0`, `F0`, a zero coordinate).
     fn is_zero(&self) -> bool;
     /// The stride order of the algebra (`type` error where two values
@@ -51,6 +53,10 @@ impl StrideLeaf for i64 {
     #[inline(always)]
     fn into_scalar(self) -> Scalar {
         Scalar::Int(self)
+    }
+    #[inline(always)]
+    fn zero() -> i64 {
+        0
     }
     #[inline(always)]
     fn is_zero(&self) -> bool {
@@ -104,6 +110,10 @@ impl StrideLeaf for Scalar {
     #[inline(always)]
     fn into_scalar(self) -> Scalar {
         self
+    }
+    #[inline(always)]
+    fn zero() -> Scalar {
+        Scalar::Int(0)
     }
     #[inline(always)]
     fn is_zero(&self) -> bool {
