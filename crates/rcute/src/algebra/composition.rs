@@ -255,7 +255,7 @@ fn layout_core(a: &Layout, b: &Layout, checked: bool) -> Result<Layout> {
         if let Some(r) = super::fast::composition(a, b) {
             return Ok(r);
         }
-        if let Some(r) = super::fast_coord::composition(a, b) {
+        if let Some(r) = super::fast::composition_basis(a, b) {
             return Ok(r);
         }
     }

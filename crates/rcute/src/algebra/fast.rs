@@ -12,7 +12,7 @@
 use crate::tiler::TilerRef;
 use smallvec::SmallVec;
 
-use crate::htuple::{HRef, Leaves, Nodes, LEAF, MAX_DEPTH, WIDE};
+use crate::htuple::{HRef, Leaves, Nodes, LEAF, MAX_DEPTH, MAX_LEAVES, WIDE};
 use crate::{Layout, Scalar};
 
 use super::composition::{base_case_into, digits_pass};
@@ -24,14 +24,6 @@ pub(crate) type Ints = SmallVec<[i64; 8]>;
 pub(crate) type Modes = SmallVec<[(i64, i64); 8]>;
 
 pub(crate) use super::leaf::int_strides;
-
-/// `fold` of `coalesce.rs` on integer modes (`None` on an overflow).
-#[inline(always)]
-pub(crate) fn fold(modes: impl IntoIterator<Item = (i64, i64)>) -> Option<Modes> {
-    let mut out = Modes::new();
-    super::coalesce::fold_into(modes, &mut out).ok()?;
-    Some(out)
-}
 
 /// The modes of `coalesce` (`trailing` false: a trailing size-1 mode
 /// after another is dropped) or of `coalesce_z` (`trailing` true) of the
@@ -47,27 +39,6 @@ pub(crate) fn coalesce_flat(
         out.pop();
     }
     Some(())
-}
-
-/// [`coalesce_flat`] of the leaves of a layout or of one of its modes;
-/// `None` unless every stride is an integer.
-#[inline]
-pub(crate) fn coalesce_leaves(
-    sh: &[i64],
-    st: &[Scalar],
-    trailing: bool,
-    out: &mut Modes,
-) -> Option<()> {
-    let mut ok = true;
-    let ints = st.iter().map(|d| match d {
-        Scalar::Int(v) => *v,
-        _ => {
-            ok = false;
-            0
-        }
-    });
-    coalesce_flat(sh.iter().copied().zip(ints), trailing, out)?;
-    ok.then_some(())
 }
 
 /// Composition `A ∘ B` (the checked layout core, before the final
@@ -122,8 +93,9 @@ fn composition_raw_into(
 
 /// [`composition_raw_into`] appended to the shape nodes and the shape and
 /// stride leaves of a layout under construction (its stride nodes are the
-/// caller's to write).
+/// caller's to write), for integer strides in B.
 #[allow(clippy::too_many_arguments)]
+#[inline]
 fn composition_append(
     a_shape: &[i64],
     a_st: &[i64],
@@ -134,18 +106,92 @@ fn composition_append(
     sh: &mut Leaves<i64>,
     st: &mut Leaves<Scalar>,
 ) -> Option<()> {
+    let a = ASource {
+        shape: a_shape,
+        st: a_st,
+        modes: None,
+    };
+    compose_leaves(a, bn, bs, b_st, |e| Some((WHOLE, e)), nodes, sh, st)
+}
+
+/// A on the integer fast path of composition: its shape and integer
+/// stride leaves, and its profile where B reaches its modes by basis
+/// strides.
+#[derive(Clone, Copy)]
+struct ASource<'a> {
+    shape: &'a [i64],
+    st: &'a [i64],
+    modes: Option<HRef<'a, i64>>,
+}
+
+/// The codomain axis "all of A" (an integer stride of B).
+const WHOLE: usize = usize::MAX;
+
+impl ASource<'_> {
+    /// The coalesce_z'd modes of A (`axis` [`WHOLE`]) or of its mode
+    /// `axis` (for a basis stride `v@axis`) into `out`, `1:0` for none;
+    /// `None` when there is no such mode or a value leaves 64 bits.
+    #[inline]
+    fn axis_modes(&self, axis: usize, out: &mut Modes) -> Option<()> {
+        let (s, d) = if axis == WHOLE {
+            (self.shape, self.st)
+        } else {
+            let m = self.modes?;
+            let mut at = 0;
+            let mut found = None;
+            for (i, mi) in m.modes().enumerate() {
+                let n = mi.leaves().len();
+                if i == axis {
+                    found = Some((mi.leaves(), self.st.get(at..at + n)?));
+                    break;
+                }
+                at += n;
+            }
+            found?
+        };
+        coalesce_flat(s.iter().copied().zip(d.iter().copied()), true, out)?;
+        if out.is_empty() {
+            out.push((1, 0));
+        }
+        Some(())
+    }
+}
+
+/// The composition core on the integer fast path: each leaf `t:e` of B
+/// (node bytes `bn`, shapes `bs`, strides `b_st`, read by `term` as
+/// `(axis, v)`: `v` on all of A or on its mode `axis`) gives the coalesced
+/// base case of A's coalesce_z'd modes on that axis (`t:0` for `v = 0`, A
+/// evaluated for `t = 1`), appended to a layout under construction; then
+/// the digit check of each axis used. `None` for any other case (the
+/// general code decides).
+#[allow(clippy::too_many_arguments)]
+fn compose_leaves<B: Copy>(
+    a: ASource<'_>,
+    bn: &[u8],
+    bs: &[i64],
+    b_st: &[B],
+    term: impl Fn(B) -> Option<(usize, i64)>,
+    nodes: &mut Nodes,
+    sh: &mut Leaves<i64>,
+    st: &mut Leaves<Scalar>,
+) -> Option<()> {
     if bn.iter().any(|&x| x == WIDE || x == 0) {
         return None;
     }
-    // coalesce_z(A), as a flat list (`1:0` for no mode)
-    let mut ac = fold(a_shape.iter().copied().zip(a_st.iter().copied()))?;
-    if ac.is_empty() {
-        ac.push((1, 0));
+    let mut ac = Modes::new();
+    let mut ac_axis = None;
+    let (mut ac_sh, mut ac_st) = (Ints::new(), Ints::new());
+    if a.modes.is_none() {
+        // integer strides in B: the general code coalesce_z's all of A
+        // first (and reports an overflow there), whatever B is
+        a.axis_modes(WHOLE, &mut ac)?;
+        ac_sh.extend(ac.iter().map(|m| m.0));
+        ac_st.extend(ac.iter().map(|m| m.1));
+        ac_axis = Some(WHOLE);
     }
-    let ac_sh: Ints = ac.iter().map(|x| x.0).collect();
-    let ac_st: Ints = ac.iter().map(|x| x.1).collect();
     let mut f = Modes::new();
-    let mut recs: SmallVec<[(i64, i64); 8]> = SmallVec::new();
+    // (axis, t, v) of each leaf with t > 1, for the digit check
+    let mut recs: SmallVec<[(usize, i64, i64); 8]> = SmallVec::new();
     let (mut rs, mut rd) = (Ints::new(), Ints::new());
     let mut k = 0;
     for &x in bn {
@@ -153,13 +199,27 @@ fn composition_append(
             nodes.push(x);
             continue;
         }
-        let (t, e) = (*bs.get(k)?, *b_st.get(k)?);
+        let (t, (axis, e)) = (*bs.get(k)?, term(*b_st.get(k)?)?);
         k += 1;
         if e == 0 {
             nodes.push(LEAF);
             sh.push(t);
             st.push(Scalar::Int(0));
-        } else if t == 1 {
+            continue;
+        }
+        if ac_axis != Some(axis) {
+            a.axis_modes(axis, &mut ac)?;
+            ac_sh.clear();
+            ac_st.clear();
+            ac_sh.extend(ac.iter().map(|m| m.0));
+            ac_st.extend(ac.iter().map(|m| m.1));
+            ac_axis = Some(axis);
+        }
+        if t == 1 {
+            if axis != WHOLE {
+                // A evaluated at a coordinate value: the general code's
+                return None;
+            }
             nodes.push(LEAF);
             sh.push(1);
             st.push(Scalar::Int(i64::eval_flat(&ac, e).ok()?));
@@ -168,14 +228,139 @@ fn composition_append(
             coalesce_flat(rs.iter().copied().zip(rd.iter().copied()), false, &mut f)?;
             super::leaf::push_flat(&f, nodes, sh, st);
             if t > 1 {
-                recs.push((t, e));
+                recs.push((axis, t, e));
             }
         }
     }
-    if !digits_pass(&ac_sh, &recs) {
+    if k != bs.len() {
         return None;
     }
+    // the digit check, one axis at a time
+    if recs.iter().all(|r| r.0 == WHOLE) {
+        if ac_axis != Some(WHOLE) && !recs.is_empty() {
+            return None;
+        }
+        let pairs: SmallVec<[(i64, i64); 8]> = recs.iter().map(|r| (r.1, r.2)).collect();
+        return digits_pass(&ac_sh, &pairs).then_some(());
+    }
+    let mut axis_recs: SmallVec<[(i64, i64); 8]> = SmallVec::new();
+    let mut done: SmallVec<[usize; 4]> = SmallVec::new();
+    for r in &recs {
+        if done.contains(&r.0) {
+            continue;
+        }
+        done.push(r.0);
+        axis_recs.clear();
+        axis_recs.extend(recs.iter().filter(|x| x.0 == r.0).map(|x| (x.1, x.2)));
+        a.axis_modes(r.0, &mut f)?;
+        ac_sh.clear();
+        ac_sh.extend(f.iter().map(|m| m.0));
+        if !digits_pass(&ac_sh, &axis_recs) {
+            return None;
+        }
+    }
     Some(())
+}
+
+/// A child of a stride of B beyond this magnitude sends the call to the
+/// general code, so that no partial sum of B's strides (the coprofile the
+/// general code computes per sub-tree of B) can leave 64 bits.
+const CHILD_LIMIT: u64 = 1 << 40;
+
+/// The axis and the value of the non-zero child of the coordinate stride
+/// `d` (`Some(None)` for a zero stride); `None` for anything else (an
+/// integer or F2 stride, a nested or empty coordinate value, a large
+/// child, more than one non-zero child).
+#[inline]
+fn basis_term(d: &Scalar) -> Option<Option<(usize, i64)>> {
+    let Scalar::Coord(c) = d else {
+        return None;
+    };
+    let ch = c.children();
+    if ch.is_empty() {
+        return None;
+    }
+    let mut term = None;
+    for (i, x) in ch.iter().enumerate() {
+        let Scalar::Int(v) = x else {
+            return None;
+        };
+        if v.unsigned_abs() >= CHILD_LIMIT {
+            return None;
+        }
+        if *v != 0 {
+            if term.is_some() {
+                return None;
+            }
+            term = Some((i, *v));
+        }
+    }
+    Some(term)
+}
+
+/// Composition `A ∘ B` (the checked layout core, before the final
+/// positivity check, as [`composition`]) for integer strides in A and
+/// basis strides `v@i` (or zero coordinate values) in B, `i` below the rank
+/// of A: each leaf `t:v@i` of B (`t != 1`) gives the coalesced base case
+/// `A_i ∘ t:v` of A's coalesce_z'd mode `i`, a zero stride gives `t:0`;
+/// the digit check of each mode of A used passes. `None` otherwise
+/// (integer strides in B are [`composition`]'s; `t = 1` with a
+/// non-zero stride, sums of basis values and negative strides take the
+/// general code).
+pub(crate) fn composition_basis(a: &Layout, b: &Layout) -> Option<Layout> {
+    let a_st = int_strides(a)?;
+    let bref = b.shape().as_ref();
+    let bn = bref.node_bytes();
+    if bn.len() > MAX_DEPTH && bref.depth() > MAX_DEPTH - 1 {
+        return None;
+    }
+    let (bs, bd) = (bref.leaves(), b.stride().leaves());
+    if bd.len() > MAX_LEAVES || bs.len() != bd.len() {
+        return None;
+    }
+    // the general code coalesce_z's the first `n` modes of A, `n` the
+    // largest number of children of B's strides (A of rank `n` at least)
+    let mut n = 0;
+    for d in bd {
+        basis_term(d)?;
+        if let Scalar::Coord(c) = d {
+            n = n.max(c.children().len());
+        }
+    }
+    if a.rank() < n {
+        return None;
+    }
+    // the general code coalesce_z's all of those modes, which fails when a
+    // merged extent leaves 64 bits; no merged extent is larger than the
+    // product of all extents (zeros counted as 1)
+    let total = a
+        .shape()
+        .leaves()
+        .iter()
+        .try_fold(1u64, |p, &e| p.checked_mul(e.unsigned_abs().max(1)))?;
+    if total > i64::MAX as u64 {
+        return None;
+    }
+    let src = ASource {
+        shape: a.shape().leaves(),
+        st: &a_st,
+        modes: Some(a.shape().as_ref()),
+    };
+    let term = |d: &Scalar| Some(basis_term(d)?.unwrap_or((0, 0)));
+    let mut out = Layout::blank();
+    let ((nodes, sh), (dn, st)) = out.raw_mut();
+    compose_leaves(
+        src,
+        bn,
+        bs,
+        &bd.iter().collect::<SmallVec<[&Scalar; 8]>>(),
+        term,
+        nodes,
+        sh,
+        st,
+    )?;
+    dn.extend_from_slice(nodes);
+    Some(out)
 }
 
 /// The item of a tuple tiler as an integer layout B for the mode-by-mode
@@ -915,5 +1100,89 @@ mod tests {
             }
         }
         assert!(fast > ok / 2, "{fast} of {ok}");
+    }
+}
+
+#[cfg(test)]
+mod basis_tests {
+    use super::*;
+    use crate::HTuple;
+
+    use crate::testing::{random_layout, Rng};
+
+    const STRIDES: &[i64] = &[0, 1, 1, 2, 3, 4, 5, 6, 8, 12, 16, 24, -1, 7];
+
+    /// A random integer layout: a leaf, or up to 4 modes, each a leaf or a
+    /// pair.
+    fn int_layout(r: &mut Rng) -> Layout {
+        random_layout(r, 5, 3, |r| {
+            let s = 1 + r.next(12) as i64;
+            (
+                s,
+                Scalar::Int(STRIDES[r.next(STRIDES.len() as u64) as usize]),
+            )
+        })
+    }
+
+    /// A random coordinate stride: mostly `v@i`, sometimes zero, two
+    /// terms, a nested or F2 child, or an integer.
+    fn coord_stride(r: &mut Rng) -> Scalar {
+        let v = [1i64, 1, 2, 3, 4, 5, 6, 8, 12, 0, -1, 20][r.next(12) as usize];
+        match r.next(12) {
+            0 => Scalar::basis(v, &[r.next(3) as usize])
+                .add(&Scalar::basis(1, &[r.next(3) as usize]))
+                .unwrap(),
+            1 => Scalar::basis(v, &[r.next(2) as usize, 0]),
+            2 => Scalar::Int(v),
+            3 => Scalar::basis(0, &[r.next(4) as usize]),
+            _ => Scalar::basis(v, &[r.next(4) as usize]),
+        }
+    }
+
+    /// A random B: a leaf or a (possibly nested) tuple of up to 3 leaves
+    /// with coordinate strides.
+    fn coord_layout(r: &mut Rng) -> Layout {
+        random_layout(r, 4, 4, |r| {
+            let s = [1i64, 2, 2, 3, 4, 5, 6, 8, 12][r.next(9) as usize];
+            (s, coord_stride(r))
+        })
+    }
+
+    /// The basis-strided fast path agrees with the general layout core
+    /// (checked) wherever it answers.
+    #[test]
+    fn composition_basis_matches_general() {
+        let mut r = Rng(37);
+        let (mut fast, mut ok) = (0, 0);
+        for _ in 0..100_000 {
+            let a = int_layout(&mut r);
+            let b = coord_layout(&mut r);
+            let g = super::super::composition::layout_core_general(&a, &b, true);
+            if g.is_ok() {
+                ok += 1;
+            }
+            if let Some(f) = composition_basis(&a, &b) {
+                fast += 1;
+                assert_eq!(g.as_ref().ok(), Some(&f), "composition({a}, {b})");
+            }
+        }
+        assert!(fast > 15_000 && fast > ok / 2, "{fast} of {ok}");
+    }
+
+    /// The bench case and a few fixed ones: the same layout as the
+    /// general code, built by the fast path.
+    #[test]
+    fn composition_basis_examples() {
+        let a = Layout::new(
+            HTuple::flat([4i64, 5]),
+            HTuple::flat([Scalar::Int(5), Scalar::Int(1)]),
+        )
+        .unwrap();
+        for (t, v, i) in [(12i64, 1i64, 1usize), (2, 2, 0), (5, 1, 1), (4, 1, 0)] {
+            let b = Layout::leaf(t, Scalar::basis(v, &[i]));
+            let f = composition_basis(&a, &b).expect("fast path");
+            let g = super::super::composition::layout_core_general(&a, &b, true).unwrap();
+            assert_eq!(f, g, "composition({a}, {b})");
+        }
     }
 }

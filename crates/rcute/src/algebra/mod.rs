@@ -7,7 +7,6 @@ pub mod complement;
 pub mod composition;
 pub mod divide;
 pub(crate) mod fast;
-pub(crate) mod fast_coord;
 pub mod filter;
 pub mod inverse;
 pub mod layout_add;
