@@ -27,6 +27,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rcute::algebra::{self, Scale};
 use rcute::htuple::Builder;
+use rcute::ops::{Binary, Direct, Operation, Unary};
 use rcute::shape::{self, Coord};
 use rcute::{HRef, HTuple, Layout as RLayout, Result as RResult, Scalar, TilerRef};
 
@@ -285,13 +286,10 @@ pub(crate) fn stride_obj(py: Python<'_>, d: HRef<'_, Scalar>) -> PyResult<PyObje
 
 // ---------------------------------------------------------------- operations
 
-type Unary = fn(&RLayout) -> RResult<RLayout>;
-type WithTiler = fn(&RLayout, &TilerRef<'_>) -> RResult<RLayout>;
-type WithTilerInto = fn(&RLayout, &TilerRef<'_>, &mut RLayout) -> RResult<()>;
 type Pair = fn(&RLayout, &RLayout) -> RResult<RLayout>;
 type Shapes = fn(HRef<'_, i64>, HRef<'_, i64>) -> RResult<RLayout>;
 
-/// The typed fast path of an operation (chosen by name, [`Fast::of`]).
+/// The typed fast path of an operation (from its table entry's typed form, [`Fast::of`]).
 #[derive(Clone, Copy)]
 pub(crate) enum Fast {
     /// No fast path: always the generic one.
@@ -302,15 +300,12 @@ pub(crate) enum Fast {
     Cosize,
     Shape,
     Stride,
-    /// `op(A)` of a layout.
+    /// `op(A)` of a layout, written into the result's storage.
     Unary(Unary),
     /// `op(A)` and `op(A, profile)` (coalesce, coalesce_z, filter).
-    Profile(Unary, WithTiler),
+    Profile(Unary, Binary),
     /// `op(A, B)` with a tiler `B`: composition, divides, products.
-    Tiler(WithTiler),
-    /// The same, written into the result's storage (composition,
-    /// logical_divide).
-    TilerInto(WithTilerInto),
+    Tiler(Binary),
     /// `complement(A)`, `complement(A, extend)`, `complement(A, extend=...)`.
     Complement,
     /// `op(A, B)` of two layouts.
@@ -327,46 +322,35 @@ pub(crate) enum Fast {
 }
 
 impl Fast {
-    /// The fast path of the operation `name` (the same argument forms as the
-    /// notation's direct calls, plus the queries).
-    pub(crate) fn of(name: &str) -> Fast {
-        match name {
-            "size" => Fast::Size,
-            "rank" => Fast::Rank,
-            "depth" => Fast::Depth,
-            "cosize" => Fast::Cosize,
-            "shape" => Fast::Shape,
-            "stride" => Fast::Stride,
-            "coalesce" => Fast::Profile(algebra::coalesce, algebra::coalesce_by_mode),
-            "coalesce_z" => Fast::Profile(algebra::coalesce_z, algebra::coalesce_z_by_mode),
-            "filter" => Fast::Profile(algebra::filter, algebra::filter_by_mode),
-            "filter_zeros" => Fast::Unary(algebra::filter_zeros),
-            "right_inverse" => Fast::Unary(algebra::right_inverse),
-            "left_inverse" => Fast::Unary(algebra::left_inverse),
-            "nullspace" => Fast::Unary(algebra::nullspace),
-            "make_layout_like" => Fast::Unary(algebra::make_layout_like),
-            "composition" => Fast::TilerInto(|a, t, out| a.compose_into(t, out)),
-            "logical_divide" => Fast::TilerInto(|a, t, out| a.logical_divide_into(t, out)),
-            "zipped_divide" => Fast::Tiler(algebra::zipped_divide),
-            "tiled_divide" => Fast::Tiler(algebra::tiled_divide),
-            "flat_divide" => Fast::Tiler(algebra::flat_divide),
-            "logical_product" => Fast::Tiler(algebra::logical_product),
-            "zipped_product" => Fast::Tiler(algebra::zipped_product),
-            "tiled_product" => Fast::Tiler(algebra::tiled_product),
-            "flat_product" => Fast::Tiler(algebra::flat_product),
-            "blocked_product" => Fast::Tiler(algebra::blocked_product),
-            "raked_product" => Fast::Tiler(algebra::raked_product),
-            "complement" => Fast::Complement,
-            "layout_add" => Fast::Pair(algebra::layout_add),
-            "max_common_layout" => Fast::Pair(algebra::max_common_layout),
-            "max_common_vector" => Fast::MaxCommonVector,
-            "greatest_common_domain" => Fast::Shapes(algebra::greatest_common_domain, true),
-            "make_ordered_layout" => Fast::Shapes(algebra::make_ordered_layout, false),
-            "upcast" => Fast::Cast(algebra::upcast),
-            "downcast" => Fast::Cast(algebra::downcast),
-            "recast" => Fast::Recast,
-            "idx2crd" => Fast::Idx2crd,
-            "crd2idx" => Fast::Crd2idx,
+    /// The fast path of the operation table's entry `op`, from its typed
+    /// form ([`Direct`]): the same argument forms as the notation's direct
+    /// calls, read from Python objects. No list of names: an operation
+    /// added to the table with a typed form gets its fast path here.
+    pub(crate) fn of(op: &Operation) -> Fast {
+        let Some(d) = op.direct else {
+            return Fast::None;
+        };
+        match d {
+            Direct::Size => Fast::Size,
+            Direct::Rank => Fast::Rank,
+            Direct::Depth => Fast::Depth,
+            Direct::Cosize => Fast::Cosize,
+            Direct::Shape => Fast::Shape,
+            Direct::Stride => Fast::Stride,
+            Direct::Profile(u, b) => Fast::Profile(u, b),
+            Direct::Unary(u) => Fast::Unary(u),
+            Direct::Tiler(b) => Fast::Tiler(b),
+            Direct::Complement => Fast::Complement,
+            Direct::LayoutAdd => Fast::Pair(algebra::layout_add),
+            Direct::MaxCommonLayout => Fast::Pair(algebra::max_common_layout),
+            Direct::MaxCommonVector => Fast::MaxCommonVector,
+            Direct::GreatestCommonDomain => Fast::Shapes(algebra::greatest_common_domain, true),
+            Direct::MakeOrderedLayout => Fast::Shapes(algebra::make_ordered_layout, false),
+            Direct::Upcast => Fast::Cast(algebra::upcast),
+            Direct::Downcast => Fast::Cast(algebra::downcast),
+            Direct::Recast => Fast::Recast,
+            Direct::Idx2crd => Fast::Idx2crd,
+            Direct::Crd2idx => Fast::Crd2idx,
             _ => Fast::None,
         }
     }
@@ -598,15 +582,11 @@ pub(crate) fn call(
             None => Ok(None),
         },
         (Fast::Unary(op) | Fast::Profile(op, _), None) => match layout_ref(&a) {
-            Some(l) => new_layout(py, op(l)),
-            None => GENERIC,
-        },
-        (Fast::TilerInto(op), Some(b)) => match layout_ref(&a) {
-            Some(l) => with_tiler(b, |t| layout_into(py, |out| op(l, t, out))).unwrap_or(GENERIC),
+            Some(l) => layout_into(py, |out| op(l, out)),
             None => GENERIC,
         },
         (Fast::Profile(_, op) | Fast::Tiler(op), Some(b)) => match layout_ref(&a) {
-            Some(l) => with_tiler(b, |t| new_layout(py, op(l, t))).unwrap_or(GENERIC),
+            Some(l) => with_tiler(b, |t| layout_into(py, |out| op(l, t, out))).unwrap_or(GENERIC),
             None => GENERIC,
         },
         (Fast::Complement, b) => {

@@ -578,7 +578,7 @@ impl Op {
                 kw.push((key.extract::<String>()?, to_value(&v, 0)?));
             }
         }
-        let r = notation::call(self.op.name, &self.mode, a, kw).map_err(to_pyerr)?;
+        let r = notation::ops::call_operation(self.op, &self.mode, a, kw).map_err(to_pyerr)?;
         from_value(py, r)
     }
 
@@ -1135,7 +1135,7 @@ fn _rcute(m: &Bound<'_, PyModule>) -> PyResult<()> {
                 Op {
                     op,
                     mode: Vec::new(),
-                    fast: Fast::of(op.name),
+                    fast: Fast::of(op),
                 },
             )?;
         }

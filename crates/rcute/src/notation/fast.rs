@@ -24,7 +24,7 @@ use crate::htuple::{HTuple, LEAF, MAX_DEPTH, WIDE};
 use crate::layout::Layout;
 use crate::shape::{self, Coord};
 use crate::stride::Scalar;
-use crate::tiler::Tiler;
+use crate::tiler::{Tiler, TilerRef};
 
 // an integer tuple written by `fill_int_tuple` (nested at most MAX_DEPTH
 // levels) is within the value depth bound without the walk
@@ -135,9 +135,9 @@ impl<'a> ArgView<'a> {
 
 /// A unary layout operation writing its result into a layout slot (the
 /// library's `*_into` functions, which build the result in place).
-type Unary = fn(&Layout, &mut Layout) -> Result<()>;
+pub type Unary = fn(&Layout, &mut Layout) -> Result<()>;
 /// A layout operation with a tiler, likewise.
-type Binary = fn(&Layout, &Tiler, &mut Layout) -> Result<()>;
+pub type Binary = fn(&Layout, &TilerRef<'_>, &mut Layout) -> Result<()>;
 
 /// The [`Unary`] of a library function `fn(&Layout) -> Result<Layout>`
 /// without an `*_into` form: its result is moved into the slot.
@@ -155,7 +155,9 @@ pub(crate) use unary;
 /// without an `*_into` form, likewise.
 macro_rules! binary {
     ($f:path) => {
-        |a: &$crate::layout::Layout, b: &$crate::tiler::Tiler, out: &mut $crate::layout::Layout| {
+        |a: &$crate::layout::Layout,
+         b: &$crate::tiler::TilerRef<'_>,
+         out: &mut $crate::layout::Layout| {
             *out = $f(a, b)?;
             Ok(())
         }
@@ -225,26 +227,66 @@ fn layout_slot(out: &mut Value) -> Option<&mut Layout> {
     }
 }
 
-/// The direct path of an operation: the `direct` field of its entry in
-/// the operation table ([`super::table`]).
-#[derive(Clone, Copy)]
-pub(crate) enum Direct {
+/// The typed form of an operation: the `direct` field of its entry in the
+/// operation table ([`super::table`], [`Operation::direct`](super::table::Operation::direct)).
+///
+/// It says which library function the operation's common argument forms
+/// call and with which operand types, so that a caller holding typed
+/// operands (the notation's prepared statements, the Python module) calls
+/// the library directly instead of dispatching on the operation's name.
+/// Every other form (mode paths, tensors, swizzled layouts, keywords other
+/// than complement's `extend`) goes through the operation's general
+/// implementation, which gives the same value or error.
+///
+/// ```
+/// use rcute::ops::{lookup, Direct};
+/// assert!(matches!(lookup("composition").unwrap().direct, Some(Direct::Tiler(_))));
+/// assert!(matches!(lookup("size").unwrap().direct, Some(Direct::Size)));
+/// assert!(lookup("E").unwrap().direct.is_none());
+/// ```
+#[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
+pub enum Direct {
     /// `op(A)` and `op(A, profile)` (coalesce, coalesce_z, filter).
     Profile(Unary, Binary),
     /// `op(A)`: the unary layout operations.
     Unary(Unary),
     /// `op(A, B)` with a tiler `B`: composition, the divides and products.
     Tiler(Binary),
+    /// `size(A)` of a layout.
+    Size,
+    /// `rank(A)` of a layout.
+    Rank,
+    /// `depth(A)` of a layout.
+    Depth,
+    /// `cosize(A)` of a layout.
+    Cosize,
+    /// `shape(A)` of a layout.
+    Shape,
+    /// `stride(A)` of a layout.
+    Stride,
+    /// `complement(A)`, `complement(A, extend)`, `complement(A, extend=...)`.
     Complement,
+    /// `layout_add(A, B)` of two layouts.
     LayoutAdd,
+    /// `max_common_layout(A, B)` of two layouts.
     MaxCommonLayout,
+    /// `max_common_vector(A, B)` of two layouts.
     MaxCommonVector,
+    /// `greatest_common_domain(S, T)` of two shapes (a layout stands for
+    /// its shape).
     GreatestCommonDomain,
+    /// `recast(A, scale)`.
     Recast,
+    /// `upcast(A, n)` with an integer `n`.
     Upcast,
+    /// `downcast(A, n)` with an integer `n`.
     Downcast,
+    /// `make_ordered_layout(S, order)` of two shapes.
     MakeOrderedLayout,
+    /// `idx2crd(c, S)`.
     Idx2crd,
+    /// `crd2idx(c, S)`.
     Crd2idx,
 }
 
@@ -332,6 +374,19 @@ impl Direct {
             return None;
         }
         match (self, args) {
+            (Direct::Size, [a]) => set(out, a.layout()?.size().map(Value::Int)),
+            (Direct::Rank, [a]) => {
+                *out = Value::Int(a.layout()?.rank() as i64);
+                Some(Ok(()))
+            }
+            (Direct::Depth, [a]) => {
+                let d = a.layout()?.shape().as_ref().try_depth().ok()?;
+                *out = Value::Int(i64::try_from(d).ok()?);
+                Some(Ok(()))
+            }
+            (Direct::Cosize, [a]) => set(out, algebra::cosize(a.layout()?).map(Value::Int)),
+            (Direct::Shape, [a]) => set(out, Ok(Value::from_shape(a.layout()?.shape()))),
+            (Direct::Stride, [a]) => set(out, Ok(Value::from_stride(a.layout()?.stride()))),
             (Direct::Profile(f, _) | Direct::Unary(f), [a]) => {
                 let l = a.layout()?;
                 Some(f(l, layout_slot(out)?))

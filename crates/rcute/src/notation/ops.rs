@@ -66,13 +66,36 @@ pub fn call(
     args: Vec<Value>,
     kwargs: Vec<(String, Value)>,
 ) -> Result<Value> {
+    match lookup(name) {
+        Some(op) => call_operation(op, mode, args, kwargs),
+        None => Err(Error::type_(format!("unknown operation '{name}'"))),
+    }
+}
+
+/// [`call`] of the operation table's entry `op` (found once, e.g. with
+/// [`lookup`](super::table::lookup)), without looking its name up again:
+/// what the Python module's operation objects call.
+/// Errors: those of [`call`].
+///
+/// ```
+/// use rcute::notation::{ops::call_operation, eval_value};
+/// let size = rcute::ops::lookup("size").unwrap();
+/// let a = eval_value("(4,8):(1,4)").unwrap();
+/// assert_eq!(call_operation(size, &[1], vec![a], vec![]).unwrap().to_string(), "8");
+/// ```
+pub fn call_operation(
+    op: &'static Operation,
+    mode: &[i64],
+    args: Vec<Value>,
+    kwargs: Vec<(String, Value)>,
+) -> Result<Value> {
     let mut kwargs = kwargs;
     let mut kw: KwArgs<'_> = kwargs
         .iter_mut()
         .map(|(k, v)| (k.as_str(), Some(std::mem::replace(v, Value::None))))
         .collect();
     let mut pos: PosArgs = args.into_iter().map(Some).collect();
-    call_with(name, mode, &mut pos, &mut kw)
+    call_op(op, mode, &mut pos, &mut kw)
 }
 
 /// [`call`] with the arguments in inline vectors and borrowed keyword

@@ -31,11 +31,12 @@
 
 use std::fmt;
 
-use super::fast::{binary, unary, Direct};
+use super::fast::{binary, unary};
 use super::imp::{op, Imp};
 use crate::algebra;
 use crate::algebra::coalesce::ModeOp;
 
+pub use super::fast::{Binary, Direct, Unary};
 pub use super::param::{Param, ParamKind};
 
 /// A required parameter.
@@ -135,8 +136,9 @@ pub struct Operation {
     pub example_output: &'static str,
     /// The implementation.
     pub(crate) imp: Imp,
-    /// The direct (in-place) path of the common argument forms, if any.
-    pub(crate) direct: Option<Direct>,
+    /// The typed form of the common argument forms, if any: which library
+    /// function they call with which operand types ([`Direct`]).
+    pub direct: Option<Direct>,
 }
 
 impl fmt::Debug for Operation {
@@ -502,7 +504,7 @@ const TABLE: &[Operation] = &[
         example: "size[1]((4,(2,3)):(1,(4,8)))",
         example_output: "6",
         imp: op::size,
-        direct: None,
+        direct: Some(Direct::Size),
     },
     Operation {
         name: "cosize",
@@ -519,7 +521,7 @@ const TABLE: &[Operation] = &[
         example: "cosize((4,8):(1,5))",
         example_output: "39",
         imp: op::cosize,
-        direct: None,
+        direct: Some(Direct::Cosize),
     },
     Operation {
         name: "rank",
@@ -533,7 +535,7 @@ const TABLE: &[Operation] = &[
         example: "rank(((6,2),5):((8,2),1))",
         example_output: "2",
         imp: op::rank,
-        direct: None,
+        direct: Some(Direct::Rank),
     },
     Operation {
         name: "depth",
@@ -548,7 +550,7 @@ const TABLE: &[Operation] = &[
         example: "depth((3,(4,5)))",
         example_output: "2",
         imp: op::depth,
-        direct: None,
+        direct: Some(Direct::Depth),
     },
     Operation {
         name: "shape",
@@ -562,7 +564,7 @@ const TABLE: &[Operation] = &[
         example: "shape[0](((6,2),5):((8,2),1))",
         example_output: "(6, 2)",
         imp: op::shape,
-        direct: None,
+        direct: Some(Direct::Shape),
     },
     Operation {
         name: "stride",
@@ -577,7 +579,7 @@ const TABLE: &[Operation] = &[
         example: "stride[0](((6,2),5):((8,2),1))",
         example_output: "(8, 2)",
         imp: op::stride,
-        direct: None,
+        direct: Some(Direct::Stride),
     },
     Operation {
         name: "coshape",
