@@ -558,7 +558,10 @@ impl SwizzledLayout {
             )));
         }
         let sw = Self::carried_swizzle(a, &s.swizzle, &name)?;
-        let r = SwizzledLayout::new(sw, crate::algebra::composition(a, &Tiler::from(s.layout.clone()))?)?;
+        let r = SwizzledLayout::new(
+            sw,
+            crate::algebra::composition(a, &Tiler::from(s.layout.clone()))?,
+        )?;
         Self::check_after(&r, s.size()?, &name, |i| {
             match a.eval_index(s.eval_index(i)?)? {
                 Scalar::Int(v) => Ok(v),

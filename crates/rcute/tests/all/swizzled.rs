@@ -552,9 +552,15 @@ fn cpp_layout_after_swizzle() {
             "Sw<3,0,3> o (8,(8,8)):(8,(64,1))",
         ),
         // C++: composition(Layout<_512,_1>{}, S) = Sw<3,3,3> o _0 o (_8,_64):(_64,_1)
-        (format!("composition(512:1, {S})"), "Sw<3,3,3> o (8,64):(64,1)"),
+        (
+            format!("composition(512:1, {S})"),
+            "Sw<3,3,3> o (8,64):(64,1)",
+        ),
         // C++: composition(Layout<_512,_2>{}, S) = Sw<3,4,3> o _0 o (_8,_64):(_128,_2)
-        (format!("composition(512:2, {S})"), "Sw<3,4,3> o (8,64):(128,2)"),
+        (
+            format!("composition(512:2, {S})"),
+            "Sw<3,4,3> o (8,64):(128,2)",
+        ),
         // C++: composition(Layout<Shape<_64,_8>,Stride<_8,_1>>{}, S) = Sw<3,0,-6> o _0 o (_8,_64):(_1,_8)
         (
             format!("composition((64,8):(8,1), {S})"),
