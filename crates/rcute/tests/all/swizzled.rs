@@ -390,6 +390,42 @@ fn bank_conflicts_of_swizzled_forms() {
             "bank_conflicts(logical_divide(Sw<5,0,5> o (32,32):(32,1), (32,32)), 32:1, 4)",
             "1",
         ),
+        // ... a zipped divide, products, tile_to_shape, local_tile,
+        // local_partition, a downcast and a layout composed after the swizzle
+        // (bank_conflicts is rcute's; C++ has no such function: the count is
+        // the wavefronts of the 32 reads, each of 4 bytes unless said)
+        (
+            "bank_conflicts(zipped_divide(Sw<5,0,5> o (32,32):(32,1), (32,32)), 32:1, 4)",
+            "1",
+        ),
+        (
+            "bank_conflicts(tile_to_shape(Sw<5,0,5> o (32,32):(32,1), (64,64)), 32:1, 4)",
+            "1",
+        ),
+        (
+            "bank_conflicts(blocked_product(Sw<5,0,5> o (32,32):(32,1), (2,2):(1,2)), 32:1, 4)",
+            "1",
+        ),
+        (
+            "bank_conflicts(local_tile(Sw<5,0,5> o (64,32):(32,1), (32,32), (1,0)), 32:1, 4)",
+            "1",
+        ),
+        (
+            "bank_conflicts(local_partition(Sw<5,0,5> o (32,32):(32,1), (1,32):(32,1), 3), 32:1, 4)",
+            "1",
+        ),
+        (
+            "bank_conflicts(downcast(Sw<5,0,5> o (32,32):(32,1), 2), 32:1, 2)",
+            "1",
+        ),
+        (
+            "bank_conflicts(composition((32,32):(32,1), Sw<5,0,5> o (32,32):(32,1)), 32:1, 4)",
+            "1",
+        ),
+        (
+            "bank_conflicts(composition(1024:1, Swizzle(5,0,5)), 32:32, 4)",
+            "1",
+        ),
         (
             "bank_conflicts(coalesce(Sw<5,0,5> o (32,32):(32,1)), 32:32, 4)",
             "1",
