@@ -534,6 +534,42 @@ impl PyComposedLayout {
     fn shape(&self, py: Python<'_>) -> PyResult<PyObject> {
         from_value(py, Value::from_shape(self.inner.layout.shape()))
     }
+    /// Mode `i` under the same swizzle and offset (C++ `layout<I>` /
+    /// `get<I>` of a `ComposedLayout`).
+    fn __getitem__(&self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        let i: i64 = key.extract()?;
+        let m = self.inner.mode(i).map_err(to_pyerr)?;
+        from_value(py, Value::Swizzled(m))
+    }
+
+    /// The rank of the inner layout.
+    fn __len__(&self) -> usize {
+        self.inner.rank()
+    }
+
+    /// The modes, each under the same swizzle and offset.
+    fn __iter__(&self, py: Python<'_>) -> PyResult<PyObject> {
+        let modes: Vec<PyObject> = (0..self.inner.rank())
+            .map(|i| {
+                let m = self.inner.mode(i as i64).map_err(to_pyerr)?;
+                from_value(py, Value::Swizzled(m))
+            })
+            .collect::<PyResult<_>>()?;
+        let list = PyList::new(py, modes)?;
+        Ok(list.try_iter()?.into_any().unbind())
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        match other.downcast::<PyComposedLayout>() {
+            Ok(o) => o.get().inner == self.inner,
+            Err(_) => false,
+        }
+    }
+
+    fn __ne__(&self, other: &Bound<'_, PyAny>) -> bool {
+        !self.__eq__(other)
+    }
+
     fn __str__(&self) -> String {
         notation::format_value(&Value::Swizzled(self.inner.clone()), Style::Str)
     }

@@ -64,7 +64,7 @@ def evaluate(node):
         f = evaluate(node[1])
         args = [evaluate(a) for a in node[2]]
         kwargs = {k: evaluate(v) for k, v in node[3]}
-        if isinstance(f, rcute.Layout):
+        if isinstance(f, rcute.LayoutBase):
             crd = args[0] if len(args) == 1 else tuple(args)
             if _has_none(crd):
                 if crd is None:

@@ -77,3 +77,26 @@ def test_edge_cases():
         with pytest.raises(ValueError):
             bad()
     assert rcute.eval_notation_str("E(-1)").startswith("error: value:")
+
+
+def test_select_take_flatten():
+    # C++: select<1,0>(A) = (5,(6,2)):(1,(8,2)) and take<0,1>(A) = ((6,2)):((8,2)) with
+    # A = make_layout(make_shape(make_shape(6,2),5), make_stride(make_stride(8,2),1));
+    # rcute gives the tuple of modes (the reference's rule), make_layout of it is C++'s
+    a = rcute.Layout(((6, 2), 5), ((8, 2), 1))
+    assert str(rcute.make_layout(*rcute.select(a, (1, 0)))) == "(5, (6, 2)):(1, (8, 2))"
+    assert str(rcute.make_layout(*rcute.take(a, (0, 1)))) == "((6, 2),):((8, 2),)"
+    # C++: flatten(A) = (6,2,5):(8,2,1); flatten(make_shape(make_shape(1,2),make_shape(3,make_shape(4)))) = (1,2,3,4)
+    assert str(rcute.flatten(a)) == "(6, 2, 5):(8, 2, 1)"
+    assert rcute.flatten(((1, 2), (3, (4,)))) == (1, 2, 3, 4)
+    with pytest.raises(IndexError):
+        rcute.take(a, (0, 3))
+
+
+def test_unknown_names_suggest():
+    with pytest.raises(AttributeError, match="did you mean 'make_layout'"):
+        rcute.make_layot
+    with pytest.raises(AttributeError, match="did you mean 'local_tile'"):
+        rcute.local_til
+    assert not hasattr(rcute, "no_such_thing_at_all")
+    assert rcute.eval_notation_str("make_layot((4,8),(8,1))").endswith("(did you mean 'make_layout'?)")

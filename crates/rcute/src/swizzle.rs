@@ -521,6 +521,136 @@ impl SwizzledLayout {
         self.with_inner(crate::algebra::composition(&self.layout, b)?)
     }
 
+    /// `composition(A, Sw o L)`: a plain layout `A` after a swizzled layout
+    /// with offset 0, as C++'s `composition(Layout, ComposedLayout)` builds
+    /// it, `Sw' o composition(A, L)`, where `Sw'` is the swizzle whose bit
+    /// fields are the images under `A` of `Sw`'s (C++
+    /// `composition(Layout, Swizzle)`: `make_swizzle<A(Y), A(Z)>`), so that
+    /// `A ∘ Sw = Sw' ∘ A`.
+    ///
+    /// C++ assumes without checking that `A` carries the swizzle through;
+    /// rcute checks the answer by evaluation at every index of `L` (up to
+    /// 65536 of them) and reports an error rather than a wrong layout.
+    ///
+    /// Errors: `value` for a non-zero offset (C++ requires `_0` too) and
+    /// for an `L` too large to check; `type` for non-integer strides;
+    /// `divisibility` when the images of the fields are not two bit runs
+    /// of one length, or `Sw' o composition(A, L)` differs from `A ∘ Sw ∘ L`;
+    /// those of [`crate::algebra::composition()`].
+    ///
+    /// ```
+    /// use rcute::{Layout, HTuple, Swizzle, SwizzledLayout};
+    /// // C++: composition(Layout<_512,_2>{}, composition(Swizzle<3,3,3>{},
+    /// //   Layout<Shape<_8,_64>,Stride<_64,_1>>{})) = Sw<3,4,3> o _0 o (_8,_64):(_128,_2)
+    /// let l = Layout::row_major(HTuple::flat([8, 64])).unwrap();
+    /// let s = SwizzledLayout::new(Swizzle::new(3, 3, 3).unwrap(), l).unwrap();
+    /// let a = Layout::new(512, 2).unwrap();
+    /// let r = SwizzledLayout::after_layout(&a, &s).unwrap();
+    /// assert_eq!(format!("{r:#}"), "Sw<3,4,3> o (8,64):(128,2)");
+    /// ```
+    pub fn after_layout(a: &Layout, s: &SwizzledLayout) -> Result<SwizzledLayout> {
+        let name = || format!("composition({a}, {s})");
+        if s.offset != 0 {
+            return Err(Error::value(format!(
+                "{}: a layout composes after a swizzled layout only with the offset 0 \
+                 (C++ requires `_0` too)",
+                name()
+            )));
+        }
+        let sw = Self::carried_swizzle(a, &s.swizzle, &name)?;
+        let r = SwizzledLayout::new(
+            sw,
+            crate::algebra::composition(a, &Tiler::from(s.layout.clone()))?,
+        )?;
+        Self::check_after(&r, s.size()?, &name, |i| {
+            match a.eval_index(s.eval_index(i)?)? {
+                Scalar::Int(v) => Ok(v),
+                other => Err(Error::type_(format!("{}: the value {other}", name()))),
+            }
+        })?;
+        Ok(r)
+    }
+
+    /// `composition(A, Sw)`: a plain layout after a swizzle, C++'s
+    /// `composition(Layout, Swizzle)`, the swizzled layout `Sw' o A` with
+    /// `Sw'`'s fields the images of `Sw`'s under `A` (see
+    /// [`SwizzledLayout::after_layout`], whose checks and errors apply,
+    /// over the indices of `A`).
+    ///
+    /// ```
+    /// use rcute::{Layout, HTuple, Swizzle, SwizzledLayout};
+    /// // C++: composition(Layout<Shape<_8,_64>,Stride<_64,_1>>{}, Swizzle<3,3,3>{})
+    /// //   = Sw<3,0,3> o _0 o (_8,_64):(_64,_1)
+    /// let a = Layout::row_major(HTuple::flat([8, 64])).unwrap();
+    /// let r = SwizzledLayout::layout_after_swizzle(&a, &Swizzle::new(3, 3, 3).unwrap()).unwrap();
+    /// assert_eq!(format!("{r:#}"), "Sw<3,0,3> o (8,64):(64,1)");
+    /// ```
+    pub fn layout_after_swizzle(a: &Layout, sw: &Swizzle) -> Result<SwizzledLayout> {
+        let name = || format!("composition({a}, {sw})");
+        let r = SwizzledLayout::new(Self::carried_swizzle(a, sw, &name)?, a.clone())?;
+        Self::check_after(&r, a.size()?, &name, |i| {
+            match a.eval_index(sw.apply(i)?)? {
+                Scalar::Int(v) => Ok(v),
+                other => Err(Error::type_(format!("{}: the value {other}", name()))),
+            }
+        })?;
+        Ok(r)
+    }
+
+    /// The swizzle `Sw'` with `A ∘ Sw = Sw' ∘ A`: the fields' images under
+    /// `A` (C++ `make_swizzle<A(Y), A(Z)>`).
+    fn carried_swizzle(a: &Layout, sw: &Swizzle, name: &dyn Fn() -> String) -> Result<Swizzle> {
+        if !a.has_integer_strides() {
+            return Err(Error::type_(format!(
+                "{}: the layout after a swizzle needs integer strides",
+                name()
+            )));
+        }
+        let img = |m: i64| -> Result<i64> {
+            match a.eval_index(m)? {
+                Scalar::Int(v) => Ok(v),
+                other => Err(Error::type_(format!("{}: the value {other}", name()))),
+            }
+        };
+        let (y, z) = (img(sw.yyy_mask()?)?, img(sw.zzz_mask()?)?);
+        Swizzle::from_masks(y, z).ok_or_else(|| {
+            Error::divisibility(format!(
+                "{}: the layout maps the swizzle's bit fields {} and {} to {y} and {z}, \
+                 which are not two bit runs of one length, so no swizzle follows the layout",
+                name(),
+                sw.yyy_mask().unwrap_or(0),
+                sw.zzz_mask().unwrap_or(0)
+            ))
+        })
+    }
+
+    /// Checks `r(i) == want(i)` for every `i < n`.
+    fn check_after(
+        r: &SwizzledLayout,
+        n: i64,
+        name: &dyn Fn() -> String,
+        want: impl Fn(i64) -> Result<i64>,
+    ) -> Result<()> {
+        let Some(points) = Self::checked_points(n) else {
+            return Err(Error::value(format!(
+                "{}: {n} values are more than rcute checks ({CHECK_BUDGET}) for a layout \
+                 composed after a swizzle",
+                name()
+            )));
+        };
+        for i in points {
+            let (got, w) = (r.eval_index(i)?, want(i)?);
+            if got != w {
+                return Err(Error::divisibility(format!(
+                    "{}: no swizzled layout reproduces it: C++'s form {r:#} gives {got} at {i}, \
+                     the composition {w}",
+                    name()
+                )));
+            }
+        }
+        Ok(())
+    }
+
     /// The repr style: the notation that rebuilds the value,
     /// `composition(Swizzle(3,4,3), Layout((8, 8), (8, 1)))` (the notation
     /// does not fix this form).

@@ -549,7 +549,11 @@ def local_tile(T, tiler, coord, proj=None):
     `Z[(_, coord)]` (a tuple `coord` names the leading rest modes, an
     integer indexes the rest mode as a whole). `T` is a tensor or a layout
     (the tensor `{0} o L`); `proj` (e.g. `(1, None, 1)`, C++'s
-    `Step<_1,X,_1>`) first drops the modes at its `None` entries."""
+    `Step<_1,X,_1>`) first drops the modes at its `None` entries. A
+    swizzled layout (not in a tensor) gives the swizzled part
+    `Sw o (offset + d) o L'`, as `rcute eval` does (docs/differences.md)."""
+    if isinstance(T, ComposedLayout):
+        return _rcute.local_tile(T, tiler, coord, proj)
     t = _as_tensor(T)
     if proj is not None:
         tiler, coord = _dice(proj, tiler), _dice(proj, coord)
@@ -568,7 +572,10 @@ def local_partition(T, thr, idx, proj=None):
     layout `thr` in every tile of `thr`'s shape: `Z[(c, _)]` with
     `Z = zipped_divide(T, product_each(shape(thr)))` and `c` the coordinate
     of `idx` in `thr`. `T` is a tensor or a layout; `proj` first drops the
-    modes of `thr` at its `None` entries."""
+    modes of `thr` at its `None` entries. A swizzled layout (not in a
+    tensor) gives the swizzled part, as `local_tile` does."""
+    if isinstance(T, ComposedLayout):
+        return _rcute.local_partition(T, thr, idx, proj)
     t = _as_tensor(T)
     if proj is not None:
         thr = _dice(proj, thr)
@@ -1058,3 +1065,20 @@ def _ptr_base(self):
 
 Ptr.base = property(_ptr_base)
 Ptr.ptr = property(lambda self: _ctypes.cast(self.address, _ctypes.POINTER(self.dtype)))
+
+
+# ---------------------------------------------------------------- unknown names
+
+
+def __getattr__(name):
+    """An unknown module attribute: `AttributeError` with the closest name
+    of the module, as the notation's "did you mean" (`rcute.make_layot`
+    suggests `make_layout`)."""
+    import difflib
+
+    hint = ""
+    if not name.startswith("__"):
+        close = difflib.get_close_matches(name, __all__, n=1, cutoff=0.7)
+        if close:
+            hint = f" (did you mean '{close[0]}'?)"
+    raise AttributeError(f"module 'rcute' has no attribute '{name}'{hint}")

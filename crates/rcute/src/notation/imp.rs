@@ -693,6 +693,13 @@ fn composition_op(a: &mut Args, path: &[i64]) -> Result<Value> {
         }
         return Ok(layout(algebra::composition_none(&braw.to_tiler()?, path)?));
     }
+    if matches!(braw, Value::Swizzled(_) | Value::Swizzle(_)) && !path.is_empty() {
+        return Err(Error::type_(format!(
+            "composition[...](A, B) with the {} {braw} is not defined: compose the mode \
+             (get) with it instead",
+            braw.kind_name()
+        )));
+    }
     let b = lifted(braw, path)?;
     if let Some(c) = a.opt(2)?.filter(|c| !matches!(c, Value::None)) {
         // composition(Sw, offset, L): C++'s three-argument form
@@ -735,10 +742,26 @@ fn composition_op(a: &mut Args, path: &[i64]) -> Result<Value> {
             };
             Ok(composed_value(SwizzledLayout::new(sw, l)?))
         }
-        Value::Swizzled(s) => Ok(composed_value(s.compose(&b.to_tiler()?)?)),
+        Value::Swizzled(s) => {
+            if let Value::Swizzled(_) | Value::Swizzle(_) = b {
+                return Err(Error::type_(format!(
+                    "composition({s}, {b}): a swizzled layout after a swizzle has no form \
+                     rcute represents (C++ nests the two ComposedLayouts)"
+                )));
+            }
+            Ok(composed_value(s.compose(&b.to_tiler()?)?))
+        }
         x => {
             let l = promote_owned(x, "composition")?;
-            Ok(layout(algebra::composition(&l, &b.into_tiler()?)?))
+            match b {
+                // C++'s composition(Layout, ComposedLayout) and
+                // composition(Layout, Swizzle): the swizzle moves to the left
+                Value::Swizzled(s) => Ok(composed_value(SwizzledLayout::after_layout(&l, &s)?)),
+                Value::Swizzle(sw) => Ok(composed_value(SwizzledLayout::layout_after_swizzle(
+                    &l, &sw,
+                )?)),
+                b => Ok(layout(algebra::composition(&l, &b.into_tiler()?)?)),
+            }
         }
     }
 }

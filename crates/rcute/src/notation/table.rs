@@ -1248,7 +1248,12 @@ const TABLE: &[Operation] = &[
               it is a `divisibility` error. A swizzle `A` gives a swizzled layout, and \
               `composition(Sw, offset, L)` (C++'s three-argument form) the swizzled layout \
               `Sw o offset o L`, whose value at `c` is `Sw(offset + L(c))`; a swizzled `A` \
-              composes through its inner layout. `composition(None, B)` is `B` as one layout (`tiler_to_layout(B)`, a `None` in \
+              composes through its inner layout. A plain layout `A` after a swizzled layout \
+              `Sw o L` (offset 0) or a swizzle `Sw` moves the swizzle to the left, as C++ \
+              does: `Sw' o composition(A, L)` (or `Sw' o A`), where `Sw'`'s bit fields are the \
+              images under `A` of `Sw`'s; rcute checks the answer at each index (up to 65536 \
+              of them) and reports a `divisibility` error where `A` does not carry the \
+              swizzle through (C++ may return a wrong layout there). `composition(None, B)` is `B` as one layout (`tiler_to_layout(B)`, a `None` in \
               `B` read as `1`; `composition[p](None, B)` puts it at the path `p` between \
               `1:0` modes); `composition(None, None)` is `None`. C++ CuTe: \
               `composition`.",

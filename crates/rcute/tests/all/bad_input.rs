@@ -764,10 +764,108 @@ fn catalogue() -> Vec<Case> {
         Type,
         notation::eval_str("nullspace(Sw<3,3,3> o (8,64):(64,1), 1)")
     );
+    // a layout after a swizzled layout (C++ composition(Layout, ComposedLayout))
     bad!(
-        "a layout after a swizzled layout",
+        "a layout after a swizzle whose fields it does not carry",
+        Divisibility,
+        notation::eval_str("composition(512:3, Sw<3,3,3> o (8,64):(64,1))")
+    );
+    bad!(
+        "a layout after a swizzle, C++'s form wrong",
+        Divisibility,
+        notation::eval_str("composition((8,64):(72,1), Sw<3,3,3> o (8,64):(64,1))")
+    );
+    bad!(
+        "a layout after a swizzled layout with an offset",
+        Value,
+        notation::eval_str("composition((8,64):(64,1), Sw<3,3,3> o 64 o (8,64):(64,1))")
+    );
+    bad!(
+        "a layout after a swizzled layout too large to check",
+        Value,
+        notation::eval_str("composition((8,64):(64,1), Sw<3,3,3> o (512,512):(1,512))")
+    );
+    bad!(
+        "a mode-indexed composition with a swizzled layout",
         Type,
-        notation::eval_str("composition((8,8):(8,1), Sw<3,3,3> o (8,8):(8,1))")
+        notation::eval_str("composition[0]((8,64):(64,1), Sw<3,3,3> o (8,64):(64,1))")
+    );
+    bad!(
+        "a swizzled layout after a swizzled layout",
+        Type,
+        notation::eval_str("composition(Sw<3,3,3> o (8,8):(8,1), Sw<3,3,3> o (8,8):(8,1))")
+    );
+    bad!(
+        "a coordinate layout after a swizzle",
+        Type,
+        notation::eval_str("composition((8,64):(1@0,1@1), Swizzle(3,3,3))")
+    );
+    bad!(
+        "after_layout: stride 3",
+        Divisibility,
+        s(rcute::SwizzledLayout::after_layout(
+            &lay1(512, 3),
+            &rcute::SwizzledLayout::new(Swizzle::new(3, 3, 3)?, lay(&[8, 64], &[64, 1]))?
+        ))
+    );
+    bad!(
+        "layout_after_swizzle: stride 3",
+        Divisibility,
+        s(rcute::SwizzledLayout::layout_after_swizzle(
+            &lay1(512, 3),
+            &Swizzle::new(3, 3, 3)?
+        ))
+    );
+    // the other swizzled operations
+    bad!(
+        "flat_divide of a swizzled layout by an F2 value",
+        Type,
+        notation::eval_str("flat_divide(Sw<3,3,3> o (8,64):(64,1), F2(3))")
+    );
+    bad!(
+        "tiled_divide of a swizzled layout by a basis",
+        Type,
+        notation::eval_str("tiled_divide(Sw<3,3,3> o (8,64):(64,1), 1@0)")
+    );
+    bad!(
+        "logical_product of a swizzled layout by an F2 value",
+        Type,
+        notation::eval_str("logical_product(Sw<3,3,3> o (8,64):(64,1), F2(3))")
+    );
+    bad!(
+        "raked_product of a swizzled layout by a basis",
+        Type,
+        notation::eval_str("raked_product(Sw<3,3,3> o (8,64):(64,1), 1@0)")
+    );
+    bad!(
+        "tile_to_shape of a swizzled atom that does not divide",
+        Divisibility,
+        notation::eval_str("tile_to_shape(Sw<3,3,3> o (8,64):(64,1), (36,64))")
+    );
+    bad!(
+        "bank_conflicts of a swizzled layout, element size 0",
+        Value,
+        notation::eval_str("bank_conflicts(Sw<3,3,3> o (8,64):(64,1), 32:1, 0)")
+    );
+    bad!(
+        "mode past a swizzled layout's rank",
+        Bounds,
+        notation::eval_str("get(Sw<3,3,3> o (8,64):(64,1), 2)")
+    );
+    bad!(
+        "cosize of a swizzled layout with a basis stride",
+        Type,
+        notation::eval_str("cosize(Sw<3,3,3> o (8,64):(64,1@0))")
+    );
+    bad!(
+        "select past a layout's rank",
+        Bounds,
+        notation::eval_str("select((4,8):(1,4), (0,5))")
+    );
+    bad!(
+        "take past a layout's rank",
+        Bounds,
+        notation::eval_str("take((4,8):(1,4), (0,3))")
     );
     // printed tensors read back (`{b} o L`, `Array(n x i64)+k o L`)
     bad!(
