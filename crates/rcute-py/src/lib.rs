@@ -588,6 +588,53 @@ struct Op {
     mode: Vec<i64>,
     /// The typed fast path of plain calls (no mode path).
     fast: Fast,
+    /// The Python module's dispatch rule for operands the typed paths do not
+    /// read (objects of other libraries answering through their hooks,
+    /// `None` operands): `rule(op, mode, args, kwargs)` with the operation
+    /// without its rule. Called only when the fast path does not answer, so
+    /// the common calls never leave Rust.
+    rule: Option<PyObject>,
+}
+
+impl Op {
+    /// Calls `rule(op, mode, args, kwargs)`: `op` this operation without its
+    /// rule and mode path, `mode` the path plus a `mode=` keyword's indices,
+    /// `kwargs` the other keywords.
+    fn call_rule(
+        &self,
+        py: Python<'_>,
+        rule: &PyObject,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<PyObject> {
+        let mut mode: Vec<PyObject> = Vec::with_capacity(self.mode.len());
+        for i in &self.mode {
+            mode.push(i.into_py_any(py)?);
+        }
+        let kw = PyDict::new(py);
+        if let Some(k) = kwargs {
+            for (key, v) in k.iter() {
+                if key.extract::<&str>().is_ok_and(|k| k == "mode") {
+                    if let Ok(t) = v.downcast::<PyTuple>() {
+                        mode.extend(t.iter().map(|x| x.unbind()));
+                    } else if let Ok(l) = v.downcast::<PyList>() {
+                        mode.extend(l.iter().map(|x| x.unbind()));
+                    } else {
+                        mode.push(v.unbind());
+                    }
+                } else {
+                    kw.set_item(key, v)?;
+                }
+            }
+        }
+        let plain = Op {
+            op: self.op,
+            mode: Vec::new(),
+            fast: self.fast,
+            rule: None,
+        };
+        rule.call1(py, (Py::new(py, plain)?, PyTuple::new(py, mode)?, args, kw))
+    }
 }
 
 #[pymethods]
@@ -603,6 +650,9 @@ impl Op {
             if let Some(r) = fast::call(py, self.fast, args, kwargs)? {
                 return Ok(r);
             }
+        }
+        if let Some(rule) = &self.rule {
+            return self.call_rule(py, rule, args, kwargs);
         }
         let mut a = Vec::with_capacity(args.len());
         for x in args.iter() {
@@ -631,7 +681,20 @@ impl Op {
             op: self.op,
             mode,
             fast: self.fast,
+            rule: self.rule.as_ref().map(|r| r.clone_ref(key.py())),
         })
+    }
+
+    /// The operation with the dispatch rule `rule` in front (set once, by the
+    /// Python module, for the operations whose operands may be objects of
+    /// other libraries).
+    fn _with_rule(&self, rule: PyObject) -> Op {
+        Op {
+            op: self.op,
+            mode: self.mode.clone(),
+            fast: self.fast,
+            rule: Some(rule),
+        }
     }
 
     #[getter]
@@ -1172,6 +1235,7 @@ fn _rcute(m: &Bound<'_, PyModule>) -> PyResult<()> {
                     op,
                     mode: Vec::new(),
                     fast: Fast::of(op),
+                    rule: None,
                 },
             )?;
         }

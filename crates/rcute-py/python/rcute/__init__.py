@@ -635,38 +635,6 @@ def _attr_value(x, name):
     return v() if callable(v) else v
 
 
-class _Dispatching:
-    """An operation of the Rust table with the reference's dispatch rule in
-    front (`rule(op, mode, args, kwargs)`); subscripts add a mode path, as
-    for the operation itself."""
-
-    def __init__(self, op, rule, _path=()):
-        self._op, self._rule, self._path = op, rule, tuple(_path)
-
-    def __getitem__(self, idx):
-        idx = idx if isinstance(idx, tuple) else (idx,)
-        return _Dispatching(self._op, self._rule, self._path + idx)
-
-    def __call__(self, *args, mode=(), **kwargs):
-        mode = self._path + (tuple(mode) if isinstance(mode, (tuple, list)) else (mode,))
-        return self._rule(self._op, mode, args, kwargs)
-
-    @property
-    def __name__(self):
-        return self._op.__name__
-
-    @property
-    def __doc__(self):
-        return self._op.__doc__
-
-    @property
-    def __signature__(self):
-        return _signature_of(self._op.__name__)
-
-    def __repr__(self):
-        return repr(self._op[self._path] if self._path else self._op)
-
-
 def _call(op, mode, args, kwargs):
     return (op[mode] if mode else op)(*args, **kwargs)
 
@@ -823,7 +791,9 @@ _RULES = {
 }
 for _name, _rule in _RULES.items():
     if _name in globals() and isinstance(globals()[_name], _rcute.Operation):
-        globals()[_name] = _Dispatching(globals()[_name], _rule)
+        # the rule runs only where the typed fast path (in Rust) does not
+        # answer: native operands never reach Python code
+        globals()[_name] = globals()[_name]._with_rule(_rule)
 del _name, _rule
 
 
