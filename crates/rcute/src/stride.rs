@@ -178,15 +178,7 @@ impl Scalar {
             (F2(0), Coord(_)) => Ok(other.clone()),
             (Coord(_), Int(0)) => Ok(self.clone()),
             (Coord(_), F2(0)) => Ok(self.clone()),
-            (Coord(a), Coord(b)) => {
-                let (x, y) = (a.children(), b.children());
-                let n = x.len().max(y.len());
-                let mut out = Vec::with_capacity(n);
-                for i in 0..n {
-                    out.push(x.get(i).unwrap_or(&ZERO).add(y.get(i).unwrap_or(&ZERO))?);
-                }
-                Ok(Scalar::coord(out))
-            }
+            (Coord(a), Coord(b)) => zip_children(a.children(), b.children(), Scalar::add),
             _ => Err(Error::type_(format!(
                 "ArithTuple Incompatibility: cannot add {} {self} and {} {other}",
                 self.kind_name(),
@@ -205,15 +197,7 @@ impl Scalar {
             (F2(_), Int(0)) => Ok(self.clone()),
             (Coord(_), Int(0)) => Ok(self.clone()),
             (Coord(_), F2(0)) => Ok(self.clone()),
-            (Coord(a), Coord(b)) => {
-                let (x, y) = (a.children(), b.children());
-                let n = x.len().max(y.len());
-                let mut out = Vec::with_capacity(n);
-                for i in 0..n {
-                    out.push(x.get(i).unwrap_or(&ZERO).sub(y.get(i).unwrap_or(&ZERO))?);
-                }
-                Ok(Scalar::coord(out))
-            }
+            (Coord(a), Coord(b)) => zip_children(a.children(), b.children(), Scalar::sub),
             _ => Err(Error::type_(format!(
                 "cannot subtract {} {other} from {} {self}",
                 other.kind_name(),
@@ -625,4 +609,20 @@ impl ArithTuple {
     pub fn children(&self) -> &[Scalar] {
         &self.children
     }
+}
+
+/// The coordinate value whose children are `f(x_i, y_i)`, the shorter of
+/// `x` and `y` extended with zeros (coordinate values add and subtract
+/// child by child).
+fn zip_children(
+    x: &[Scalar],
+    y: &[Scalar],
+    f: impl Fn(&Scalar, &Scalar) -> Result<Scalar>,
+) -> Result<Scalar> {
+    let n = x.len().max(y.len());
+    let mut out = Vec::with_capacity(n);
+    for i in 0..n {
+        out.push(f(x.get(i).unwrap_or(&ZERO), y.get(i).unwrap_or(&ZERO))?);
+    }
+    Ok(Scalar::coord(out))
 }

@@ -62,17 +62,27 @@ pub fn print_layout(x: &impl AsView) -> Result<String> {
         cosize = cosize.max(c);
     }
     let w = num_digits(cosize) + 2;
-    let sep = {
-        let mut s = String::from("    ");
-        for _ in 0..n_cols {
-            s.push('+');
-            s.push_str(&"-".repeat(w));
-        }
-        s.push_str("+\n");
-        s
-    };
+    Ok(grid(&v.cpp_text(), m_rows, n_cols, w, &cells))
+}
+
+/// The `print_layout` grid: `header`, the column indices, then `m_rows`
+/// rows of `n_cols` cells (`cells`, row by row) right-aligned in columns
+/// `w` wide, between `+---+` separators, each row headed by its index.
+fn grid<T: std::fmt::Display>(
+    header: &str,
+    m_rows: usize,
+    n_cols: usize,
+    w: usize,
+    cells: &[T],
+) -> String {
+    let mut sep = String::from("    ");
+    for _ in 0..n_cols {
+        sep.push('+');
+        sep.push_str(&"-".repeat(w));
+    }
+    sep.push_str("+\n");
     let mut out = String::new();
-    let _ = writeln!(out, "{}", v.cpp_text());
+    let _ = writeln!(out, "{header}");
     out.push_str("    ");
     for j in 0..n_cols {
         let _ = write!(out, "  {:>width$} ", j, width = w - 2);
@@ -87,7 +97,7 @@ pub fn print_layout(x: &impl AsView) -> Result<String> {
         out.push_str("|\n");
     }
     out.push_str(&sep);
-    Ok(out)
+    out
 }
 
 /// [`print_layout`], and for coordinate values (an identity layout or
@@ -158,29 +168,7 @@ fn coordinate_grid(header: &str, values: &[Scalar], m_rows: usize, n_cols: usize
         .max()
         .unwrap_or(1)
         + 2;
-    let mut sep = String::from("    ");
-    for _ in 0..n_cols {
-        sep.push('+');
-        sep.push_str(&"-".repeat(w));
-    }
-    sep.push_str("+\n");
-    let mut out = String::new();
-    let _ = writeln!(out, "{header}");
-    out.push_str("    ");
-    for j in 0..n_cols {
-        let _ = write!(out, "  {:>width$} ", j, width = w - 2);
-    }
-    out.push('\n');
-    for i in 0..m_rows {
-        out.push_str(&sep);
-        let _ = write!(out, "{i:>2}  ");
-        for j in 0..n_cols {
-            let _ = write!(out, "| {:>width$} ", texts[i * n_cols + j], width = w - 2);
-        }
-        out.push_str("|\n");
-    }
-    out.push_str(&sep);
-    out
+    grid(header, m_rows, n_cols, w, &texts)
 }
 
 /// Decimal digits of `x` (1 for `x < 10`).
