@@ -698,18 +698,5 @@ const SPEC_ROWS: &[(&str, &str)] = &[
 
 #[test]
 fn spec_rows_through_the_notation() {
-    let squash = |s: &str| s.split_whitespace().collect::<String>();
-    let mut failures = Vec::new();
-    for &(expr, want) in SPEC_ROWS {
-        let got = rcute::notation::eval_str(expr);
-        let ok = match (&got, want.starts_with("error")) {
-            (Err(_), true) => true,
-            (Ok(g), false) => squash(g) == squash(want),
-            _ => false,
-        };
-        if !ok {
-            failures.push(format!("{expr}: want {want}, got {got:?}"));
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    crate::common::check_rows(SPEC_ROWS);
 }

@@ -51,3 +51,23 @@ pub fn int(v: i64) -> Scalar {
 pub fn parse<T: FromStr<Err = rcute::Error>>(src: &str) -> T {
     parse_as(src, std::any::type_name::<T>())
 }
+
+/// Evaluates each `(expression, expected output)` row through the notation
+/// and fails listing every row whose output differs (whitespace ignored);
+/// an expected output starting with `error` passes on any error.
+pub fn check_rows(rows: &[(&str, &str)]) {
+    let squash = |s: &str| s.split_whitespace().collect::<String>();
+    let mut failures = Vec::new();
+    for &(expr, want) in rows {
+        let got = rcute::notation::eval_str(expr);
+        let ok = match (&got, want.starts_with("error")) {
+            (Err(_), true) => true,
+            (Ok(g), false) => squash(g) == squash(want),
+            _ => false,
+        };
+        if !ok {
+            failures.push(format!("{expr}: want {want}, got {got:?}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
