@@ -15,7 +15,7 @@ use smallvec::SmallVec;
 use crate::htuple::{HRef, Leaves, Nodes, LEAF, MAX_DEPTH, MAX_LEAVES, WIDE};
 use crate::{Layout, Scalar};
 
-use super::composition::{base_case_into, digits_pass};
+use super::base_case::{base_case_into, digits_pass};
 use super::leaf::StrideLeaf;
 
 /// Inline list of integers.

@@ -1,5 +1,6 @@
 //! The layout algebra (`docs/operations.md`): one module per operation family.
 
+pub(crate) mod base_case;
 pub mod coalesce;
 pub mod codomain;
 pub mod common;

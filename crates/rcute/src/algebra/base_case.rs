@@ -1,0 +1,202 @@
+//! The two integer kernels composition is built from, shared by its general
+//! path (`composition.rs`) and its integer path (`fast.rs`): the base case
+//! `A ∘ s:d` on a flat list of A's modes, and the digit box that decides
+//! whether A is additive across B's modes (`docs/differences.md` 1.1).
+//! Below both, so that neither imports the other.
+
+use smallvec::SmallVec;
+
+use super::leaf::StrideLeaf;
+use crate::error::{Error, Result};
+use crate::int;
+
+/// The base case `A ∘ s:d` of `docs/operations.md` (A's leaf modes taken as a
+/// flat list `a_shape`, `a_stride`; `d` an integer): "keep the first `s*d`
+/// elements" (shape divisibility), then "every `d`-th of them" (stride
+/// divisibility), written into `sh` and `st` (their earlier contents are
+/// discarded). One statement of the algorithm for integer strides (the
+/// integer fast path) and for [`Scalar`] strides.
+///
+/// Errors: `divisibility` when either condition fails (the caller adds the
+/// operands); `overflow` beyond 64 bits.
+pub(crate) fn base_case_into<D: StrideLeaf>(
+    a_shape: &[i64],
+    a_stride: &[D],
+    s: i64,
+    d: i64,
+    sh: &mut SmallVec<[i64; 8]>,
+    st: &mut SmallVec<[D; 8]>,
+) -> Result<()> {
+    // the shapes are worked out first; the strides are then copied once,
+    // only as many as are kept, the one that is scaled scaled
+    sh.clear();
+    st.clear();
+    if a_shape.is_empty() {
+        sh.push(1);
+    } else {
+        sh.extend_from_slice(a_shape);
+    }
+    let k = sh.len();
+    // step 1
+    let mut rest = int::mul(d, s)?;
+    sh[k - 1] = rest;
+    for i in 0..k - 1 {
+        let (q, r) = int::floor_divmod(rest, sh[i])?;
+        rest = q;
+        sh[k - 1] = q;
+        if q == 0 {
+            sh[i] = r;
+            sh.truncate(i + 1);
+            break;
+        }
+        if r != 0 {
+            return Err(Error::divisibility("Shape divisibility condition violated"));
+        }
+    }
+    // step 2: the mode `scaled` takes the stride scaled by `d`
+    let m = sh.len();
+    let mut d = d;
+    let mut scaled = None;
+    for i in 0..m - 1 {
+        let (q, r) = int::floor_divmod(sh[i], d)?;
+        if r == 0 {
+            sh[i] = q;
+            scaled = Some(i);
+            break;
+        }
+        let (q2, r2) = int::floor_divmod(d, sh[i])?;
+        d = q2;
+        sh[i] = 1;
+        if r2 != 0 {
+            return Err(Error::divisibility(
+                "Stride divisibility condition violated",
+            ));
+        }
+    }
+    let scaled = match scaled {
+        Some(i) => i,
+        None => {
+            sh[m - 1] = int::floor_div(sh[m - 1], d)?;
+            m - 1
+        }
+    };
+    for i in 0..m {
+        let x = a_stride.get(i).cloned().unwrap_or_else(D::zero);
+        st.push(if i == scaled { x.mul_int(d)? } else { x });
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------
+
+/// The digit box of one leaf mode `t:e` (`e > 0`, `t > 1`) on an axis of A
+/// with digit extents `s` (the last one is the unbounded top digit): the
+/// start digit `a`, the scale `f` (`e = P_a * f`, `P_a` the prefix product)
+/// and the largest value the mode puts on each digit below the top.
+pub(crate) struct DigitBox {
+    pub(crate) a: usize,
+    pub(crate) f: i128,
+    pub(crate) maxes: SmallVec<[(usize, i128); 4]>,
+}
+
+/// `a % b` on i128 values, through 64-bit division when both fit (the
+/// 128-bit division is a slow library call). `b` is non-zero.
+#[inline]
+fn rem(a: i128, b: i128) -> i128 {
+    match (i64::try_from(a), i64::try_from(b)) {
+        (Ok(x), Ok(y)) if y != -1 => (x % y) as i128,
+        _ => a % b,
+    }
+}
+
+/// `a / b` on i128 values (truncating, as `/`), as [`rem`].
+#[inline]
+fn div(a: i128, b: i128) -> i128 {
+    match (i64::try_from(a), i64::try_from(b)) {
+        (Ok(x), Ok(y)) if y != -1 => (x / y) as i128,
+        _ => a / b,
+    }
+}
+
+/// The digit box of one leaf mode `t:e` (`e > 0`, `t > 1`) on an axis of A
+/// with digit extents `s`: each digit below the top and the largest value
+/// the mode puts on it are passed to `max` (in increasing digit order),
+/// and `(a, f)` (start digit, scale) is returned. `None` when the images do
+/// not form a box (never after the divisibility checks). Exact: the values
+/// are 128-bit, so no product of two 64-bit values overflows.
+#[inline]
+pub(crate) fn digit_box(
+    s: &[i64],
+    e: i64,
+    t: i64,
+    mut max: impl FnMut(usize, i128),
+) -> Option<(usize, i128)> {
+    let top = s.len().checked_sub(1)?;
+    let (e, t) = (e as i128, t as i128);
+    let mut p: i128 = 1;
+    let mut a = 0usize;
+    while a < top {
+        let next = p * s[a] as i128;
+        if rem(e, next) != 0 {
+            break;
+        }
+        p = next;
+        a += 1;
+    }
+    let f = div(e, p);
+    if a == top {
+        return Some((a, f));
+    }
+    let sa = s[a] as i128;
+    if f * t <= sa {
+        max(a, f * (t - 1));
+        return Some((a, f));
+    }
+    if rem(sa, f) != 0 || rem(f * t, sa) != 0 {
+        return None;
+    }
+    max(a, sa - f);
+    let mut q = div(f * t, sa);
+    for (i, &si) in s.iter().enumerate().take(top).skip(a + 1) {
+        let si = si as i128;
+        if q <= si {
+            if q > 1 {
+                max(i, q - 1);
+            }
+            return Some((a, f));
+        }
+        if rem(q, si) != 0 {
+            return None;
+        }
+        max(i, si - 1);
+        q = div(q, si);
+    }
+    Some((a, f))
+}
+
+/// The digit check of one integer axis of A with the leaves `recs`
+/// (`(t, e)`, `t > 1`, `e != 0`) of B on it: true when every leaf has a
+/// non-negative stride and a digit box and no digit's largest values sum
+/// to its extent, so A is additive across B's modes (the first part of
+/// [`verify`], for the integer fast path). `false` means "undecided here".
+pub(crate) fn digits_pass(a_shape: &[i64], recs: &[(i64, i64)]) -> bool {
+    if recs.iter().any(|&(_, e)| e < 0) {
+        return false;
+    }
+    let mut n = a_shape.len();
+    if n >= 2 && a_shape[n - 1] == 1 {
+        n -= 1;
+    }
+    let s = &a_shape[..n];
+    if s.len() < 2 || recs.is_empty() {
+        return true;
+    }
+    let top = s.len() - 1;
+    let mut sums: SmallVec<[i128; 8]> = SmallVec::from_elem(0, top);
+    for &(t, e) in recs {
+        if digit_box(s, e, t, |i, m| sums[i] += m).is_none() {
+            return false;
+        }
+    }
+    (0..top).all(|i| sums[i] < s[i] as i128)
+}
