@@ -465,15 +465,15 @@ impl PySwizzle {
     }
     #[getter]
     fn bits(&self) -> i64 {
-        self.inner.bits
+        self.inner.bits()
     }
     #[getter]
     fn base(&self) -> i64 {
-        self.inner.base
+        self.inner.base()
     }
     #[getter]
     fn shift(&self) -> i64 {
-        self.inner.shift
+        self.inner.shift()
     }
     /// The swizzled offset of `x`.
     fn __call__(&self, py: Python<'_>, x: &Bound<'_, PyAny>) -> PyResult<PyObject> {
@@ -517,22 +517,22 @@ impl PyComposedLayout {
     #[getter]
     fn swizzle(&self) -> PySwizzle {
         PySwizzle {
-            inner: self.inner.swizzle,
+            inner: self.inner.swizzle(),
         }
     }
     /// The offset added before the swizzle (C++'s middle `offset` of
     /// `Sw o offset o L`; 0 unless the value came from a slice).
     #[getter]
     fn offset(&self) -> i64 {
-        self.inner.offset
+        self.inner.offset()
     }
     #[getter]
     fn layout(&self, py: Python<'_>) -> PyResult<PyObject> {
-        from_value(py, Value::Layout(self.inner.layout.clone()))
+        from_value(py, Value::Layout(self.inner.layout().clone()))
     }
     #[getter]
     fn shape(&self, py: Python<'_>) -> PyResult<PyObject> {
-        from_value(py, Value::from_shape(self.inner.layout.shape()))
+        from_value(py, Value::from_shape(self.inner.layout().shape()))
     }
     /// Mode `i` under the same swizzle and offset (C++ `layout<I>` /
     /// `get<I>` of a `ComposedLayout`).

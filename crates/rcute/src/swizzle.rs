@@ -30,12 +30,12 @@ use crate::{int, Error, Layout, Result, Scalar, Tiler, TilerRef};
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Swizzle {
-    /// number of bits in the mask (`B`)
-    pub bits: i64,
-    /// number of least-significant bits kept constant (`M`)
-    pub base: i64,
-    /// shift distance of the mask (`S`, may be negative)
-    pub shift: i64,
+    // number of bits in the mask (`B`)
+    pub(crate) bits: i64,
+    // number of least-significant bits kept constant (`M`)
+    pub(crate) base: i64,
+    // shift distance of the mask (`S`, may be negative)
+    pub(crate) shift: i64,
 }
 
 /// The largest bit position (exclusive) the fields of a swizzle may reach for
@@ -61,20 +61,24 @@ impl Swizzle {
     /// assert!(Swizzle::new(3, 57, 3).is_ok());
     /// ```
     pub fn new(bits: i64, base: i64, shift: i64) -> Result<Swizzle> {
-        let name = format!("Swizzle({bits}, {base}, {shift})");
+        // the message is formatted only on failure
+        let name = || format!("Swizzle({bits}, {base}, {shift})");
         if bits < 0 {
             return Err(Error::value(format!(
-                "{name}: the number of bits B must be non-negative"
+                "{name}: the number of bits B must be non-negative",
+                name = name()
             )));
         }
         if base < 0 {
             return Err(Error::value(format!(
-                "{name}: the base M must be non-negative"
+                "{name}: the base M must be non-negative",
+                name = name()
             )));
         }
         if shift.unsigned_abs() < bits.unsigned_abs() {
             return Err(Error::value(format!(
-                "{name}: the bit fields overlap (|S| < B)"
+                "{name}: the bit fields overlap (|S| < B)",
+                name = name()
             )));
         }
         let sw = Swizzle { bits, base, shift };
@@ -85,11 +89,36 @@ impl Swizzle {
                 return Err(Error::value(format!(
                     "{name}: the masks reach bit M + |S| + B - 1 = {}, beyond the 63 value bits \
                      of a 64-bit offset (M + |S| + B must be at most 63)",
-                    (i128::from(base) + i128::from(shift.unsigned_abs()) + i128::from(bits) - 1)
+                    (i128::from(base) + i128::from(shift.unsigned_abs()) + i128::from(bits) - 1),
+                    name = name()
                 )));
             }
         }
         Ok(sw)
+    }
+
+    /// `B`, the number of bits in each of the two masks.
+    ///
+    /// ```
+    /// let sw = rcute::Swizzle::new(3, 4, 3).unwrap();
+    /// assert_eq!((sw.bits(), sw.base(), sw.shift()), (3, 4, 3));
+    /// ```
+    #[inline]
+    pub fn bits(&self) -> i64 {
+        self.bits
+    }
+
+    /// `M`, the number of least-significant bits the swizzle keeps.
+    #[inline]
+    pub fn base(&self) -> i64 {
+        self.base
+    }
+
+    /// `S`, the distance (may be negative) from the mask that is read to the
+    /// mask that is flipped.
+    #[inline]
+    pub fn shift(&self) -> i64 {
+        self.shift
     }
 
     /// True for `B = 0`, the identity swizzle.
@@ -341,12 +370,12 @@ fn pieces_to_layout(pieces: Vec<(i64, i64)>) -> Layout {
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct SwizzledLayout {
-    /// the swizzle applied to the layout's offsets
-    pub swizzle: Swizzle,
-    /// the offset added to the layout's offsets before the swizzle
-    pub offset: i64,
-    /// the layout
-    pub layout: Layout,
+    // the swizzle applied to the layout's offsets
+    pub(crate) swizzle: Swizzle,
+    // the offset added to the layout's offsets before the swizzle
+    pub(crate) offset: i64,
+    // the layout (integer strides: checked by the constructors)
+    pub(crate) layout: Layout,
 }
 
 impl SwizzledLayout {
@@ -400,6 +429,33 @@ impl SwizzledLayout {
     /// layout).
     pub(crate) fn with_inner(&self, layout: Layout) -> Result<SwizzledLayout> {
         SwizzledLayout::with_offset(self.swizzle, self.offset, layout)
+    }
+
+    /// The swizzle `Sw` of `Sw o offset o L`.
+    ///
+    /// ```
+    /// use rcute::{Layout, Swizzle, SwizzledLayout};
+    /// let l: Layout = "(8,64):(64,1)".parse().unwrap();
+    /// let sl = SwizzledLayout::with_offset(Swizzle::new(3, 3, 3).unwrap(), 64, l.clone()).unwrap();
+    /// assert_eq!(sl.swizzle(), Swizzle::new(3, 3, 3).unwrap());
+    /// assert_eq!(sl.offset(), 64);
+    /// assert_eq!(sl.layout(), &l);
+    /// ```
+    #[inline]
+    pub fn swizzle(&self) -> Swizzle {
+        self.swizzle
+    }
+
+    /// The offset added to the inner layout's values before the swizzle.
+    #[inline]
+    pub fn offset(&self) -> i64 {
+        self.offset
+    }
+
+    /// The inner layout `L` (integer strides).
+    #[inline]
+    pub fn layout(&self) -> &Layout {
+        &self.layout
     }
 
     /// The shape of `Sw o L`: that of the inner layout `L` (C++ defines a
@@ -2041,5 +2097,50 @@ impl fmt::Display for SwizzledInverse {
             SwizzledInverse::Swizzled(s) => fmt::Display::fmt(s, f),
             SwizzledInverse::Layout(l) => fmt::Display::fmt(l, f),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Swizzle;
+    use crate::ErrorKind;
+
+    /// A swizzle whose fields were never validated (only code inside the
+    /// crate can build one) still gives errors, not panics.
+    #[test]
+    fn unvalidated_fields() {
+        // fields set directly (bypassing validation) still give errors, not panics
+        let raw = Swizzle {
+            bits: 1,
+            base: 1000,
+            shift: 1,
+        };
+        assert_eq!(raw.apply(5).unwrap(), 5);
+        assert_eq!(raw.apply(-5).unwrap_err().kind(), ErrorKind::Overflow);
+        let raw = Swizzle {
+            bits: 3,
+            base: 60,
+            shift: 3,
+        };
+        assert!(raw.yyy_mask().is_err());
+        // fields set directly, bypassing validation, give errors, not panics
+        for (b, m, s) in [(-1, 0, 3), (2, -1, 3), (-5, -5, -5), (i64::MIN, 0, 0)] {
+            let raw = Swizzle {
+                bits: b,
+                base: m,
+                shift: s,
+            };
+            assert_eq!(raw.apply(7).unwrap_err().kind(), ErrorKind::Value);
+            assert!(raw.yyy_mask().is_err());
+            assert!(raw.to_f2_layout(8).is_err());
+        }
+        // overlapping fields set directly still evaluate by the formula
+        let raw = Swizzle {
+            bits: 3,
+            base: 0,
+            shift: 1,
+        };
+        assert_eq!(raw.apply(2).unwrap(), 3);
+        assert_eq!(raw.apply(4).unwrap(), 6);
     }
 }

@@ -653,7 +653,7 @@ proptest! {
     /// pointwise with `A(S(i))`.
     #[test]
     fn layout_after_swizzled_agrees(s in arb_swizzled(), a in arb_layout()) {
-        let s = SwizzledLayout::new(s.swizzle, s.layout).unwrap();
+        let s = SwizzledLayout::new(s.swizzle(), s.layout().clone()).unwrap();
         if let Ok(r) = SwizzledLayout::after_layout(&a, &s) {
             for i in 0..s.size().unwrap() {
                 let want = a.eval_index(s.eval_index(i).unwrap()).unwrap().as_int_like();
@@ -682,7 +682,7 @@ fn library_api() {
         "Sw<3,0,-6> o (64,8):(8,1)"
     );
     let so: SwizzledLayout = "Sw<3,3,3> o 64 o (8,64):(64,1)".parse().unwrap();
-    assert_eq!(so.offset, 64);
+    assert_eq!(so.offset(), 64);
     let c = HTuple::flat([Some(Scalar::Int(1)), Some(Scalar::Int(2))]);
     assert_eq!(so.eval(c.as_ref()).unwrap(), 146);
     assert_eq!(so.eval_index(2).unwrap(), 216);
@@ -736,7 +736,7 @@ proptest! {
         let r = s.rank();
         let i = pick % r;
         let mut c: Vec<Option<Scalar>> = vec![None; r];
-        let ext = s.layout.shape().as_ref().modes().nth(i).unwrap().as_leaf().copied().unwrap();
+        let ext = s.layout().shape().as_ref().modes().nth(i).unwrap().as_leaf().copied().unwrap();
         c[i] = Some(Scalar::Int(fix % ext));
         let coord = HTuple::flat(c.clone());
         let (sub, off) = s.slice_and_offset(coord.as_ref()).unwrap();
@@ -751,7 +751,7 @@ proptest! {
             } + off;
             // the full coordinate: k spread over the kept modes
             let kept: Vec<i64> = (0..r).filter(|&j| j != i).map(|j| {
-                s.layout.shape().as_ref().modes().nth(j).unwrap().as_leaf().copied().unwrap()
+                s.layout().shape().as_ref().modes().nth(j).unwrap().as_leaf().copied().unwrap()
             }).collect();
             let mut rest = k;
             let mut full = c.clone();
@@ -795,12 +795,12 @@ proptest! {
             (rcute::algebra::flat_divide, SwizzledLayout::flat_divide),
         ];
         for (plain, swz) in divs {
-            match (plain(&s.layout, &t), swz(&s, &t)) {
+            match (plain(s.layout(), &t), swz(&s, &t)) {
                 (Ok(p), Ok(q)) => {
-                    prop_assert_eq!(&q.layout, &p);
+                    prop_assert_eq!(q.layout(), &p);
                     for i in 0..p.size().unwrap() {
                         let v = p.eval_index(i).unwrap().as_int_like();
-                        prop_assert_eq!(q.eval_index(i).unwrap(), s.swizzle.apply(s.offset + v).unwrap());
+                        prop_assert_eq!(q.eval_index(i).unwrap(), s.swizzle().apply(s.offset() + v).unwrap());
                     }
                 }
                 (Err(a), Err(b)) => prop_assert_eq!(a.kind(), b.kind()),
@@ -816,9 +816,9 @@ proptest! {
     fn printed_forms_read_back(s in arb_swizzled()) {
         let values = [
             Value::Swizzled(s.clone()),
-            Value::Swizzle(s.swizzle),
-            Value::Layout(s.layout.clone()),
-            Value::Tuple(vec![Value::Swizzled(s.clone()), Value::Int(s.offset), Value::Swizzle(s.swizzle)]),
+            Value::Swizzle(s.swizzle()),
+            Value::Layout(s.layout().clone()),
+            Value::Tuple(vec![Value::Swizzled(s.clone()), Value::Int(s.offset()), Value::Swizzle(s.swizzle())]),
         ];
         for v in values {
             for style in [Style::Str, Style::Repr, Style::Cpp] {
@@ -828,10 +828,10 @@ proptest! {
                 let back = back.unwrap();
                 // an identity swizzle with offset 0 reads back as C++'s
                 // composition(Swizzle<0,M,S>{}, _0, L): the plain layout L
-                let want = if s.swizzle.is_identity() && s.offset == 0 {
+                let want = if s.swizzle().is_identity() && s.offset() == 0 {
                     format_value(&v, Style::Repr).replace(
                         &format_value(&Value::Swizzled(s.clone()), Style::Repr),
-                        &format_value(&Value::Layout(s.layout.clone()), Style::Repr),
+                        &format_value(&Value::Layout(s.layout().clone()), Style::Repr),
                     )
                 } else {
                     format_value(&v, Style::Repr)
@@ -842,8 +842,8 @@ proptest! {
         // C++'s own print, with the offset and static markers
         let cpp_print = format!(
             "Sw<{},{},{}> o _{} o {}",
-            s.swizzle.bits, s.swizzle.base, s.swizzle.shift, s.offset,
-            format!("{:#}", s.layout)
+            s.swizzle().bits(), s.swizzle().base(), s.swizzle().shift(), s.offset(),
+            format!("{:#}", s.layout())
                 .replace('(', "(_")
                 .replace(',', ",_")
                 .replace(':', ":_")
@@ -851,8 +851,8 @@ proptest! {
         );
         let back = eval_value(&cpp_print);
         prop_assert!(back.is_ok(), "{}: {:?}", cpp_print, back.map(|x| x.to_string()));
-        let want = if s.swizzle.is_identity() && s.offset == 0 {
-            s.layout.to_string()
+        let want = if s.swizzle().is_identity() && s.offset() == 0 {
+            s.layout().to_string()
         } else {
             s.to_string()
         };
