@@ -174,9 +174,13 @@ fn f2_value(d: &Scalar) -> i64 {
 ///   position) times its size stays below the running position and the
 ///   back-substituted stride really maps to the next positions; the result
 ///   has F2 strides and satisfies `A(R(k)) == F(k)` for `k < size(R)`.
+/// * F2 values on coordinate axes (`F1@0`): an axis whose strides are F2
+///   values is inverted by that F2 walk (`A(R_p(k)) == F(k)@p`), the others
+///   by the integer chain, so a result may mix F2 and integer strides
+///   (`(8,8):(F1@0,1@1)` gives `(8, 8):(F1, 8)`).
 ///
 /// Errors: `type` for mixed algebras (an integer stride next to a
-/// coordinate stride, an F2 value inside a coordinate stride);
+/// coordinate stride, F2 and integer values on one axis);
 /// `overflow` for products outside 64 bits.
 ///
 /// ```
@@ -406,12 +410,15 @@ fn right_inverse_f2(a: &Layout, folded: Modes, axis: Option<&Path>) -> Result<La
 /// * F2 strides: only chains without gaps (the first stride `F1`, each next
 ///   stride the previous one times its power-of-two size) are supported; the
 ///   result has integer strides and maps `A(k)` (read as an integer) to `k`.
+///   On coordinate axes the same holds axis by axis (`4:F1@0` gives
+///   `(4,):(1,)`).
 ///
 /// Errors: `divisibility` when the strides do not form an ordered chain;
 /// `injectivity` when a stride overlaps the previous mode (non-injective);
 /// `value` for an F2 chain with a gap, a negative stride or a
 /// non-power-of-two extent below the last; `type` for a multi-term
-/// coordinate stride, mixed algebras or F2 values inside coordinate strides;
+/// coordinate stride or mixed algebras (also F2 and integer values on one
+/// axis);
 /// `overflow` beyond 64 bits.
 ///
 /// ```

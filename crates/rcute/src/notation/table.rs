@@ -1511,8 +1511,9 @@ const TABLE: &[Operation] = &[
         doc: "The largest right inverse: `R` enumerates, in order, the coordinates of `A` at \
               which the offsets `0, 1, 2, ...` of the longest contiguous run in `A`'s image \
               appear, so `A(R(k)) = k`; `1:0` when offset 1 is not reached. Coordinate strides \
-              give one inverse per codomain axis, F2 strides are inverted over GF(2). C++ CuTe: \
-              `right_inverse`.",
+              give one inverse per codomain axis, F2 strides are inverted over GF(2), also \
+              on a coordinate axis (`right_inverse((8,8):(F1@0,1@1))` is `(8, 8):(F1, 8)`). \
+              C++ CuTe: `right_inverse`.",
         example: "right_inverse((4,8):(8,1))",
         example_output: "(8, 4):(4, 1)",
         imp: op::right_inverse,
