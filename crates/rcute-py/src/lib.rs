@@ -37,6 +37,16 @@ fn to_pyerr(e: rcute::Error) -> PyErr {
     }
 }
 
+/// The error of an ordering comparison (`<`, `<=`, `>`, `>=`) of a
+/// coordinate value: comparing it with a nonzero integer (`E(0) < 1`) is a
+/// `ValueError`, as in the reference (the library's kind is `type`).
+fn cmp_pyerr(e: rcute::Error) -> PyErr {
+    match e.kind() {
+        ErrorKind::Type => PyValueError::new_err(format!("value: {}", e.message())),
+        _ => to_pyerr(e),
+    }
+}
+
 /// Empty base class of `Layout` (the reference's `LayoutBase`).
 #[pyclass(subclass, module = "rcute", name = "LayoutBase")]
 struct LayoutBase;
@@ -317,16 +327,16 @@ macro_rules! scalar_class {
                 !self.__eq__(o)
             }
             fn __lt__(&self, o: &Bound<'_, PyAny>) -> PyResult<bool> {
-                Ok(self.scalar().try_cmp(&scalar_of(o)?).map_err(to_pyerr)?.is_lt())
+                Ok(self.scalar().try_cmp(&scalar_of(o)?).map_err(cmp_pyerr)?.is_lt())
             }
             fn __le__(&self, o: &Bound<'_, PyAny>) -> PyResult<bool> {
-                Ok(self.scalar().try_cmp(&scalar_of(o)?).map_err(to_pyerr)?.is_le())
+                Ok(self.scalar().try_cmp(&scalar_of(o)?).map_err(cmp_pyerr)?.is_le())
             }
             fn __gt__(&self, o: &Bound<'_, PyAny>) -> PyResult<bool> {
-                Ok(self.scalar().try_cmp(&scalar_of(o)?).map_err(to_pyerr)?.is_gt())
+                Ok(self.scalar().try_cmp(&scalar_of(o)?).map_err(cmp_pyerr)?.is_gt())
             }
             fn __ge__(&self, o: &Bound<'_, PyAny>) -> PyResult<bool> {
-                Ok(self.scalar().try_cmp(&scalar_of(o)?).map_err(to_pyerr)?.is_ge())
+                Ok(self.scalar().try_cmp(&scalar_of(o)?).map_err(cmp_pyerr)?.is_ge())
             }
             fn __str__(&self) -> String {
                 self.scalar().to_string()

@@ -390,3 +390,186 @@ def test_2_12_6_property_crd2idx_of_idx2crd_is_the_index_on_carry_free_shapes():
             assert acc == i, (shape, i, c)
             checked += 1
     assert checked > 1000
+
+
+def test_2_12_7_crd2idx_of_f2_coordinates_and_evaluation():
+    # values: python-dropin 2.12.7 (the newer reference's outputs)
+    assert crd2idx((F2(2), F2(5)), (4, 8)) == F2(22) and isinstance(crd2idx((F2(2), F2(5)), (4, 8)), F2)
+    assert crd2idx(F2(22), (4, 8)) == F2(22)
+    assert crd2idx((F2(1), (F2(3), F2(2))), (2, (4, 4))) == F2(23)
+    assert crd2idx(idx2crd(F2(22), (3, 3)), (3, 3)) == F2(22)
+    with pytest.raises(TypeError):
+        crd2idx((F2(1), 3), (4, 8))
+    assert crd2idx((1, 3), (4, 8)) == 13  # integers unchanged
+    assert str(Layout((8, 8), (F2(1), F2(9)))(F2(12))) == "F13" == str(Layout((8, 8), (F2(1), F2(9)))(12))
+    assert str(Layout((4, 8), (1, 4))(F2(5))) == "F5"
+    with pytest.raises(ValueError):
+        Layout((3, 3, 3), (F2(1), F2(3), F2(9)))(F2(4))
+
+
+def test_2_12_8_coshape_and_cosize_of_f2_layouts():
+    # values: python-dropin 2.12.8 (the newer reference's outputs)
+    cases = [
+        (((8, 8), (F2(1), F2(9))), 64), (((8, 8), (F2(9), F2(1))), 64),
+        (((4, 8), (F2(1), F2(4))), 32), (((4, 4), (F2(1), F2(1))), 4),
+        ((8, F2(0)), 1), ((4, F2(3)), 8), (((4, 8), (F2(1), 0)), 4),
+        ((5, F2(7)), 32), ((1, F2(64)), 1), (((2, (4, 3)), (F2(1), (F2(2), F2(8)))), 32),
+    ]
+    for (s, d), n in cases:
+        L = Layout(s, d)
+        assert coshape(L) == n and cosize(L) == n, (L, n)
+        # a bound on every value (hand check: XOR adds no bits)
+        assert all(int(L(i)) < n for i in range(size(L))), L
+    assert coshape[1](Layout((2, (4, 3)), (F2(1), (F2(2), F2(8))))) == 32
+    assert coprofile(Layout((4, 8), (F2(1), F2(4)))) == 0
+    with pytest.raises(TypeError):
+        coshape(Layout(4, ScaledBasis(F2(3), (0,))))
+    # make_tensor allocates the coshape: (3 (x) 1) ^ (7 (x) 8) = 59 < 64
+    t = make_tensor(Layout((4, 8), (F2(1), F2(8))))
+    t[3, 7] = 5.0
+    assert t[3, 7] == 5.0
+
+
+def _fb(v, k=0):
+    return ScaledBasis(F2(v), (k,))
+
+
+def test_2_12_9_inverses_with_f2_coordinate_strides():
+    # values: python-dropin 2.12.9 (the newer reference's outputs)
+    assert str(right_inverse(Layout(4, _fb(1)))) == "(4,):(F1,)"
+    assert str(right_inverse(Layout((8, 8), (_fb(1), _fb(9))))) == "((8, 8),):((F1, F9),)"
+    assert str(right_inverse(Layout((8, 8), (_fb(9), _fb(1))))) == "((8, 8),):((F8, F9),)"
+    assert str(right_inverse(Layout((8, 8), (_fb(1), _fb(1, 1))))) == "(8, 8):(F1, F8)"
+    R = right_inverse(Layout((8, 8), (_fb(1), E(1))))
+    assert str(R) == "(8, 8):(F1, 8)" and str(R(7)) == "F7"
+    with pytest.raises(TypeError):
+        R(8)  # F2 and integer strides meet
+    assert str(right_inverse(Layout((4, 4), (E(1), _fb(4))))) == "(1, 4):(0, 1)"
+    assert str(left_inverse(Layout(4, _fb(1)))) == "(4,):(1,)"
+
+
+def test_2_12_9_departure_on_non_power_of_two_extents():
+    # the reference's answers fail L(R(k)) == k here (python-dropin 2.12.9
+    # caveat table); rcute gives a correct, possibly smaller, inverse
+    for (s, d), want in [
+        (((5, 5), (F2(1), F2(5))), "1:0"),
+        (((3, 1), (F2(1), F2(2))), "1:0"),
+        ((((4,), 6), ((F2(5),), F2(1))), "6:F4"),
+        (((5, 6, 3), (F2(4), F2(1), F2(8))), "1:0"),
+        (((3, 3, 5), (F2(5), F2(1), F2(2))), "1:0"),
+    ]:
+        L = Layout(s, d)
+        R = right_inverse(L)
+        assert str(R) == want, L
+        for k in range(size(R)):
+            assert L(R(k)) == F2(k)
+
+
+def test_2_12_9_property_right_inverse_of_f2_layouts():
+    # L(R(k)) == F(k) for k < size(R), with R(k) read as an F2 index
+    # (carry-free rule) and as an integer index; scalar and coordinate F2
+    # strides, extents 1..6
+    import random
+
+    def carries(shape):
+        p = 1
+        for e in shape[:-1]:
+            if _clmul(p, e) != p * e:
+                return True
+            p *= e
+        return False
+
+    rng = random.Random(7)
+    for _ in range(400):
+        r = rng.randint(1, 3)
+        sh = tuple(rng.randint(1, 6) for _ in range(r))
+        vals = [rng.choice([0, 1, 2, 3, 4, 5, 8, 9, 12, 16, 32]) for _ in range(r)]
+        for axis_form in (False, True):
+            st = tuple(_fb(v) if axis_form else F2(v) for v in vals)
+            L = Layout(sh, st)
+            R = right_inverse(L)
+            Rk = R[0] if axis_form else R
+            want = (lambda k: _fb(k)) if axis_form else F2
+            for k in range(size(Rk)):
+                x = Rk(k)
+                assert L(int(x)) == want(k), (L, R, k)
+                if not carries(sh):  # an F2 index splits over sh
+                    assert L(F2(int(x))) == want(k), (L, R, k)
+
+
+def test_coalesce_of_f2_coordinate_strides_keeps_the_function():
+    # hand derivation: (3,2):(F1@0,F3@0) at 5 = (2,1) is F2 ^ F3 = F1@0;
+    # merging into 6:F1@0 would give F5@0
+    L = Layout((3, 2), (_fb(1), _fb(3)))
+    assert str(coalesce(L)) == "(3, 2):(F1@0, F3@0)"
+    assert str(coalesce(Layout((2, 2), (_fb(1), _fb(2))))) == "4:F1@0"
+    import random
+
+    rng = random.Random(3)
+    for _ in range(300):
+        r = rng.randint(1, 4)
+        sh = tuple(rng.choice([1, 2, 3, 4, 5]) for _ in range(r))
+        st = tuple(_fb(rng.choice([0, 1, 2, 3, 4, 6, 8]), rng.randint(0, 1)) for _ in range(r))
+        L = Layout(sh, st)
+        C = coalesce(L)
+        assert all(C(i) == L(i) for i in range(size(L))), (L, C)
+
+
+def test_2_18_exception_classes():
+    with pytest.raises(ValueError):
+        E(0) < 1
+    with pytest.raises(ValueError):
+        ArithTuple(1, 2) >= 3
+    assert E(0) < E(1) and not (E(0) < 0)
+    with pytest.raises(ZeroDivisionError):
+        rcute.divmod(F2(42), 0)
+    with pytest.raises(ZeroDivisionError):
+        divmod(F2(42), 0)
+    t = make_tensor(Layout((2, 3)))
+    with pytest.raises(ValueError):
+        t[1, None] = 0
+
+
+def test_2_11_data_keeps_nested_children_as_coordinate_values():
+    d = ArithTuple(1, (2, 3)).data
+    assert d == (1, ArithTuple(2, 3)) and isinstance(d[1], ArithTuple)
+    assert (3 * E(0) + 5 * E(1)).data == (3, 5) and E(1).data == (0, 1)
+
+
+def test_2_1_protocol_hooks_idx2crd_is_static_unit():
+    class Index:
+        def _idx2crd(self, shape):
+            return ("split", shape)
+
+        def _is_static(self):
+            return False
+
+        def _unit(self):
+            return "one"
+
+    assert idx2crd(Index(), (2, 3)) == ("split", (2, 3))
+    assert is_static(Index()) is False
+    assert unit(Index()) == "one"
+
+    class NoHooks:
+        pass
+
+    with pytest.raises(TypeError):
+        idx2crd(NoHooks(), (2, 3))
+    assert is_static(NoHooks()) is False
+
+
+def test_2_13_2_divisibility_messages():
+    # values: python-dropin 2.13.1 table (the newer reference's messages)
+    import re
+
+    def msg(a, b):
+        with pytest.raises(ValueError) as e:
+            composition(a, b)
+        return str(e.value)
+
+    assert re.search("Stride divisibility", msg(Layout((4, 6, 8), (2, 3, 5)), Layout(6, 3)))
+    assert re.search("Stride divisibility", msg(Layout((4, 2, 8), (3, 12, 97)), Layout(4, 3)))
+    assert re.search("Stride divisibility", msg(Layout((4, 2, 8), (3, 15, 97)), Layout(3, 3)))
+    assert re.search("Shape divisibility", msg(Layout((4, 6, 8), (2, 3, 5)), Layout(6, 1)))
+    assert re.search("Shape divisibility", msg(Layout((5, 3), (7, 1)), Layout(7, 1)))

@@ -310,6 +310,90 @@ pub fn crd2idx(c: HRef<'_, Option<Scalar>>, s: HRef<'_, i64>) -> Result<i64> {
     Ok(st.acc)
 }
 
+/// `crd2idx(c, S)` for a coordinate that may hold F2 values
+/// (`docs/operations.md`): with only integer leaves it is [`crd2idx`] (an
+/// integer); with an F2 leaf the same sum of `c_k * P_k` (`P` the integer
+/// prefix products of the extents `c` is weakly congruent to) is taken with
+/// carry-less products and XOR, giving an F2 value. An F2 scalar
+/// coordinate passes through; integer leaves `0` mix with F2 leaves.
+/// It inverts [`idx2crd`] of an F2 index on the shapes that function
+/// accepts: `crd2idx(idx2crd(F22, (3,3)), (3,3)) == F22`.
+///
+/// Errors: those of [`crd2idx`]; `type` for a nonzero integer leaf next to
+/// an F2 leaf, or a coordinate-value leaf next to one; `overflow` past 64
+/// bits.
+///
+/// ```
+/// use rcute::{HTuple, Scalar, shape::crd2idx_value};
+/// let s = HTuple::flat([4i64, 8]);
+/// let c = HTuple::flat([Some(Scalar::F2(2)), Some(Scalar::F2(5))]);
+/// assert_eq!(crd2idx_value(c.as_ref(), s.as_ref()).unwrap(), Scalar::F2(22));
+/// let i = HTuple::flat([Some(Scalar::Int(2)), Some(Scalar::Int(5))]);
+/// assert_eq!(crd2idx_value(i.as_ref(), s.as_ref()).unwrap(), Scalar::Int(22));
+/// ```
+pub fn crd2idx_value(c: HRef<'_, Option<Scalar>>, s: HRef<'_, i64>) -> Result<Scalar> {
+    if !c.leaves().iter().any(|x| matches!(x, Some(Scalar::F2(_)))) {
+        return crd2idx(c, s).map(Scalar::Int);
+    }
+    /// Walk state: the XOR of the carry-less products so far, the weight
+    /// of the next leaf and the sub-shape still to fold into it (lazily,
+    /// as in `crd2idx`).
+    struct St<'a> {
+        acc: i64,
+        weight: i64,
+        pending: Option<HRef<'a, i64>>,
+    }
+    fn rec<'a>(
+        c: HRef<'_, Option<Scalar>>,
+        s: HRef<'a, i64>,
+        st: &mut St<'a>,
+        depth: usize,
+    ) -> Result<()> {
+        if depth > MAX_DEPTH {
+            return Err(Error::value("crd2idx: nesting too deep"));
+        }
+        let v = match c.as_leaf() {
+            None => {
+                if s.is_leaf() || s.rank() != c.rank() {
+                    return Err(Error::rank(format!(
+                        "crd2idx: coordinate {} does not match the shape {s}",
+                        DisplayCoord(c)
+                    )));
+                }
+                for (cm, sm) in c.modes().zip(s.modes()) {
+                    rec(cm, sm, st, depth + 1)?;
+                }
+                return Ok(());
+            }
+            Some(None) => {
+                return Err(Error::rank(format!(
+                    "crd2idx: None coordinate for shape {s}"
+                )))
+            }
+            Some(Some(Scalar::F2(v) | Scalar::Int(v @ 0))) => *v,
+            Some(Some(x)) => {
+                return Err(Error::type_(format!(
+                    "crd2idx: the coordinate mixes F2 values with the {} {x}",
+                    x.kind_name()
+                )))
+            }
+        };
+        if let Some(p) = st.pending.take() {
+            st.weight = int::mul(st.weight, size(p)?)?;
+        }
+        st.acc ^= crate::f2::clmul(v, st.weight)?;
+        st.pending = Some(s);
+        Ok(())
+    }
+    let mut st = St {
+        acc: 0,
+        weight: 1,
+        pending: None,
+    };
+    rec(c, s, &mut st, 0)?;
+    Ok(Scalar::F2(st.acc))
+}
+
 /// Displays a coordinate with `None` for `_` leaves.
 pub struct DisplayCoord<'a>(pub HRef<'a, Option<Scalar>>);
 

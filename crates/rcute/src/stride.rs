@@ -159,7 +159,7 @@ impl Scalar {
         }
     }
 
-    fn kind_name(&self) -> &'static str {
+    pub(crate) fn kind_name(&self) -> &'static str {
         match self {
             Scalar::Int(_) => "integer",
             Scalar::F2(_) => "F2 value",

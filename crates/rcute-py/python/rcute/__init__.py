@@ -124,6 +124,8 @@ def is_static(x) -> bool:
     whose children are all static. Every rcute integer is static."""
     if isinstance(x, bool):
         return False
+    if hasattr(x, "_is_static") and not isinstance(x, (int, F2, ArithTuple)):
+        return x._is_static()  # a user type says for itself
     if is_int(x) or isinstance(x, F2):
         return True  # an F2 value holds an integer: static
     if isinstance(x, ArithTuple):
@@ -720,6 +722,19 @@ def _hook(name, kind):
     return rule
 
 
+def _method(name):
+    """`idx2crd`, `unit`: a foreign first argument with the method `name`
+    answers through it (the other arguments passed on); this is how a user
+    index type decomposes itself (`i._idx2crd(S)`) or names its unit."""
+
+    def rule(op, mode, args, kwargs):
+        if args and _is_foreign(args[0]) and hasattr(args[0], name):
+            return getattr(args[0], name)(*args[1:], **kwargs)
+        return _call(op, mode, args, kwargs)
+
+    return rule
+
+
 def _zipped_divide_rule(op, mode, args, kwargs):
     if args and _is_foreign(args[0]):
         b = args[1] if len(args) > 1 else kwargs.get("B")
@@ -782,6 +797,8 @@ _RULES = {
     "coshape": _hook("_coshape", "none"),
     "coprofile": _hook("_coprofile", "none"),
     "zipped_divide": _zipped_divide_rule,
+    "idx2crd": _method("_idx2crd"),
+    "unit": _method("_unit"),
     "compatible": _shapes_rule,
     "common_refinement": _shapes_rule,
     "common_coarsening": _shapes_rule,
@@ -1018,8 +1035,12 @@ def divmod(a, b):  # noqa: A001 - the reference exports this name
 
 
 def _arith_data(self):
+    """The explicit children, a nested child as a coordinate value:
+    `ArithTuple(1, (2, 3)).data == (1, ArithTuple(2, 3))`."""
     t = self.as_tuple()
-    return t if isinstance(t, tuple) else (t,)
+    if not isinstance(t, tuple):
+        return (t,)
+    return tuple(ArithTuple(*c) if isinstance(c, tuple) else c for c in t)
 
 
 ArithTuple.data = property(_arith_data)

@@ -50,11 +50,12 @@ pub(crate) fn base_case_into<D: StrideLeaf>(
             break;
         }
         if r != 0 {
-            return Err(Error::divisibility("Shape divisibility condition violated"));
+            return Err(divisibility_error(a_shape, s, d, SHAPE));
         }
     }
     // step 2: the mode `scaled` takes the stride scaled by `d`
     let m = sh.len();
+    let d0 = d;
     let mut d = d;
     let mut scaled = None;
     for i in 0..m - 1 {
@@ -68,9 +69,7 @@ pub(crate) fn base_case_into<D: StrideLeaf>(
         d = q2;
         sh[i] = 1;
         if r2 != 0 {
-            return Err(Error::divisibility(
-                "Stride divisibility condition violated",
-            ));
+            return Err(divisibility_error(a_shape, s, d0, STRIDE));
         }
     }
     let scaled = match scaled {
@@ -85,6 +84,69 @@ pub(crate) fn base_case_into<D: StrideLeaf>(
         st.push(if i == scaled { x.mul_int(d)? } else { x });
     }
     Ok(())
+}
+
+const SHAPE: &str = "Shape divisibility condition violated";
+const STRIDE: &str = "Stride divisibility condition violated";
+
+/// The `divisibility` error of a base case `A ∘ s:d` that [`base_case_into`]
+/// refuses. Its message names the condition the newer reference reports
+/// first: that reference divides the stride through A's modes before it
+/// truncates to `s` elements (`docs/differences.md` 1.10), so a case both
+/// refuse reads "Stride divisibility" there when the stride step fails
+/// (`(4,6,8):(2,3,5) ∘ 6:3`) even though the shape step, which rcute
+/// checks first, fails too. Where that order accepts the case (rcute's
+/// rule is the stricter one), `ours` is kept.
+fn divisibility_error(a_shape: &[i64], s: i64, d: i64, ours: &'static str) -> Error {
+    Error::divisibility(reference_order(a_shape, s, d).unwrap_or(ours))
+}
+
+/// The condition the stride-first order (stride through A's modes, then
+/// the `s` elements) finds violated first for `A ∘ s:d` (`A`'s extents
+/// `a_shape`), or `None` when it finds none. Only for `s >= 2`, `d != 0`
+/// (the other cases never reach a divisibility error).
+fn reference_order(a_shape: &[i64], s: i64, d: i64) -> Option<&'static str> {
+    if s < 2 || d == 0 {
+        return None;
+    }
+    let mut modes: SmallVec<[i64; 8]> = SmallVec::from_slice(a_shape);
+    if modes.is_empty() {
+        modes.push(1);
+    }
+    // the stride divides the leading modes it passes over
+    let mut m = d;
+    let mut first = 0;
+    while modes.len() - first >= 2 {
+        match int::floor_divmod(m, modes[first]) {
+            Ok((q, 0)) => {
+                m = q;
+                first += 1;
+            }
+            _ => break,
+        }
+    }
+    let modes = &mut modes[first..];
+    if modes.len() >= 2 {
+        let (q, r) = int::floor_divmod(modes[0], m).ok()?;
+        if r == 0 && q > 0 {
+            modes[0] = q;
+        } else if q < s - 1 {
+            return Some(STRIDE);
+        }
+    }
+    // then the s elements through the remaining modes
+    let mut rest = s;
+    for &e in modes.iter().take(modes.len().saturating_sub(1)) {
+        let (q, r) = int::floor_divmod(rest, e).ok()?;
+        if q == 0 {
+            return None;
+        }
+        if r != 0 {
+            return Some(SHAPE);
+        }
+        rest = q;
+    }
+    None
 }
 
 // ---------------------------------------------------------------------------

@@ -69,7 +69,13 @@ fn abs_stride(x: &Scalar, depth: usize) -> Result<Scalar> {
 /// signed strides, so a negative stride there shrinks the extent, even below
 /// 1: `cosize(8:-1)` is `-6` in the reference and `8` here).
 ///
-/// Errors: `type` for an F2 codomain (the XOR total has no shape) and for
+/// An F2 codomain (stride leaves integers and F2 values, at least one F2
+/// value) has the integer coshape `2^m`, `m` the largest bit length of a
+/// contribution `(s-1)*d` (carry-less for an F2 `d`; `1` when all are 0):
+/// a carry-less product of a digit below `s` with `d` has no more bits than
+/// `(s-1)*d`, and XOR adds none, so every value of the layout lies below it.
+///
+/// Errors: `type` for F2 values inside coordinate strides and for
 /// strides that mix integer and coordinate values where a nonzero integer
 /// meets a coordinate value; `overflow` past 64 bits. PyCuTe
 /// `Layout.coshape` / C++ `coshape`.
@@ -80,8 +86,13 @@ fn abs_stride(x: &Scalar, depth: usize) -> Result<Scalar> {
 /// assert_eq!(coshape(&l).unwrap().to_string(), "(4, 43)");
 /// let m = Layout::new(HTuple::flat([3, 4]), HTuple::flat([Scalar::Int(-1), Scalar::Int(3)])).unwrap();
 /// assert_eq!(coshape(&m).unwrap().to_string(), "12");
+/// let f = Layout::new(HTuple::flat([4, 8]), HTuple::flat([Scalar::F2(1), Scalar::F2(4)])).unwrap();
+/// assert_eq!(coshape(&f).unwrap().to_string(), "32");
 /// ```
 pub fn coshape(a: &Layout) -> Result<HTuple<i64>> {
+    if let Some(n) = f2_coshape(a)? {
+        return Ok(HTuple::leaf(n));
+    }
     let terms = a
         .flat_modes()
         .map(|(s, d)| abs_stride(d, 0)?.mul(&Scalar::Int(crate::int::sub(s, 1)?)))
@@ -105,6 +116,32 @@ pub fn coshape(a: &Layout) -> Result<HTuple<i64>> {
             "coshape({a}): the codomain extent {other} is not an integer"
         ))),
     })
+}
+
+/// The coshape of an F2 codomain (see [`coshape`]), `None` when some
+/// stride is a coordinate value or none is an F2 value.
+fn f2_coshape(a: &Layout) -> Result<Option<i64>> {
+    let strides = a.stride().leaves();
+    if !strides.iter().any(Scalar::is_f2) || strides.iter().any(Scalar::is_coord) {
+        return Ok(None);
+    }
+    let mut bits: u32 = 0;
+    for (s, d) in a.flat_modes() {
+        let k = crate::int::sub(s, 1)?;
+        let c = match d {
+            Scalar::F2(v) => crate::f2::clmul(*v, k)
+                .map_err(|e| Error::new(e.kind, format!("coshape({a}): {}", e.message)))?,
+            Scalar::Int(v) => crate::int::mul(*v, k)?,
+            Scalar::Coord(_) => return Ok(None),
+        };
+        bits = bits.max(64 - c.unsigned_abs().leading_zeros());
+    }
+    if bits >= 63 {
+        return Err(Error::overflow(format!(
+            "coshape({a}): 2^{bits} overflows 64 bits"
+        )));
+    }
+    Ok(Some(1i64 << bits))
 }
 
 /// `coprofile(L)` (`docs/operations.md`): the profile of the codomain,
@@ -175,7 +212,7 @@ pub fn coprofile_tiler(t: &TilerRef<'_>) -> Result<HTuple<i64>> {
 /// (the reference's signed sum gives `cosize(8:-1) = -6`; rcute gives `8`,
 /// the number of offsets from the smallest to the largest image point).
 ///
-/// Errors: those of [`coshape`] (`type` for F2 or mixed strides);
+/// Errors: those of [`coshape`] (`type` for mixed strides);
 /// `overflow` past 64 bits.
 ///
 /// ```

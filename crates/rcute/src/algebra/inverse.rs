@@ -71,23 +71,26 @@ fn codomain_axes(a: &Layout) -> Result<(HTuple<i64>, Option<Vec<Path>>)> {
     Ok((p, Some(paths)))
 }
 
-/// Rejects F2 values nested inside coordinate strides.
-fn reject_f2_in_coord(a: &Layout, op: &str) -> Result<()> {
-    fn has_f2(x: &Scalar) -> bool {
-        match x {
-            Scalar::F2(_) => true,
-            Scalar::Int(_) => false,
-            Scalar::Coord(c) => c.children().iter().any(has_f2),
-        }
-    }
+/// For each codomain axis (in the order of `coprofile(A)`'s leaves), whether
+/// its algebra is F2: the sum of A's strides holds an F2 value there
+/// (`F1@0 + 1@1` has an F2 axis 0 and an integer axis 1). A sum that mixes
+/// algebras on one axis is a `type` error.
+fn f2_axes(a: &Layout, op: &str) -> Result<SmallVec<[bool; 2]>> {
+    let mut total = Scalar::Int(0);
     for d in a.stride().leaves() {
-        if d.is_coord() && has_f2(d) {
-            return Err(Error::type_(format!(
-                "{op}: the coordinate stride {d} of {a} holds an F2 value (unsupported)"
-            )));
-        }
+        total = total.add(d).map_err(|e| {
+            Error::new(
+                e.kind,
+                format!("{op}({a}): the strides mix algebras: {}", e.message),
+            )
+        })?;
     }
-    Ok(())
+    Ok(total
+        .as_tuple()
+        .leaves()
+        .iter()
+        .map(Scalar::is_f2)
+        .collect())
 }
 
 /// True when some stride leaf is a nonzero F2 value.
@@ -171,9 +174,13 @@ fn f2_value(d: &Scalar) -> i64 {
 ///   position) times its size stays below the running position and the
 ///   back-substituted stride really maps to the next positions; the result
 ///   has F2 strides and satisfies `A(R(k)) == F(k)` for `k < size(R)`.
+/// * F2 values on coordinate axes (`F1@0`): an axis whose strides are F2
+///   values is inverted by that F2 walk (`A(R_p(k)) == F(k)@p`), the others
+///   by the integer chain, so a result may mix F2 and integer strides
+///   (`(8,8):(F1@0,1@1)` gives `(8, 8):(F1, 8)`).
 ///
 /// Errors: `type` for mixed algebras (an integer stride next to a
-/// coordinate stride, an F2 value inside a coordinate stride);
+/// coordinate stride, F2 and integer values on one axis);
 /// `overflow` for products outside 64 bits.
 ///
 /// ```
@@ -205,27 +212,44 @@ pub(crate) fn right_inverse_into(a: &Layout, out: &mut Layout) -> Result<()> {
         folded_modes_into(a.shape().leaves().iter().copied().zip(st), &mut chain)?;
         return walk_chain_into(&mut chain, 1, out);
     }
-    reject_f2_in_coord(a, "right_inverse")?;
     let (profile, axes) = codomain_axes(a)?;
     let mut chain = folded_modes(a)?;
     match axes {
         None if has_f2_strides(a) => {
-            let mut chain: SmallVec<[(usize, Mode); 8]> = chain.into_iter().enumerate().collect();
-            sort_stable_by(&mut chain, |x, y| x.1.d.try_cmp(&y.1.d))?;
-            *out = right_inverse_f2(a, &chain)?;
+            *out = right_inverse_f2(a, chain, None)?;
             Ok(())
         }
         None => walk_chain_into(&mut chain, Scalar::Int(1), out),
         Some(paths) => {
+            let f2 = f2_axes(a, "right_inverse")?;
             let mut results = Vec::with_capacity(paths.len());
-            for p in &paths {
+            for (k, p) in paths.iter().enumerate() {
                 let mut r = Layout::blank();
-                walk_chain_into(&mut chain, Scalar::basis(1, p), &mut r)?;
+                if f2.get(k).copied().unwrap_or(false) {
+                    // an F2 axis: the F2 walk on the strides that lie on it
+                    r = right_inverse_f2(a, folded_modes(a)?, Some(p))?;
+                } else {
+                    walk_chain_into(&mut chain, Scalar::basis(1, p), &mut r)?;
+                }
                 results.push(r);
             }
             *out = nest_like(&profile, results)?;
             Ok(())
         }
+    }
+}
+
+/// The F2 value of the stride `d` on the codomain axis `axis` (`None`: a
+/// scalar codomain, `d` itself): `F<v>` for an F2 basis value `F<v>@axis`,
+/// `F0` for a stride that is zero, lies on another axis or has several
+/// terms (such a mode never joins that axis's chain).
+fn f2_on_axis(d: &Scalar, axis: Option<&Path>) -> Scalar {
+    match axis {
+        None => d.clone(),
+        Some(p) => match d.basis_term() {
+            Ok((v @ Scalar::F2(_), q)) if q == *p => v,
+            _ => Scalar::F2(0),
+        },
     }
 }
 
@@ -281,11 +305,29 @@ fn shl(x: i64, b: u32) -> Result<i64> {
 /// first non-power-of-two extent that is not last are left out, and the
 /// walk stops after accepting a non-power-of-two size, so that R is
 /// F2-linear too; every accepted mode is checked on the bits of its digit.
-fn right_inverse_f2(a: &Layout, chain: &[(usize, Mode)]) -> Result<Layout> {
+///
+/// `axis` names the codomain axis inverted when A has coordinate strides
+/// (the F2 strides on it are walked, the others left out; every accepted
+/// mode is checked against A itself, so a preimage that reaches a mode of
+/// another axis is refused).
+fn right_inverse_f2(a: &Layout, folded: Modes, axis: Option<&Path>) -> Result<Layout> {
+    let mut chain: SmallVec<[(usize, Mode); 8]> = folded
+        .into_iter()
+        .map(|m| Mode {
+            d: f2_on_axis(&m.d, axis),
+            ..m
+        })
+        .enumerate()
+        .collect();
+    sort_stable_by(&mut chain, |x, y| x.1.d.try_cmp(&y.1.d))?;
+    let want_at = |v: i64| match axis {
+        None => Scalar::F2(v),
+        Some(p) => Scalar::scaled_basis(Scalar::F2(v), p),
+    };
     let nmodes = chain.len();
     // first non-power-of-two extent (by fold position) that is not last
     let mut by_pos: Vec<(i64, i64)> = vec![(1, 1); nmodes];
-    for (k, m) in chain {
+    for (k, m) in &chain {
         if let Some(slot) = by_pos.get_mut(*k) {
             *slot = (m.s, m.pp);
         }
@@ -299,7 +341,7 @@ fn right_inverse_f2(a: &Layout, chain: &[(usize, Mode)]) -> Result<Layout> {
     let mut cur: i64 = 1; // running position (a power of two while the walk goes on)
     let mut s_acc: Vec<i64> = Vec::new();
     let mut d_acc: Vec<i64> = Vec::new();
-    for (k, m) in chain {
+    for (k, m) in &chain {
         if m.d.is_zero() || m.s == 1 {
             continue;
         }
@@ -326,9 +368,10 @@ fn right_inverse_f2(a: &Layout, chain: &[(usize, Mode)]) -> Result<Layout> {
         // (4,8,4):(F34,F4,F1) at 130 is F64, but 130 >= size 128)
         let mut ok = true;
         for b in 0..nb {
-            let want = Scalar::F2(shl(cur, b)?);
+            let want = want_at(shl(cur, b)?);
             let x = shl(dn, b)?;
-            if x < 0 || x >= size_a || a.eval_index(x)? != want {
+            // (an evaluation error, e.g. two algebras meeting, is a miss)
+            if x < 0 || x >= size_a || a.eval_index(x).map_or(true, |v| v != want) {
                 ok = false;
                 break;
             }
@@ -367,12 +410,15 @@ fn right_inverse_f2(a: &Layout, chain: &[(usize, Mode)]) -> Result<Layout> {
 /// * F2 strides: only chains without gaps (the first stride `F1`, each next
 ///   stride the previous one times its power-of-two size) are supported; the
 ///   result has integer strides and maps `A(k)` (read as an integer) to `k`.
+///   On coordinate axes the same holds axis by axis (`4:F1@0` gives
+///   `(4,):(1,)`).
 ///
 /// Errors: `divisibility` when the strides do not form an ordered chain;
 /// `injectivity` when a stride overlaps the previous mode (non-injective);
 /// `value` for an F2 chain with a gap, a negative stride or a
 /// non-power-of-two extent below the last; `type` for a multi-term
-/// coordinate stride, mixed algebras or F2 values inside coordinate strides;
+/// coordinate stride or mixed algebras (also F2 and integer values on one
+/// axis);
 /// `overflow` beyond 64 bits.
 ///
 /// ```
@@ -407,13 +453,15 @@ pub(crate) fn left_inverse_into(a: &Layout, out: &mut Layout) -> Result<()> {
         let mut sorted = Modes::<i64>::new();
         folded_modes_into(a.shape().leaves().iter().copied().zip(st), &mut sorted)?;
         let mut axes: SmallVec<[Axis; 2]> = SmallVec::new();
-        left_chains(a, &mut sorted, &[Path::new()], false, &mut axes)?;
+        left_chains(a, &mut sorted, &[Path::new()], &[false], &mut axes)?;
         let (s, d) = &axes[0];
         return ModeOp::CoalesceZ.flat_into(s.iter().copied().zip(d.iter().copied()), out);
     }
-    reject_f2_in_coord(a, "left_inverse")?;
     let (profile, axes) = codomain_axes(a)?;
-    let f2 = axes.is_none() && has_f2_strides(a);
+    let f2: SmallVec<[bool; 2]> = match &axes {
+        None => smallvec::smallvec![has_f2_strides(a)],
+        Some(_) => f2_axes(a, "left_inverse")?,
+    };
     // inline working lists: no heap allocation for an integer codomain and
     // up to 8 modes
     let paths: SmallVec<[Path; 2]> = match &axes {
@@ -422,7 +470,7 @@ pub(crate) fn left_inverse_into(a: &Layout, out: &mut Layout) -> Result<()> {
     };
     let mut sorted = folded_modes(a)?;
     let mut chains: SmallVec<[Axis; 2]> = SmallVec::new();
-    left_chains(a, &mut sorted, &paths, f2, &mut chains)?;
+    left_chains(a, &mut sorted, &paths, &f2, &mut chains)?;
     let mut results: Vec<Layout> = Vec::with_capacity(chains.len());
     for (s, d) in &chains {
         let mut r = Layout::blank();
@@ -443,12 +491,13 @@ pub(crate) fn left_inverse_into(a: &Layout, out: &mut Layout) -> Result<()> {
 /// (stride, size, domain multiplier), each nonzero non-size-1 mode placed
 /// on its codomain axis (`paths`) after checking it continues that axis's
 /// chain (integers: a multiple of the running extent at least the last
-/// size; F2 (`f2`): exactly the next power of two), into `axes`.
+/// size; on an axis whose `f2` flag is set: exactly the next power of
+/// two), into `axes`.
 fn left_chains<D: StrideLeaf>(
     a: &Layout,
     sorted: &mut Modes<D>,
     paths: &[Path],
-    f2: bool,
+    f2: &[bool],
     axes: &mut SmallVec<[Axis; 2]>,
 ) -> Result<()> {
     sort_stable_by(sorted, |x, y| {
@@ -475,7 +524,7 @@ fn left_chains<D: StrideLeaf>(
             return Err(Error::value("internal: axis out of range"));
         };
         let last = sp.last().copied().unwrap_or(1);
-        if f2 {
+        if f2.get(p).copied().unwrap_or(false) {
             if sp.len() > 1 && !is_pow2(last) {
                 return Err(Error::value(format!(
                     "left_inverse: the F2 layout {a} has the non-power-of-two extent {last} below its last mode"
@@ -633,7 +682,7 @@ mod generic_tests {
             let i = left_inverse(&a);
             let mut chains = SmallVec::new();
             let gr = folded_modes(&a).and_then(|mut c| {
-                left_chains(&a, &mut c, &[Path::new()], false, &mut chains)?;
+                left_chains(&a, &mut c, &[Path::new()], &[false], &mut chains)?;
                 let (s, d): &Axis = &chains[0];
                 ModeOp::CoalesceZ.flat_into(s.iter().copied().zip(d.iter().copied()), &mut g)
             });

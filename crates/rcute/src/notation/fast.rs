@@ -480,7 +480,8 @@ impl Direct {
                 let s = b.shape_of()?;
                 set(
                     out,
-                    shape::crd2idx(c.as_ref().as_ref(), s.as_ref().as_ref()).map(Value::Int),
+                    shape::crd2idx_value(c.as_ref().as_ref(), s.as_ref().as_ref())
+                        .map(Value::from_scalar),
                 )
             }
             _ => None,

@@ -1446,7 +1446,10 @@ pub(crate) mod op {
         let c = a.req(0)?.to_coord()?;
         let s = a.req(1)?.to_shape_of()?;
         match a.opt(2)? {
-            None | Some(Value::None) => Ok(Value::Int(shape::crd2idx(c.as_ref(), s.as_ref())?)),
+            None | Some(Value::None) => Ok(Value::from_scalar(shape::crd2idx_value(
+                c.as_ref(),
+                s.as_ref(),
+            )?)),
             Some(d) => Ok(Value::from_scalar(crate::algebra::modes::crd2idx_strided(
                 c.as_ref(),
                 s.as_ref(),

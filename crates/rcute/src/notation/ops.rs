@@ -73,7 +73,7 @@ pub fn call(
 }
 
 /// [`call`] of the operation table's entry `op` (found once, e.g. with
-/// [`lookup`](super::table::lookup)), without looking its name up again:
+/// [`lookup`]), without looking its name up again:
 /// what the Python module's operation objects call.
 /// Errors: those of [`call`].
 ///

@@ -516,8 +516,8 @@ const TABLE: &[Operation] = &[
         doc: "`product(coshape(L))`, for integer strides `1 + sum((s-1)*|d|)` over the \
               leaves: the number of offsets from the smallest to the largest image point, as \
               in C++ (`cosize(8:-1)` is 8; the reference sums signed strides). For a \
-              swizzled layout it is the largest swizzled offset plus one. F2 strides are a \
-              `type` error. C++ CuTe: `cosize`.",
+              swizzled layout it is the largest swizzled offset plus one. For F2 strides it \
+              is the power of two of `coshape`. C++ CuTe: `cosize`.",
         example: "cosize((4,8):(1,5))",
         example_output: "39",
         imp: op::cosize,
@@ -590,8 +590,11 @@ const TABLE: &[Operation] = &[
         summary: "the extent of the codomain",
         doc: "The extent of the image along each codomain axis: `1 + sum((s-1)*|d|)` for \
               integer strides (strides count by their absolute value, as in C++), and for \
-              coordinate strides the tuple of the per-axis extents. It takes layouts only; F2 \
-              and mixed strides are a `type` error. C++ CuTe: `coshape`.",
+              coordinate strides the tuple of the per-axis extents. For F2 strides (with \
+              integer ones) it is `2^m`, `m` the largest bit length of a contribution \
+              `(s-1)*d` (carry-less for F2), a bound on every value: `coshape(4:F3)` is 8. \
+              It takes layouts only; mixed strides and F2 values inside coordinate strides \
+              are a `type` error. C++ CuTe: `coshape`.",
         example: "coshape((4,8):(1@0,6@1))",
         example_output: "(4, 43)",
         imp: op::coshape,
@@ -765,7 +768,9 @@ const TABLE: &[Operation] = &[
         summary: "a coordinate of a shape as its integral index",
         doc: "The colexicographic index of the coordinate `crd` (integral, flat or natural): \
               each leaf is weighted by the product of the sizes to its left. No bounds are \
-              checked. With `stride` it is C++'s three-argument form, the offset \
+              checked. A coordinate with F2 leaves gives an F2 index (carry-less products, \
+              XOR sums; integer leaves must then be 0): `crd2idx((F2,F5), (4,8))` is `F22`, \
+              the inverse of `idx2crd` of an F2 index. With `stride` it is C++'s three-argument form, the offset \
               `Layout(shape, stride)(crd)`: `crd2idx((1,2), (3,8), (8,1))` is `10`. C++ CuTe: \
               `crd2idx`.",
         example: "crd2idx((1,(1,2)), (3,(2,3)))",
@@ -1506,8 +1511,9 @@ const TABLE: &[Operation] = &[
         doc: "The largest right inverse: `R` enumerates, in order, the coordinates of `A` at \
               which the offsets `0, 1, 2, ...` of the longest contiguous run in `A`'s image \
               appear, so `A(R(k)) = k`; `1:0` when offset 1 is not reached. Coordinate strides \
-              give one inverse per codomain axis, F2 strides are inverted over GF(2). C++ CuTe: \
-              `right_inverse`.",
+              give one inverse per codomain axis, F2 strides are inverted over GF(2), also \
+              on a coordinate axis (`right_inverse((8,8):(F1@0,1@1))` is `(8, 8):(F1, 8)`). \
+              C++ CuTe: `right_inverse`.",
         example: "right_inverse((4,8):(8,1))",
         example_output: "(8, 4):(4, 1)",
         imp: op::right_inverse,

@@ -28,6 +28,12 @@ fn section1_examples() {
     assert_eq!(co("():()"), "1:0");
     assert_eq!(coz("():()"), "1:0");
     assert_eq!(co("(3,2):(-1,-3)"), "6:-1");
+    // F2 coordinate strides merge only over a power-of-two extent (hand
+    // derivation: (3,2):(F1@0,F3@0) at 5 = (2,1) is F2^F3 = F1@0, while
+    // 6:F1@0 would give F5@0)
+    assert_eq!(co("(3,2):(F1@0,F3@0)"), "(3, 2):(F1@0, F3@0)");
+    assert_eq!(co("(2,2):(F1@0,F2@0)"), "4:F1@0");
+    assert_eq!(co("(2,3):(F1@1,F2@1)"), "6:F1@1");
     assert_eq!(co("(4,(3,2)):(1@1,(4@1,1@0))"), "(12, 2):(1@1, 1@0)");
     assert_eq!(co("(4,1):(1@0,1@1)"), "4:1@0");
     assert_eq!(coz("(4,1):(1@0,1@1)"), "(4, 1):(1@0, 1@1)");
@@ -114,6 +120,8 @@ enum Kind {
     Int,
     Coord,
     F2,
+    /// F2 values on coordinate axes (`F3@1`)
+    F2Coord,
 }
 
 /// Random layouts rich in size-1 modes, zero strides and mergeable runs.
@@ -155,6 +163,14 @@ fn arb_layout(kind: Kind) -> impl Strategy<Value = Layout> {
                         Scalar::basis(d, &[axis])
                     }
                 }
+                Kind::F2Coord => {
+                    let axis = next(2) as usize;
+                    if d == 0 {
+                        Scalar::Int(0)
+                    } else {
+                        Scalar::scaled_basis(Scalar::F2(d.abs()), &[axis])
+                    }
+                }
             };
             stride.push(ds);
         }
@@ -186,9 +202,18 @@ fn check_coalesced_form(r: &Layout, z: bool) {
         if !last {
             // no adjacent pair that the merge rule would merge
             let merged = d[k].mul_int(s[k]).map(|p| p == d[k + 1]).unwrap_or(false);
-            let f2_ok = !d[k].is_f2() || d[k].is_zero() || (s[k] & (s[k] - 1)) == 0;
+            let f2_ok = !holds_f2(&d[k]) || d[k].is_zero() || (s[k] & (s[k] - 1)) == 0;
             assert!(!(merged && f2_ok), "{r}: modes {k} and {} mergeable", k + 1);
         }
+    }
+}
+
+/// An F2 value, or a coordinate value with an F2 child.
+fn holds_f2(x: &Scalar) -> bool {
+    match x {
+        Scalar::F2(_) => true,
+        Scalar::Int(_) => false,
+        Scalar::Coord(c) => c.children().iter().any(holds_f2),
     }
 }
 
@@ -208,7 +233,7 @@ fn check_function(a: &Layout, kind: &Kind) {
         );
     }
     // coalesce_z: the extended domain (F2 only for non-negative indices)
-    let lo = if matches!(kind, Kind::F2) {
+    let lo = if matches!(kind, Kind::F2 | Kind::F2Coord) {
         0
     } else {
         -2 * n - 3
@@ -241,6 +266,12 @@ proptest! {
     #[test]
     fn coalesce_preserves_function_f2(a in arb_layout(Kind::F2)) {
         check_function(&a, &Kind::F2);
+    }
+
+    #[test]
+    fn coalesce_preserves_function_f2_coord(a in arb_layout(Kind::F2Coord)) {
+        // the merge rule on F2 coordinate strides: (3,2):(F1@0,F3@0) stays
+        check_function(&a, &Kind::F2Coord);
     }
 
     #[test]

@@ -99,6 +99,30 @@ fn section4_6_coordinate_strides() {
 }
 
 #[test]
+fn divisibility_messages_follow_the_stride_first_order() {
+    // python-dropin spec 2.13.1/2.13.2 (the newer reference's messages):
+    // the stride step is checked first, so a case where it fails reads
+    // "Stride divisibility"; the others keep "Shape divisibility"
+    let msg = |a: &str, b: &str| {
+        let e = composition(&l(a), &t(b)).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Divisibility, "{a} o {b}");
+        e.message()
+            .split(" condition")
+            .next()
+            .unwrap_or("")
+            .to_string()
+    };
+    assert_eq!(msg("(4,6,8):(2,3,5)", "6:3"), "Stride divisibility");
+    assert_eq!(msg("(4,2,8):(3,12,97)", "4:3"), "Stride divisibility");
+    assert_eq!(msg("(4,2,8):(3,15,97)", "3:3"), "Stride divisibility");
+    assert_eq!(msg("(4,6,8):(2,3,5)", "6:1"), "Shape divisibility");
+    assert_eq!(msg("(5,3):(7,1)", "7:1"), "Shape divisibility");
+    // accepted by the newer reference (3:9), refused by rcute's rule:
+    // rcute's own condition is named
+    assert_eq!(msg("(4,2,8):(3,12,97)", "3:3"), "Shape divisibility");
+}
+
+#[test]
 fn section4_special_cases() {
     assert_eq!(c("():()", "4:1"), "4:0");
     assert_eq!(c("(4,8):(1,4)", "():()"), "():()");

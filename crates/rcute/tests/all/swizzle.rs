@@ -428,6 +428,59 @@ fn f2_arithmetic_rows() {
     );
 }
 
+/// `crd2idx` with F2 coordinates (python-dropin spec 2.12.7; the values
+/// are the newer reference's): an F2 index, XOR of the carry-less products.
+#[test]
+fn crd2idx_of_f2_coordinates() {
+    let run = |c: &str, s: &str| match rcute::notation::eval_value(&format!("crd2idx({c}, {s})")) {
+        Ok(v) => v.to_string(),
+        Err(e) => format!("error: {}", e.kind().name()),
+    };
+    assert_eq!(run("(F2(2), F2(5))", "(4, 8)"), "F22");
+    assert_eq!(run("F2(22)", "(4, 8)"), "F22");
+    assert_eq!(run("(F2(1), (F2(3), F2(2)))", "(2, (4, 4))"), "F23");
+    assert_eq!(run("idx2crd(F2(22), (3, 3))", "(3, 3)"), "F22");
+    assert_eq!(run("(F2(1), 0)", "(4, 8)"), "F1");
+    assert_eq!(run("(F2(1), 3)", "(4, 8)"), "error: type");
+    assert_eq!(run("(1, 3)", "(4, 8)"), "13");
+}
+
+/// Whether the running product of the extents (all but the last) never
+/// carries: the shapes on which `idx2crd` splits an F2 index.
+fn carry_free(s: &[i64]) -> bool {
+    let mut p = 1i64;
+    for &e in &s[..s.len() - 1] {
+        if rcute::f2::clmul(p, e).unwrap() != p * e {
+            return false;
+        }
+        p *= e;
+    }
+    true
+}
+
+proptest! {
+    /// `crd2idx(idx2crd(i, S), S) == i` for F2 indices on carry-free shapes
+    /// (python-dropin spec 2.12.6 post-condition); a carrying shape is a
+    /// `value` error.
+    #[test]
+    fn f2_idx2crd_round_trips(s in prop::collection::vec(1i64..9, 1..5), i in 0i64..4096) {
+        let shape = HTuple::flat(s.iter().copied());
+        let c = HTuple::leaf(Some(Scalar::F2(i)));
+        match rcute::shape::idx2crd(c.as_ref(), shape.as_ref()) {
+            Ok(crd) => {
+                prop_assert!(carry_free(&s), "{:?} carries but split F{}", s, i);
+                let crd = crd.map(|x| Some(x.clone()));
+                let back = rcute::shape::crd2idx_value(crd.as_ref(), shape.as_ref()).unwrap();
+                prop_assert_eq!(back, Scalar::F2(i), "{:?}", s);
+            }
+            Err(e) => {
+                prop_assert!(!carry_free(&s), "{:?}: {}", s, e);
+                prop_assert_eq!(e.kind(), ErrorKind::Value);
+            }
+        }
+    }
+}
+
 // ---------------------------------------------------- section 9: banks
 
 #[test]
