@@ -1153,6 +1153,39 @@ fn draw_text(
     .map_err(to_pyerr)
 }
 
+/// The PNG bytes of a drawing (`tv` selects the thread-value drawer);
+/// `scale` multiplies the 20-pixel cells (`None`: sized to the drawing).
+#[pyfunction(name = "_draw_png")]
+#[pyo3(signature = (ob, color, tv = false, tile_mn = None, scale = None))]
+fn draw_png(
+    py: Python<'_>,
+    ob: &Bound<'_, PyAny>,
+    color: &Bound<'_, PyAny>,
+    tv: bool,
+    tile_mn: Option<&Bound<'_, PyAny>>,
+    scale: Option<f32>,
+) -> PyResult<PyObject> {
+    if let Some(s) = scale {
+        if !(s.is_finite() && s > 0.0 && s <= 16.0) {
+            return Err(PyValueError::new_err(format!(
+                "value: draw_png: the scale must be a number in (0, 16], got {s}"
+            )));
+        }
+    }
+    let opts = rcute::viz::DrawOptions::with_color(color_of(color)?);
+    let bytes = if tv {
+        let l = ob
+            .downcast::<PyLayout>()
+            .map_err(|_| PyTypeError::new_err("type: a thread-value drawing needs a Layout"))?;
+        let tile = shape_arg(tile_mn)?;
+        rcute::viz::draw_png_tv(&l.get().inner, tile.as_ref(), &opts, scale)
+    } else {
+        rcute::viz::draw_png(&view_of(ob)?, &opts, scale)
+    }
+    .map_err(to_pyerr)?;
+    Ok(pyo3::types::PyBytes::new(py, &bytes).into_any().unbind())
+}
+
 /// The docstring of an operation: its Python signature, its paragraph
 /// and its example (in the notation), all from the operation table.
 fn docstring(op: &'static Operation) -> String {
@@ -1231,6 +1264,7 @@ fn _rcute(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(color_value, m)?)?;
     m.add_function(wrap_pyfunction!(print_text, m)?)?;
     m.add_function(wrap_pyfunction!(draw_text, m)?)?;
+    m.add_function(wrap_pyfunction!(draw_png, m)?)?;
     m.add_function(wrap_pyfunction!(layout_literal, m)?)?;
     m.add_function(wrap_pyfunction!(operations, m)?)?;
     m.add_function(wrap_pyfunction!(parameters, m)?)?;

@@ -265,3 +265,52 @@ def test_newcomer_errors_styles_and_memory_tensors(capsys):
     assert capsys.readouterr().out == "0.0   0.0   0.0   \n0.0   0.0   0.0   \n"
     it = rcute.eval_notation("identity_tensor((2,3))")
     assert str(it) == "{0} o (2, 3):(1@0, 1@1)"
+
+
+def _png_size(data):
+    # the IHDR chunk follows the 8-byte signature: length, b"IHDR", width, height
+    import struct
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
+    return struct.unpack(">II", data[16:24])
+
+
+def test_util_png(tmp_path, capsys):
+    import re
+    from rcute.util import draw_png, draw_png_tv, draw_svg
+    L = Layout((4, 8), (8, 1))
+    s = tmp_path / "l.svg"
+    draw_svg(L, str(s))
+    m = re.search(r'<svg [^>]*height="(\d+)" version="1.1" width="(\d+)"', s.read_text())
+    h, w = int(m.group(1)), int(m.group(2))
+    # at scale 1 the PNG has the SVG's pixel size; at scale 2 twice it
+    for scale in (1, 2):
+        f = tmp_path / f"l{scale}.png"
+        draw_png(L, str(f), scale=scale)
+        assert capsys.readouterr().out.endswith(f"Saved as {f}\n")
+        assert _png_size(f.read_bytes()) == (w * scale, h * scale)
+    # a swizzled layout and a thread-value layout draw too
+    sw = rcute.composition(rcute.Swizzle(3, 0, 3), Layout((8, 8), (8, 1)))
+    draw_png(sw, str(tmp_path / "sw.png"))
+    draw_png_tv(Layout(((4, 8), (2, 2)), ((32, 1), (16, 8))), (16, 8), str(tmp_path / "tv.png"))
+    assert _png_size((tmp_path / "tv.png").read_bytes())[0] > 0
+    # bad input: another rank, a bad scale, something that is not a layout
+    with pytest.raises(ValueError, match="rank-2"):
+        draw_png(Layout((2, 2, 2)), str(tmp_path / "x.png"))
+    with pytest.raises(ValueError, match="scale"):
+        draw_png(L, str(tmp_path / "x.png"), scale=0)
+    with pytest.raises(TypeError):
+        draw_png((4, 8), str(tmp_path / "x.png"))
+
+
+def test_notebook_display_is_the_svg_drawing():
+    from rcute import _rcute
+    from rcute.util import index_grey_8x
+    L = Layout((4, 8), (8, 1))
+    assert L._repr_svg_() == _rcute._draw_text("svg", L, index_grey_8x)
+    sw = rcute.composition(rcute.Swizzle(3, 0, 3), Layout((8, 8), (8, 1)))
+    assert "<svg " in sw._repr_svg_()
+    # no drawing (the text repr is shown): another rank, too many cells,
+    # coordinate values
+    assert Layout((2, 2, 2))._repr_svg_() is None
+    assert Layout((128, 128))._repr_svg_() is None
+    assert Layout((2, 2), (rcute.E(0), rcute.E(1)))._repr_svg_() is None

@@ -15,3 +15,9 @@ def test_python_md_examples():
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     runner.run(test)
     assert runner.failures == 0 and runner.tries > 5
+
+
+def test_util_docstrings():
+    import rcute.util
+    res = doctest.testmod(rcute.util, optionflags=doctest.ELLIPSIS)
+    assert res.attempted >= 8 and res.failed == 0, res

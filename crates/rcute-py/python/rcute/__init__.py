@@ -867,6 +867,28 @@ replace.__doc__ = _replace.__doc__
 __all__ += ["profile", "replace"]
 
 
+# ---------------------------------------------------------------- rich display (Jupyter)
+
+# A notebook shows a small rank-2 layout as its drawing (the SVG of
+# `util.draw_svg`); anything else (another rank, more than
+# _REPR_SVG_MAX_CELLS cells, coordinate values) falls back to the text repr.
+_REPR_SVG_MAX_CELLS = 4096
+
+
+def _repr_svg_(self):
+    try:
+        if rank(self) != 2 or size(self) > _REPR_SVG_MAX_CELLS:  # noqa: F821 - Rust operations
+            return None
+        from .util import index_grey_8x
+        return _rcute._draw_text("svg", self, index_grey_8x)
+    except (TypeError, ValueError, OverflowError):
+        return None
+
+
+Layout._repr_svg_ = _repr_svg_
+ComposedLayout._repr_svg_ = _repr_svg_
+
+
 # ---------------------------------------------------------------- private hooks (the reference's)
 
 

@@ -21,7 +21,7 @@ from . import ImplicitAccessor, LayoutBase, Tensor
 
 __all__ = [
     "print_tensor", "print_table", "print_layout", "draw_svg", "draw_svg_tv", "draw_latex",
-    "draw_latex_tv", "index_grey_8x", "bank_color_8x", "bank_color_16x", "bank_color_32x",
+    "draw_latex_tv", "draw_png", "draw_png_tv", "index_grey_8x", "bank_color_8x", "bank_color_16x", "bank_color_32x",
     "thread_color_8x", "value_color_8x", "warp_color_8x", "constant", "white",
 ]
 
@@ -197,3 +197,35 @@ def draw_latex_tv(layout, tile_mn=None, filename="tvlayout.tex", compile_pdf=Tru
     """Write the thread-value TikZ document; optionally compile it."""
     _write(filename, _rcute._draw_text("tex", layout, color, True, tile_mn))
     _compile(filename, compile_pdf)
+
+
+def _write_bytes(filename, data):
+    with open(filename, "wb") as f:
+        f.write(data)
+    print(f"Saved as {filename}")
+
+
+def draw_png(layout, filename="layout.png", color=index_grey_8x, scale=None):
+    """Write the drawing of `draw_svg` as a PNG image and print `Saved as ...`.
+
+    `layout` is a rank-2 layout, swizzled layout or implicit-accessor tensor.
+    `scale` multiplies the 20-pixel cells (a number in (0, 16]); by default
+    the image is sized to the drawing (twice the SVG's size for small
+    layouts, smaller for large ones). Raises ValueError for another rank or
+    more cells than can be drawn.
+
+    >>> import os, tempfile
+    >>> from rcute import Layout
+    >>> path = os.path.join(tempfile.mkdtemp(), "l.png")
+    >>> draw_png(Layout((4, 8), (8, 1)), path)  # doctest: +ELLIPSIS
+    Saved as ...l.png
+    >>> open(path, "rb").read(8) == b"\\x89PNG\\r\\n\\x1a\\n"
+    True
+    """
+    _write_bytes(filename, _rcute._draw_png(_target(layout), color, False, None, scale))
+
+
+def draw_png_tv(layout, tile_mn=None, filename="tvlayout.png", color=thread_color_8x,
+                scale=None):
+    """Write the thread-value drawing of `draw_svg_tv` as a PNG image."""
+    _write_bytes(filename, _rcute._draw_png(layout, color, True, tile_mn, scale))
