@@ -70,6 +70,7 @@ pub use notation::table as ops;
 pub mod shape;
 pub mod stride;
 pub mod swizzle;
+pub mod sym;
 pub mod tensor;
 pub mod tiler;
 pub mod viz;

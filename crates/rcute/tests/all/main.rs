@@ -45,6 +45,7 @@ mod recast;
 mod stride;
 mod swizzle;
 mod swizzled;
+mod sym;
 mod tensor;
 mod tensor_examples;
 mod viz;

@@ -1,0 +1,769 @@
+//! Symbolic integers: polynomials with integer coefficients over named
+//! positive-integer symbols (`N`, `M`, `K` known only at run time), with
+//! optional facts per symbol — a divisor (`N % 16 == 0`) and a lower bound
+//! (`N >= 64`) — that let more conditions be proven.
+//!
+//! This module is the arithmetic the layout algebra needs to accept
+//! symbolic shape and stride leaves: `+`, `-`, `*`, floor division and
+//! modulo that are exact where the facts prove them and otherwise stay
+//! symbolic (`(N + 3)//4`, `N % 16`), proofs of divisibility and of order
+//! (`N < N*N` for `N >= 2`), substitution of values, and one canonical
+//! printed form (symbols in declaration order, terms by falling degree,
+//! the constant last: `2*N*K + N + 1`; a division proven exact prints
+//! `N/16`). Nothing is taken on faith: a question the facts cannot decide
+//! answers "unknown" (`None`), never a guess.
+//!
+//! ```
+//! use rcute::sym::{Facts, SymInt};
+//! let mut f = Facts::new();
+//! f.assume_divisible("N", 16).unwrap(); // declares N, records 16 | N
+//! f.declare("K").unwrap();
+//! let n = SymInt::symbol(&f, "N").unwrap();
+//! let k = SymInt::symbol(&f, "K").unwrap();
+//! let size = n.mul(&k).unwrap();
+//! assert_eq!(size.to_string(), "N*K");
+//! // 16 divides N: the tile count N/16 is exact
+//! let tiles = n.floor_div(&SymInt::from(16), &f).unwrap();
+//! assert_eq!(tiles.to_string(), "N/16");
+//! // K has no such fact: ceil(K/8) stays symbolic
+//! let k8 = k.ceil_div(8, &f).unwrap();
+//! assert_eq!(k8.to_string(), "(K + 7)//8");
+//! // substituting admissible values gives the concrete answer
+//! assert_eq!(k8.eval(&f, &[("K", 20)]).unwrap(), 3);
+//! assert!(n.lt(&n.mul(&n).unwrap(), &f) == Some(true)); // N < N*N: N >= 16
+//! ```
+
+use std::cmp::Ordering;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::Arc;
+
+use crate::error::{Error, Result};
+use crate::int;
+
+/// The most terms a symbolic integer may have (a bound on the work of every
+/// operation; beyond it the operation is an `overflow` error).
+pub const MAX_TERMS: usize = 64;
+
+/// The highest degree a term may have (a bound on the work of every
+/// operation; beyond it the operation is an `overflow` error).
+pub const MAX_DEGREE: u32 = 64;
+
+/// What is known of one symbol: it is a positive integer, a multiple of
+/// `divisor` and at least `min` (`min` is always a positive multiple of
+/// `divisor`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Fact {
+    /// A known divisor (1 when none is known).
+    pub divisor: i64,
+    /// A lower bound (at least 1, a multiple of `divisor`).
+    pub min: i64,
+}
+
+/// The declared symbols and their facts, in declaration order (the order
+/// symbols print in).
+///
+/// ```
+/// use rcute::sym::Facts;
+/// let mut f = Facts::new();
+/// f.assume_at_least("N", 100).unwrap();
+/// f.assume_divisible("N", 16).unwrap();
+/// assert_eq!(f.fact("N").unwrap().min, 112); // the next multiple of 16
+/// assert!(f.assume_divisible("N", 0).is_err());
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Facts {
+    names: Vec<Arc<str>>,
+    facts: BTreeMap<Arc<str>, (u32, Fact)>,
+}
+
+fn check_name(name: &str) -> Result<()> {
+    let mut chars = name.chars();
+    let ok = matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::value(format!(
+            "symbol {name:?}: a symbol's name is a letter or '_' followed by letters, digits or '_'"
+        )))
+    }
+}
+
+impl Facts {
+    /// No symbols.
+    pub fn new() -> Facts {
+        Facts::default()
+    }
+
+    /// Declares `name` a positive-integer symbol (nothing happens if it is
+    /// declared already). Errors: `value` for a name that is not an identifier.
+    pub fn declare(&mut self, name: &str) -> Result<()> {
+        check_name(name)?;
+        if !self.facts.contains_key(name) {
+            let n: Arc<str> = Arc::from(name);
+            let ord = self.names.len() as u32;
+            self.names.push(n.clone());
+            self.facts.insert(n, (ord, Fact { divisor: 1, min: 1 }));
+        }
+        Ok(())
+    }
+
+    /// Declares `name` if new and records that `d` divides it (`assume N %
+    /// d == 0`); the divisors known combine by their least common multiple.
+    /// Errors: `value` for `d < 1`, `overflow` when the combined divisor or
+    /// bound leaves 64 bits.
+    pub fn assume_divisible(&mut self, name: &str, d: i64) -> Result<()> {
+        if d < 1 {
+            return Err(Error::value(format!(
+                "assume {name} % {d} == 0: the divisor must be a positive integer"
+            )));
+        }
+        self.declare(name)?;
+        let f = self.fact_mut(name)?;
+        let div = int::lcm(f.divisor, d)?;
+        let min = round_up(f.min, div)?;
+        *f = Fact { divisor: div, min };
+        Ok(())
+    }
+
+    /// Declares `name` if new and records `name >= b` (`assume N >= b`).
+    /// Errors: `overflow` when the bound rounded up to the known divisor
+    /// leaves 64 bits.
+    pub fn assume_at_least(&mut self, name: &str, b: i64) -> Result<()> {
+        self.declare(name)?;
+        let f = self.fact_mut(name)?;
+        let min = round_up(f.min.max(b), f.divisor)?;
+        f.min = min;
+        Ok(())
+    }
+
+    fn fact_mut(&mut self, name: &str) -> Result<&mut Fact> {
+        match self.facts.get_mut(name) {
+            Some((_, f)) => Ok(f),
+            None => Err(undeclared(name)),
+        }
+    }
+
+    /// The facts of `name`, if it is declared.
+    pub fn fact(&self, name: &str) -> Option<Fact> {
+        self.facts.get(name).map(|(_, f)| *f)
+    }
+
+    /// The declared symbols, in declaration order.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.names.iter().map(|n| &**n)
+    }
+
+    /// Checks that `value` is admissible for `name`: positive, a multiple of
+    /// its divisor and at least its bound. Errors: `value` naming the fact
+    /// violated; `value` for an undeclared name.
+    pub fn check_value(&self, name: &str, value: i64) -> Result<()> {
+        let f = self.fact(name).ok_or_else(|| undeclared(name))?;
+        if value < f.min {
+            return Err(Error::value(format!(
+                "{name} = {value}: {name} must be at least {} (a positive integer{})",
+                f.min,
+                if f.min > 1 {
+                    " with the facts assumed"
+                } else {
+                    ""
+                }
+            )));
+        }
+        if value % f.divisor != 0 {
+            return Err(Error::value(format!(
+                "{name} = {value}: the fact {name} % {} == 0 does not hold",
+                f.divisor
+            )));
+        }
+        Ok(())
+    }
+
+    fn ord(&self, name: &str) -> Option<u32> {
+        self.facts.get(name).map(|(o, _)| *o)
+    }
+}
+
+fn round_up(x: i64, d: i64) -> Result<i64> {
+    let q = int::floor_div(int::add(x, d - 1)?, d)?;
+    int::mul(q, d)
+}
+
+fn undeclared(name: &str) -> Error {
+    Error::value(format!(
+        "unknown symbol '{name}' (declare it with `assume {name}`)"
+    ))
+}
+
+/// A factor of a term: a symbol, or a floor division or modulo that the
+/// facts could not resolve (kept as it is, evaluated on substitution).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+enum Atom {
+    /// A symbol: its declaration order (the printing order) and name.
+    Sym(u32, Arc<str>),
+    /// `floor(p / q)`.
+    Floor(Box<SymInt>, Box<SymInt>),
+    /// `p mod q` (floor modulo: the sign of `q`).
+    Mod(Box<SymInt>, Box<SymInt>),
+}
+
+/// A product of atoms with positive exponents, sorted; empty for 1.
+type Mono = Vec<(Atom, u32)>;
+
+/// A symbolic integer: `(Σ c_i m_i) / den` with integer coefficients `c_i`,
+/// monomials `m_i` over symbols (and unresolved floor divisions and
+/// modulos), and a positive common denominator `den` that the facts prove
+/// divides the sum (`N/16` when `16 | N`). Normalised: no zero
+/// coefficient, `gcd(c_i..., den) = 1`. Equal values of the same form
+/// compare equal.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SymInt {
+    den: i64,
+    terms: BTreeMap<Mono, i64>,
+}
+
+impl From<i64> for SymInt {
+    fn from(v: i64) -> SymInt {
+        let mut terms = BTreeMap::new();
+        if v != 0 {
+            terms.insert(Vec::new(), v);
+        }
+        SymInt { den: 1, terms }
+    }
+}
+
+fn too_big() -> Error {
+    Error::overflow(format!(
+        "symbolic integer: more than {MAX_TERMS} terms or coefficients beyond 64 bits"
+    ))
+}
+
+fn mono_mul(a: &Mono, b: &Mono) -> Mono {
+    let mut out: Mono = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() || j < b.len() {
+        match (a.get(i), b.get(j)) {
+            (Some(x), Some(y)) => match x.0.cmp(&y.0) {
+                Ordering::Less => {
+                    out.push(x.clone());
+                    i += 1;
+                }
+                Ordering::Greater => {
+                    out.push(y.clone());
+                    j += 1;
+                }
+                Ordering::Equal => {
+                    out.push((x.0.clone(), x.1 + y.1));
+                    i += 1;
+                    j += 1;
+                }
+            },
+            (Some(x), None) => {
+                out.push(x.clone());
+                i += 1;
+            }
+            (None, Some(y)) => {
+                out.push(y.clone());
+                j += 1;
+            }
+            (None, None) => break,
+        }
+    }
+    out
+}
+
+fn degree(m: &Mono) -> u32 {
+    m.iter().map(|(_, e)| e).sum()
+}
+
+impl SymInt {
+    /// The symbol `name`, which must be declared in `facts`. Errors: `value`
+    /// for an undeclared name.
+    pub fn symbol(facts: &Facts, name: &str) -> Result<SymInt> {
+        let ord = facts.ord(name).ok_or_else(|| undeclared(name))?;
+        let name = facts.names[ord as usize].clone();
+        let mut terms = BTreeMap::new();
+        terms.insert(vec![(Atom::Sym(ord, name), 1)], 1);
+        Ok(SymInt { den: 1, terms })
+    }
+
+    /// The value, when it does not depend on any symbol.
+    pub fn as_const(&self) -> Option<i64> {
+        match self.terms.len() {
+            0 => Some(0),
+            1 => {
+                let (m, c) = self.terms.iter().next()?;
+                (m.is_empty() && c % self.den == 0).then(|| c / self.den)
+            }
+            _ => None,
+        }
+    }
+
+    /// True when the value depends on no symbol (C++ CuTe's "static").
+    pub fn is_static(&self) -> bool {
+        self.as_const().is_some()
+    }
+
+    fn normalised(mut terms: BTreeMap<Mono, i64>, den: i64) -> Result<SymInt> {
+        terms.retain(|_, c| *c != 0);
+        if terms.len() > MAX_TERMS {
+            return Err(too_big());
+        }
+        let mut g = den;
+        for c in terms.values() {
+            g = int::gcd(g, *c);
+        }
+        let g = g.max(1);
+        let mut den = den / g;
+        let mut terms: BTreeMap<Mono, i64> = terms.into_iter().map(|(m, c)| (m, c / g)).collect();
+        if den < 0 {
+            den = den.checked_neg().ok_or_else(too_big)?;
+            for c in terms.values_mut() {
+                *c = c.checked_neg().ok_or_else(too_big)?;
+            }
+        }
+        Ok(SymInt { den, terms })
+    }
+
+    /// The numerator's terms scaled to the denominator `den` (a multiple of
+    /// `self.den`).
+    fn scaled(&self, den: i64) -> Result<BTreeMap<Mono, i64>> {
+        let k = den / self.den;
+        self.terms
+            .iter()
+            .map(|(m, c)| Ok((m.clone(), int::mul(*c, k).map_err(|_| too_big())?)))
+            .collect()
+    }
+
+    /// `self + other`. Errors: `overflow`.
+    pub fn add(&self, other: &SymInt) -> Result<SymInt> {
+        let den = int::lcm(self.den, other.den).map_err(|_| too_big())?;
+        let mut t = self.scaled(den)?;
+        for (m, c) in other.scaled(den)? {
+            let e = t.entry(m).or_insert(0);
+            *e = int::add(*e, c).map_err(|_| too_big())?;
+        }
+        SymInt::normalised(t, den)
+    }
+
+    /// `-self`. Errors: `overflow`.
+    pub fn neg(&self) -> Result<SymInt> {
+        let t = self
+            .terms
+            .iter()
+            .map(|(m, c)| Ok((m.clone(), c.checked_neg().ok_or_else(too_big)?)))
+            .collect::<Result<_>>()?;
+        SymInt::normalised(t, self.den)
+    }
+
+    /// `self - other`. Errors: `overflow`.
+    pub fn sub(&self, other: &SymInt) -> Result<SymInt> {
+        self.add(&other.neg()?)
+    }
+
+    /// `self * other`. Errors: `overflow` (also for more than
+    /// [`MAX_TERMS`] terms).
+    pub fn mul(&self, other: &SymInt) -> Result<SymInt> {
+        if self.terms.len().saturating_mul(other.terms.len()) > MAX_TERMS * MAX_TERMS {
+            return Err(too_big());
+        }
+        let den = int::mul(self.den, other.den).map_err(|_| too_big())?;
+        let mut t: BTreeMap<Mono, i64> = BTreeMap::new();
+        for (ma, ca) in &self.terms {
+            for (mb, cb) in &other.terms {
+                let c = int::mul(*ca, *cb).map_err(|_| too_big())?;
+                let m = mono_mul(ma, mb);
+                if degree(&m) > MAX_DEGREE {
+                    return Err(too_big());
+                }
+                let e = t.entry(m).or_insert(0);
+                *e = int::add(*e, c).map_err(|_| too_big())?;
+            }
+        }
+        SymInt::normalised(t, den)
+    }
+
+    /// The largest `k > 0` the facts prove divides this monomial's value
+    /// (symbols contribute their divisors, unresolved atoms 1).
+    fn mono_divisor(m: &Mono, facts: &Facts) -> Option<i128> {
+        let mut k: i128 = 1;
+        for (a, e) in m {
+            if let Atom::Sym(_, n) = a {
+                let d = facts.fact(n).map_or(1, |f| f.divisor) as i128;
+                if d == 1 {
+                    continue;
+                }
+                for _ in 0..*e {
+                    k = k.checked_mul(d)?;
+                    if k > i64::MAX as i128 {
+                        return None;
+                    }
+                }
+            }
+        }
+        Some(k)
+    }
+
+    /// True when the facts prove that `d` divides the value (`d != 0`).
+    ///
+    /// ```
+    /// use rcute::sym::{Facts, SymInt};
+    /// let mut f = Facts::new();
+    /// f.assume_divisible("N", 8).unwrap();
+    /// let n = SymInt::symbol(&f, "N").unwrap();
+    /// assert!(n.mul(&SymInt::from(6)).unwrap().divisible_by(16, &f));  // 6N = 48k
+    /// assert!(!n.divisible_by(16, &f));                                // unknown
+    /// ```
+    pub fn divisible_by(&self, d: i64, facts: &Facts) -> bool {
+        if d == 0 {
+            return self.terms.is_empty();
+        }
+        // (Σ c_i m_i) / den ≡ 0 (mod d)  ⇐  each c_i m_i ≡ 0 (mod d*den)
+        let m = (d as i128).abs() * self.den as i128;
+        self.terms
+            .iter()
+            .all(|(mono, c)| match SymInt::mono_divisor(mono, facts) {
+                Some(k) => (*c as i128 * k) % m == 0,
+                None => false,
+            })
+    }
+
+    /// `floor(self / q)`: exact where the facts prove `q` divides the value,
+    /// a constant part split off where the facts prove the rest divisible,
+    /// otherwise kept as an unresolved floor division (`(N + 3)//4`).
+    /// Errors: `value` for a zero divisor (or one not proven non-zero);
+    /// `overflow`.
+    pub fn floor_div(&self, q: &SymInt, facts: &Facts) -> Result<SymInt> {
+        Ok(self.divmod(q, facts)?.0)
+    }
+
+    /// `self mod q` (floor modulo, the sign of `q`), as [`SymInt::floor_div`].
+    pub fn modulo(&self, q: &SymInt, facts: &Facts) -> Result<SymInt> {
+        Ok(self.divmod(q, facts)?.1)
+    }
+
+    /// `ceil(self / d)` for a positive constant `d`: `floor((self + d - 1) / d)`.
+    /// Errors: `value` for `d < 1`; `overflow`.
+    pub fn ceil_div(&self, d: i64, facts: &Facts) -> Result<SymInt> {
+        if d < 1 {
+            return Err(Error::value(format!(
+                "ceil_div({self}, {d}): the divisor must be a positive integer"
+            )));
+        }
+        self.add(&SymInt::from(d - 1))?
+            .floor_div(&SymInt::from(d), facts)
+    }
+
+    /// `(floor(self / q), self mod q)`.
+    pub fn divmod(&self, q: &SymInt, facts: &Facts) -> Result<(SymInt, SymInt)> {
+        if let (Some(a), Some(b)) = (self.as_const(), q.as_const()) {
+            if b == 0 {
+                return Err(Error::value(format!("{self} // {q}: division by zero")));
+            }
+            let (x, y) = int::floor_divmod(a, b)?;
+            return Ok((SymInt::from(x), SymInt::from(y)));
+        }
+        if let Some(d) = q.as_const() {
+            if d == 0 {
+                return Err(Error::value(format!("{self} // {q}: division by zero")));
+            }
+            // split self = P + c/den with P the non-constant part
+            let c = self.terms.get(&Vec::new()).copied().unwrap_or(0);
+            let mut p = self.clone();
+            p.terms.remove(&Vec::new());
+            if p.divisible_by(d, facts) && c % self.den == 0 {
+                let c = c / self.den;
+                let (cq, cr) = int::floor_divmod(c, d)?;
+                // P / d exactly: the denominator grows by |d|
+                let den = int::mul(p.den, d).map_err(|_| too_big())?;
+                let pq = SymInt::normalised(p.terms, den)?;
+                return Ok((pq.add(&SymInt::from(cq))?, SymInt::from(cr)));
+            }
+        } else if q.proven_positive(facts) != Some(true)
+            && q.neg()?.proven_positive(facts) != Some(true)
+        {
+            return Err(Error::value(format!(
+                "{self} // {q}: the divisor {q} is not proven non-zero"
+            )));
+        } else if let Some(r) = self.exact_quotient(q) {
+            return Ok((r, SymInt::from(0)));
+        }
+        let fl = SymInt::atom(Atom::Floor(Box::new(self.clone()), Box::new(q.clone())));
+        let md = SymInt::atom(Atom::Mod(Box::new(self.clone()), Box::new(q.clone())));
+        Ok((fl, md))
+    }
+
+    /// `self / q` when `q` is a single term whose monomial divides every
+    /// term of `self` with a coefficient that divides too.
+    fn exact_quotient(&self, q: &SymInt) -> Option<SymInt> {
+        if q.terms.len() != 1 || q.den != 1 {
+            return None;
+        }
+        let (qm, qc) = q.terms.iter().next()?;
+        let mut t = BTreeMap::new();
+        for (m, c) in &self.terms {
+            if c % qc != 0 {
+                return None;
+            }
+            let mut rest = m.clone();
+            for (a, e) in qm {
+                let i = rest.iter().position(|(b, _)| b == a)?;
+                if rest[i].1 < *e {
+                    return None;
+                }
+                rest[i].1 -= e;
+                if rest[i].1 == 0 {
+                    rest.remove(i);
+                }
+            }
+            t.insert(rest, c / qc);
+        }
+        SymInt::normalised(t, self.den).ok()
+    }
+
+    /// `self^e` (`e` at most [`MAX_DEGREE`]). Errors: `overflow`.
+    fn pow(&self, e: u32) -> Result<SymInt> {
+        if let Some(v) = self.as_const() {
+            return v.checked_pow(e).map(SymInt::from).ok_or_else(too_big);
+        }
+        if e > MAX_DEGREE {
+            return Err(too_big());
+        }
+        let mut r = SymInt::from(1);
+        for _ in 0..e {
+            r = r.mul(self)?;
+        }
+        Ok(r)
+    }
+
+    fn atom(a: Atom) -> SymInt {
+        let mut terms = BTreeMap::new();
+        terms.insert(vec![(a, 1)], 1);
+        SymInt { den: 1, terms }
+    }
+
+    /// `Some(true)` when the facts prove the value positive, `Some(false)`
+    /// when they prove it not positive, `None` when they decide neither.
+    ///
+    /// The proof writes each symbol `s` (a multiple of its divisor `k`, at
+    /// least its bound `b`) as `s = b + k*t` with `t >= 0`, expands, and
+    /// reads the signs of the coefficients in the `t`s.
+    pub fn proven_positive(&self, facts: &Facts) -> Option<bool> {
+        if let Some(c) = self.as_const() {
+            return Some(c > 0);
+        }
+        let shifted = self.shifted(facts)?;
+        let c0 = shifted.get(&Vec::new()).copied().unwrap_or(0);
+        let rest = shifted.iter().filter(|(m, _)| !m.is_empty());
+        let (mut pos, mut neg) = (true, true);
+        for (_, c) in rest {
+            pos &= *c >= 0;
+            neg &= *c <= 0;
+        }
+        if pos && c0 > 0 {
+            Some(true)
+        } else if neg && c0 <= 0 {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    /// The numerator with every symbol replaced by `b + k*t` (`t` the same
+    /// atom standing for the non-negative offset), in 128-bit coefficients;
+    /// `None` when an unresolved atom is in it or the expansion is too big.
+    fn shifted(&self, facts: &Facts) -> Option<BTreeMap<Mono, i128>> {
+        let mut out: BTreeMap<Mono, i128> = BTreeMap::new();
+        for (m, c) in &self.terms {
+            // expand Π (b + k t)^e
+            let mut poly: BTreeMap<Mono, i128> = BTreeMap::new();
+            poly.insert(Vec::new(), *c as i128);
+            for (a, e) in m {
+                let Atom::Sym(_, n) = a else { return None };
+                let f = facts.fact(n)?;
+                for _ in 0..*e {
+                    let mut next: BTreeMap<Mono, i128> = BTreeMap::new();
+                    for (pm, pc) in &poly {
+                        let x = next.entry(pm.clone()).or_insert(0);
+                        *x = x.checked_add(pc.checked_mul(f.min as i128)?)?;
+                        let tm = mono_mul(pm, &vec![(a.clone(), 1)]);
+                        let y = next.entry(tm).or_insert(0);
+                        *y = y.checked_add(pc.checked_mul(f.divisor as i128)?)?;
+                    }
+                    if next.len() > MAX_TERMS * 4 {
+                        return None;
+                    }
+                    poly = next;
+                }
+            }
+            for (pm, pc) in poly {
+                let x = out.entry(pm).or_insert(0);
+                *x = x.checked_add(pc)?;
+            }
+        }
+        Some(out)
+    }
+
+    /// `Some(true)` when the facts prove `self < other`, `Some(false)` when
+    /// they prove `self >= other`, `None` otherwise.
+    pub fn lt(&self, other: &SymInt, facts: &Facts) -> Option<bool> {
+        other.sub(self).ok()?.proven_positive(facts)
+    }
+
+    /// The value with `values` substituted (a partial substitution leaves
+    /// the other symbols). Errors: `value` for a value that violates its
+    /// symbol's facts or an undeclared name; `overflow`.
+    pub fn subs(&self, facts: &Facts, values: &[(&str, i64)]) -> Result<SymInt> {
+        for (n, v) in values {
+            facts.check_value(n, *v)?;
+        }
+        let mut acc = SymInt::from(0);
+        for (m, c) in &self.terms {
+            let mut t = SymInt::from(*c);
+            for (a, e) in m {
+                let base = match a {
+                    Atom::Sym(_, n) => match values.iter().find(|(x, _)| *x == &**n) {
+                        Some((_, v)) => SymInt::from(*v),
+                        None => SymInt::atom(a.clone()),
+                    },
+                    Atom::Floor(p, q) => p
+                        .subs(facts, values)?
+                        .floor_div(&q.subs(facts, values)?, facts)?,
+                    Atom::Mod(p, q) => p
+                        .subs(facts, values)?
+                        .modulo(&q.subs(facts, values)?, facts)?,
+                };
+                t = t.mul(&base.pow(*e)?)?;
+            }
+            acc = acc.add(&t)?;
+        }
+        // the common denominator still divides the substituted numerator
+        // (substitution keeps the value): the same quotient, over `den`
+        let den = int::mul(acc.den, self.den).map_err(|_| too_big())?;
+        SymInt::normalised(acc.terms, den)
+    }
+
+    /// The value at `values`, which must give every symbol in it. Errors:
+    /// those of [`SymInt::subs`]; `value` when a symbol is left.
+    pub fn eval(&self, facts: &Facts, values: &[(&str, i64)]) -> Result<i64> {
+        let r = self.subs(facts, values)?;
+        r.as_const()
+            .ok_or_else(|| Error::value(format!("{self}: no value given for a symbol of {r}")))
+    }
+
+    fn fmt_mono(m: &Mono, alone: bool, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, (a, e)) in m.iter().enumerate() {
+            if i > 0 {
+                f.write_str("*")?;
+            }
+            match a {
+                Atom::Sym(_, n) => f.write_str(n)?,
+                Atom::Floor(p, q) => write!(f, "{}//{}", Paren(p), Paren(q))?,
+                Atom::Mod(p, q) if alone => write!(f, "{} % {}", Paren(p), Paren(q))?,
+                Atom::Mod(p, q) => write!(f, "({} % {})", Paren(p), Paren(q))?,
+            }
+            if *e > 1 {
+                write!(f, "^{e}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A symbolic integer in parentheses unless it is one symbol or a constant.
+struct Paren<'a>(&'a SymInt);
+
+impl fmt::Display for Paren<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = self.0;
+        let simple = s.den == 1
+            && s.terms.len() <= 1
+            && s.terms
+                .iter()
+                .all(|(m, c)| *c > 0 && (m.is_empty() || (*c == 1 && m.len() == 1)));
+        if simple {
+            write!(f, "{s}")
+        } else {
+            write!(f, "({s})")
+        }
+    }
+}
+
+impl fmt::Display for SymInt {
+    /// Terms by falling degree (the constant last), monomials in the
+    /// symbols' declaration order: `2*N*K + N + 1`; a common denominator
+    /// prints after the terms, `N/16`, `(N + 16)/16`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.terms.is_empty() {
+            return f.write_str("0");
+        }
+        let mut terms: Vec<_> = self.terms.iter().collect();
+        terms.sort_by(|(a, _), (b, _)| degree(b).cmp(&degree(a)).then_with(|| a.cmp(b)));
+        let wrap = self.den != 1 && terms.len() > 1;
+        if wrap {
+            f.write_str("(")?;
+        }
+        for (i, (m, c)) in terms.iter().enumerate() {
+            let c = **c;
+            if i == 0 {
+                if c < 0 {
+                    f.write_str("-")?;
+                }
+            } else {
+                f.write_str(if c < 0 { " - " } else { " + " })?;
+            }
+            let a = c.unsigned_abs();
+            if m.is_empty() {
+                write!(f, "{a}")?;
+            } else {
+                if a != 1 {
+                    write!(f, "{a}*")?;
+                }
+                let alone = terms.len() == 1 && a == 1 && m.len() == 1 && self.den == 1;
+                SymInt::fmt_mono(m, alone, f)?;
+            }
+        }
+        if wrap {
+            f.write_str(")")?;
+        }
+        if self.den != 1 {
+            write!(f, "/{}", self.den)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn facts() -> Facts {
+        let mut f = Facts::new();
+        f.declare("N").unwrap();
+        f.declare("K").unwrap();
+        f
+    }
+
+    #[test]
+    fn printing_is_canonical() {
+        // hand-derived: declaration order N, K; falling degree; constant last
+        let f = facts();
+        let n = SymInt::symbol(&f, "N").unwrap();
+        let k = SymInt::symbol(&f, "K").unwrap();
+        let two = SymInt::from(2);
+        let e = k
+            .mul(&n)
+            .unwrap()
+            .mul(&two)
+            .unwrap()
+            .add(&n)
+            .unwrap()
+            .add(&SymInt::from(1))
+            .unwrap();
+        assert_eq!(e.to_string(), "2*N*K + N + 1");
+        assert_eq!(n.sub(&n).unwrap().to_string(), "0");
+        assert_eq!(SymInt::from(1).sub(&n).unwrap().to_string(), "-N + 1");
+        assert_eq!(n.mul(&n).unwrap().to_string(), "N^2");
+    }
+}
