@@ -314,3 +314,16 @@ def test_notebook_display_is_the_svg_drawing():
     assert Layout((2, 2, 2))._repr_svg_() is None
     assert Layout((128, 128))._repr_svg_() is None
     assert Layout((2, 2), (rcute.E(0), rcute.E(1)))._repr_svg_() is None
+
+
+def test_import_does_not_load_numpy():
+    # numpy is loaded only by the user; its integers count as integers once
+    # it is (checked in a fresh interpreter: this one may have numpy loaded)
+    import subprocess
+    import sys
+    code = ("import sys, rcute; assert 'numpy' not in sys.modules; "
+            "import numpy as np; assert rcute.is_int(np.int16(3)); "
+            "assert isinstance(np.uint8(1), rcute.Integer); "
+            "assert rcute.size(rcute.Layout((np.int32(4), 8))) == 32")
+    pytest.importorskip("numpy")
+    subprocess.run([sys.executable, "-c", code], check=True)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ctypes as _ctypes
 import builtins as _builtins
+import sys as _sys
 from typing import Any, Iterable, Union
 
 from . import _rcute
@@ -104,19 +105,31 @@ def register_integer_type(*types: type) -> None:
             _INTEGER_TYPES.append(t)
 
 
-try:  # numpy integers count as integers when numpy is present
-    import numpy as _np
+def _integer_types() -> tuple:
+    """The integer types, numpy's registered once numpy has been imported
+    (a numpy integer cannot exist before that, and importing numpy here
+    would slow `import rcute` and start its thread pool)."""
+    if not _NUMPY_REGISTERED:
+        np = _sys.modules.get("numpy")
+        if np is not None:
+            _register_numpy(np)
+    return tuple(_INTEGER_TYPES)
 
-    register_integer_type(_np.integer)
-except ImportError:  # pragma: no cover
-    pass
+
+_NUMPY_REGISTERED = False
+
+
+def _register_numpy(np) -> None:
+    global _NUMPY_REGISTERED
+    register_integer_type(np.integer)
+    _NUMPY_REGISTERED = True
 
 
 def is_int(x) -> bool:
     """True for `int` (not `bool`) and for registered integer types."""
     if isinstance(x, bool):
         return False
-    return isinstance(x, tuple(_INTEGER_TYPES))
+    return isinstance(x, _integer_types())
 
 
 def is_static(x) -> bool:
@@ -1020,7 +1033,7 @@ class Integer(_abc.ABC):
         if cls is Integer:
             if issubclass(C, bool):
                 return False
-            if issubclass(C, int) or any(issubclass(C, t) for t in _INTEGER_TYPES):
+            if issubclass(C, int) or any(issubclass(C, t) for t in _integer_types()):
                 return True
         return NotImplemented
 
