@@ -116,6 +116,7 @@ pub struct Error {
 
 impl Error {
     /// Builds an error of `kind` with `message`.
+    #[cold]
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
         Error {
             kind,
@@ -172,38 +173,47 @@ impl Error {
     }
 
     /// A `type` error.
+    #[cold]
     pub fn type_(message: impl Into<String>) -> Self {
         Self::new(ErrorKind::Type, message)
     }
     /// A `rank` error.
+    #[cold]
     pub fn rank(message: impl Into<String>) -> Self {
         Self::new(ErrorKind::Rank, message)
     }
     /// A `congruence` error.
+    #[cold]
     pub fn congruence(message: impl Into<String>) -> Self {
         Self::new(ErrorKind::Congruence, message)
     }
     /// A `divisibility` error.
+    #[cold]
     pub fn divisibility(message: impl Into<String>) -> Self {
         Self::new(ErrorKind::Divisibility, message)
     }
     /// An `injectivity` error.
+    #[cold]
     pub fn injectivity(message: impl Into<String>) -> Self {
         Self::new(ErrorKind::Injectivity, message)
     }
     /// An `overflow` error.
+    #[cold]
     pub fn overflow(message: impl Into<String>) -> Self {
         Self::new(ErrorKind::Overflow, message)
     }
     /// A `bounds` error.
+    #[cold]
     pub fn bounds(message: impl Into<String>) -> Self {
         Self::new(ErrorKind::Bounds, message)
     }
     /// A `value` error.
+    #[cold]
     pub fn value(message: impl Into<String>) -> Self {
         Self::new(ErrorKind::Value, message)
     }
     /// A `parse` error.
+    #[cold]
     pub fn parse(message: impl Into<String>) -> Self {
         Self::new(ErrorKind::Parse, message)
     }

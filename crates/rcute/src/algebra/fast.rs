@@ -605,63 +605,59 @@ fn divide_append(
 
 /// `zipped_divide(A, B)` (`divide.rs`) for a tuple tiler `B` whose items
 /// are positive integers `n` (the tile `n:1`) or layouts, with integer
-/// strides in A and B: mode by mode, `(T_i, R_i) = logical_divide(A_i, B_i)`,
-/// and the result `((T_0, ..., T_k), (R_0, ..., R_k, A_(k+1), ...))`, which
-/// is what dividing by `tiler_to_layout(B)` (basis strides `1@i`) gives,
+/// strides in A and B: the mode-by-mode divide
+/// `(T_0, R_0), ..., (T_k, R_k), A_(k+1), ...` ([`logical_divide_modes_into`])
+/// zipped into `((T_0, ..., T_k), (R_0, ..., R_k, A_(k+1), ...))`, which is
+/// what dividing by `tiler_to_layout(B)` (basis strides `1@i`) gives,
 /// without the coordinate strides (each of which is an `Arc`).
 pub(crate) fn zipped_divide(a: &Layout, b: &crate::TilerRef<'_>) -> Option<Layout> {
+    let mut out = Layout::blank();
+    zipped_divide_into(a, b, &mut out)?;
+    Some(out)
+}
+
+/// [`zipped_divide`] written into `out`.
+pub(crate) fn zipped_divide_into(
+    a: &Layout,
+    b: &crate::TilerRef<'_>,
+    out: &mut Layout,
+) -> Option<()> {
     let TilerRef::Tuple(ts) = b else {
         return None;
     };
-    if a.is_leaf() || ts.len() < 2 || ts.len() > a.rank() || ts.len() > 8 {
+    let k = ts.len();
+    if a.is_leaf() || k < 2 || k > a.rank() || k > 8 {
         return None;
     }
-    // no empty tuple anywhere in A (the general code's complement and
-    // composition reject `()` modes past the tiler) and a shallow A (a rest
-    // mode ends up one level deeper): bounded by the node count
-    let an = a.shape().as_ref().node_bytes();
-    if an.len() > 32 || an.contains(&0) {
+    // a `None` item is a `type` error of the general code
+    if !ts.iter().all(|t| {
+        matches!(t, TilerRef::Int(n) if *n > 0)
+            || matches!(t, TilerRef::Layout(_) | TilerRef::Borrowed(_))
+    }) {
         return None;
     }
-    int_strides(a)?;
-    let mut parts: SmallVec<[Layout; 4]> = SmallVec::new();
-    for (i, t) in ts.iter().enumerate() {
-        let ai = a.mode(i as i64).ok()?;
-        let d = match t {
-            TilerRef::Int(n) if *n > 0 => logical_divide(&ai, &Layout::leaf(*n, Scalar::Int(1)))?,
-            TilerRef::Layout(l) | &TilerRef::Borrowed(l) => logical_divide(&ai, l)?,
-            _ => return None,
-        };
-        if d.is_leaf() || d.rank() != 2 {
-            return None;
-        }
-        parts.push(d);
-    }
-    // ((T_0, ..., T_k), (R_0, ..., R_k, A_(k+1), ...)) from views of the
-    // parts, without copies of their modes
-    let mut bs = crate::htuple::Builder::new();
-    let mut bd = crate::htuple::Builder::new();
-    bs.open();
-    bd.open();
+    // the divided modes, built once; the result is made of views of them
+    let mut d = Layout::blank();
+    logical_divide_modes_into(a, ts, &mut d)?;
+    let (ds, dd) = (d.shape().as_ref(), d.stride().as_ref());
+    out.reset();
+    let ((nodes, sh), (dn, st)) = out.raw_mut();
+    nodes.push(2);
     for m in 0..2 {
-        bs.open();
-        bd.open();
-        for d in &parts {
-            bs.push(d.shape().as_ref().mode(m)?);
-            bd.push(d.stride().as_ref().mode(m)?);
-        }
-        if m == 1 {
-            for i in ts.len()..a.rank() {
-                bs.push(a.shape().as_ref().mode(i)?);
-                bd.push(a.stride().as_ref().mode(i)?);
+        nodes.push(if m == 0 { k as u8 } else { a.rank() as u8 });
+        for (i, (ms, md)) in ds.modes().zip(dd.modes()).enumerate() {
+            if i < k {
+                if ms.is_leaf() || ms.rank() != 2 {
+                    return None;
+                }
+                push_view(ms.mode(m)?, md.mode(m)?, nodes, sh, st);
+            } else if m == 1 {
+                push_view(ms, md, nodes, sh, st);
             }
         }
-        bs.close();
-        bd.close();
     }
-    bs.close();
-    bd.close();
-    Some(Layout::from_parts(bs.finish(), bd.finish()))
+    dn.extend_from_slice(nodes);
+    Some(())
 }
 
 /// `complement(A) ∘ B`, the second mode of `logical_product(A, B)` for a
