@@ -394,7 +394,7 @@ mod tests {
                     .map(|()| flat_layout(&fg));
                 match (&i, &g) {
                     (Ok(x), Ok(y)) => assert_eq!(x, y, "{modes:?} z={z}"),
-                    (Err(x), Err(y)) => assert_eq!(x.kind, y.kind, "{modes:?} z={z}"),
+                    (Err(x), Err(y)) => assert_eq!(x.kind(), y.kind(), "{modes:?} z={z}"),
                     _ => panic!("{modes:?} z={z}: {i:?} vs {g:?}"),
                 }
             }

@@ -10,8 +10,8 @@ fn stride_sum(xs: impl IntoIterator<Item = Scalar>, a: &Layout, op: &str) -> Res
     for x in xs {
         total = total.add(&x).map_err(|e| {
             Error::new(
-                e.kind,
-                format!("{op}({a}): the strides mix algebras: {}", e.message),
+                e.kind(),
+                format!("{op}({a}): the strides mix algebras: {}", e.message()),
             )
         })?;
     }
@@ -95,8 +95,8 @@ pub fn coshape(a: &Layout) -> Result<HTuple<i64>> {
     let ones = ones_like(&total, 0)?;
     let ext = total.add(&ones).map_err(|e| {
         Error::new(
-            e.kind,
-            format!("coshape({a}): the codomain has no shape: {}", e.message),
+            e.kind(),
+            format!("coshape({a}): the codomain has no shape: {}", e.message()),
         )
     })?;
     ext.as_tuple().try_map(|v| match v {

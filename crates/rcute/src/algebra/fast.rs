@@ -240,7 +240,8 @@ fn compose_leaves<B: Copy>(
         if ac_axis != Some(WHOLE) && !recs.is_empty() {
             return None;
         }
-        let pairs: SmallVec<[(i64, i64); 8]> = recs.iter().map(|r| (r.1, r.2)).collect();
+        let mut pairs: SmallVec<[(i64, i64); 8]> = SmallVec::new();
+        pairs.extend(recs.iter().map(|r| (r.1, r.2)));
         return digits_pass(&ac_sh, &pairs).then_some(());
     }
     let mut axis_recs: SmallVec<[(i64, i64); 8]> = SmallVec::new();
@@ -467,38 +468,17 @@ pub(crate) fn logical_divide_modes_into(
     })
 }
 
-/// Stable sort of `(stride, shape)` pairs by stride (the order of the
-/// fallible merge sort of `complement.rs` on integer strides: any stable
-/// sort gives the same order).
-#[inline]
-pub(crate) fn sort_by_stride(v: &mut [(i64, i64)]) {
-    if v.len() > 32 {
-        v.sort_by_key(|x| x.0);
-        return;
-    }
-    for i in 1..v.len() {
-        let mut j = i;
-        while j > 0 && v[j].0 < v[j - 1].0 {
-            v.swap(j, j - 1);
-            j -= 1;
-        }
-    }
-}
-
 /// One axis of the complement (`complement.rs` `axis_minimal` and, with
-/// the extension `x` (its leaves), `axis_extend`); `None` on any error.
-fn axis_complement(
-    pairs: impl IntoIterator<Item = (i64, i64)>,
-    x: Option<&[i64]>,
-) -> Option<Modes> {
-    let mut minimal = Modes::new();
-    super::complement::axis_minimal(pairs, &[], &mut minimal).ok()?;
+/// the extension `x` (its leaves), `axis_extend`) into `out`; `None` on
+/// any error.
+#[inline]
+fn axis_complement(pairs: &[(i64, i64)], x: Option<&[i64]>, out: &mut Modes) -> Option<()> {
     let Some(x) = x else {
-        return Some(minimal);
+        return super::complement::axis_minimal(pairs.iter().copied(), &[], out).ok();
     };
-    let mut f = Modes::new();
-    super::complement::axis_extend(&minimal, x, &mut f).ok()?;
-    Some(f)
+    let mut minimal = Modes::new();
+    super::complement::axis_minimal(pairs.iter().copied(), &[], &mut minimal).ok()?;
+    super::complement::axis_extend(&minimal, x, out).ok()
 }
 
 /// `coprofile(A)` is the leaf `0` for integer strides whose sum fits.
@@ -509,16 +489,12 @@ fn int_codomain(st: &[i64]) -> Option<()> {
 }
 
 /// The `(stride, shape)` pairs of an integer layout sorted by stride, as
-/// the complement's chain.
+/// the complement's chain, into `out`.
 #[inline]
-fn sorted_pairs(l: &Layout, st: &[i64]) -> Modes {
-    let mut pairs: Modes = st
-        .iter()
-        .copied()
-        .zip(l.shape().leaves().iter().copied())
-        .collect();
-    sort_by_stride(&mut pairs);
-    pairs
+fn sorted_pairs(l: &Layout, st: &[i64], out: &mut Modes) {
+    out.clear();
+    out.extend(st.iter().copied().zip(l.shape().leaves().iter().copied()));
+    super::complement::sort_by_stride(out);
 }
 
 /// Appends the leaf-or-flat encoding of `modes` to the raw lists of a
@@ -588,7 +564,9 @@ fn divide_append(
     if n == 0 {
         return None;
     }
-    let c = axis_complement(sorted_pairs(b, &b_st), Some(&[n]))?;
+    let (mut pairs, mut c) = (Modes::new(), Modes::new());
+    sorted_pairs(b, &b_st, &mut pairs);
+    axis_complement(&pairs, Some(&[n]), &mut c)?;
     // B' = (B, C)
     let bn = b.shape().as_ref().node_bytes();
     if bn.len() > 32 {
@@ -664,10 +642,17 @@ pub(crate) fn zipped_divide_into(
 /// layout B (`product.rs` `product_core`), integer strides in both.
 pub(crate) fn complement_compose(a: &Layout, b: &Layout) -> Option<Layout> {
     let mut out = Layout::blank();
+    complement_compose_into(a, b, &mut out)?;
+    Some(out)
+}
+
+/// [`complement_compose`] written into `out`.
+fn complement_compose_into(a: &Layout, b: &Layout, out: &mut Layout) -> Option<()> {
+    out.reset();
     let ((nodes, sh), (dn, st)) = out.raw_mut();
     complement_compose_append(a, b, nodes, sh, st)?;
     dn.extend_from_slice(nodes);
-    Some(out)
+    Some(())
 }
 
 /// [`complement_compose`] appended to the shape nodes and the leaves of a
@@ -682,9 +667,12 @@ fn complement_compose_append(
     let a_st = int_strides(a)?;
     let b_st = int_strides(b)?;
     int_codomain(&a_st)?;
-    let c = axis_complement(sorted_pairs(a, &a_st), None)?;
-    let c_sh: Ints = c.iter().map(|m| m.0).collect();
-    let c_st: Ints = c.iter().map(|m| m.1).collect();
+    let (mut pairs, mut c) = (Modes::new(), Modes::new());
+    sorted_pairs(a, &a_st, &mut pairs);
+    axis_complement(&pairs, None, &mut c)?;
+    let (mut c_sh, mut c_st) = (Ints::new(), Ints::new());
+    c_sh.extend(c.iter().map(|m| m.0));
+    c_st.extend(c.iter().map(|m| m.1));
     let bref = b.shape().as_ref();
     if bref.node_bytes().len() > MAX_DEPTH && bref.depth() > MAX_DEPTH - 1 {
         return None;
@@ -759,7 +747,8 @@ pub(crate) fn blocked_raked_into(
     if an.len() > 32 || bn.len() > 32 || an.contains(&0) || bn.contains(&0) {
         return None;
     }
-    let tail = complement_compose(a, b)?;
+    let mut tail = Layout::blank();
+    complement_compose_into(a, b, &mut tail)?;
     if tail.is_leaf() || tail.rank() != n || tail.shape().as_ref().node_bytes().len() > 32 {
         return None;
     }

@@ -461,7 +461,7 @@ fn left_chains<D: StrideLeaf>(
     for m in sorted.iter() {
         let (mv, path) =
             m.d.axis_value()
-                .map_err(|e| Error::type_(format!("left_inverse: {}", e.message)))?;
+                .map_err(|e| Error::type_(format!("left_inverse: {}", e.message())))?;
         if mv == 0 || m.s == 1 {
             continue;
         }
@@ -627,7 +627,7 @@ mod generic_tests {
                 folded_modes(&a).and_then(|mut c| walk_chain_into(&mut c, Scalar::Int(1), &mut g));
             match (&i, gr) {
                 (Ok(x), Ok(())) => assert_eq!(x, &g, "{a}"),
-                (Err(x), Err(y)) => assert_eq!(x.kind, y.kind, "{a}"),
+                (Err(x), Err(y)) => assert_eq!(x.kind(), y.kind(), "{a}"),
                 (x, y) => panic!("{a}: {x:?} vs {y:?}"),
             }
             let i = left_inverse(&a);
@@ -639,7 +639,7 @@ mod generic_tests {
             });
             match (&i, gr) {
                 (Ok(x), Ok(())) => assert_eq!(x, &g, "left_inverse({a})"),
-                (Err(x), Err(y)) => assert_eq!(x.kind, y.kind, "left_inverse({a})"),
+                (Err(x), Err(y)) => assert_eq!(x.kind(), y.kind(), "left_inverse({a})"),
                 (x, y) => panic!("left_inverse({a}): {x:?} vs {y:?}"),
             }
         }

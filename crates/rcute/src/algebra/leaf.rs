@@ -167,7 +167,7 @@ impl StrideLeaf for Scalar {
         }
         let scaled = match da.mul_int(sa) {
             Ok(p) => p == *d,
-            Err(e) if e.kind == ErrorKind::Overflow => false,
+            Err(e) if e.kind() == ErrorKind::Overflow => false,
             Err(e) => return Err(e),
         };
         Ok(scaled && f2_second_test(sa, da, d)?)
