@@ -139,6 +139,18 @@ pub fn coprofile(a: &Layout) -> Result<HTuple<i64>> {
     Ok(total.as_tuple().map(|_| 0))
 }
 
+/// [`coprofile`] of a layout whose strides are the integers `st`, as a
+/// check only: nothing to build when their sum fits in 64 bits (the
+/// integer codomain `0`); otherwise [`coprofile`] decides (and reports its
+/// error).
+#[inline]
+pub(crate) fn check_int_codomain(a: &Layout, st: &[i64]) -> Result<()> {
+    if st.iter().try_fold(0i64, |t, &d| t.checked_add(d)).is_none() {
+        coprofile(a)?;
+    }
+    Ok(())
+}
+
 /// `coprofile(T)` of a tiler (`docs/operations.md`): the tiler is profiled
 /// as `tiler_to_layout` promotes it, a `None` entry counting as one axis;
 /// a layout tiler is profiled as [`coprofile`] does.

@@ -39,7 +39,8 @@ fn folded_modes_into<D: StrideLeaf>(
     out.clear();
     let mut pp: i64 = 1;
     let n = f.len();
-    for (k, (s, d)) in f.into_iter().enumerate() {
+    // (drained: moving the list into an iterator would copy it)
+    for (k, (s, d)) in f.drain(..).enumerate() {
         out.push(Mode { s, d, pp });
         if k + 1 < n {
             pp = int::mul(pp, s)?;
@@ -200,7 +201,7 @@ pub fn right_inverse(a: &Layout) -> Result<Layout> {
 pub(crate) fn right_inverse_into(a: &Layout, out: &mut Layout) -> Result<()> {
     if let Some(st) = int_strides(a) {
         // an integer codomain: the walk on `i64` strides
-        super::codomain::coprofile(a)?;
+        super::codomain::check_int_codomain(a, &st)?;
         let mut chain = Modes::<i64>::new();
         folded_modes_into(a.shape().leaves().iter().copied().zip(st), &mut chain)?;
         return walk_chain_into(&mut chain, 1, out);
@@ -244,7 +245,7 @@ fn walk_chain_into<D: StrideLeaf>(chain: &mut Modes<D>, e: D, out: &mut Layout) 
         res.push((m.s, m.pp));
         cur = cur.mul_int(m.s)?;
     }
-    ModeOp::Coalesce.flat_into(res.into_iter(), out)
+    ModeOp::Coalesce.flat_into(res.iter().copied(), out)
 }
 
 /// Evaluates the accepted F2 modes (sizes `s`, F2 strides `d`) at the
@@ -403,7 +404,7 @@ type Axis = (SmallVec<[i64; 8]>, SmallVec<[i64; 8]>);
 pub(crate) fn left_inverse_into(a: &Layout, out: &mut Layout) -> Result<()> {
     if let Some(st) = int_strides(a) {
         // an integer codomain: the chain on `i64` strides
-        super::codomain::coprofile(a)?;
+        super::codomain::check_int_codomain(a, &st)?;
         let mut sorted = Modes::<i64>::new();
         folded_modes_into(a.shape().leaves().iter().copied().zip(st), &mut sorted)?;
         let mut axes: SmallVec<[Axis; 2]> = SmallVec::new();
