@@ -9,7 +9,7 @@ use std::cmp::Ordering;
 
 use smallvec::SmallVec;
 
-use super::coalesce::{fold_into, Folded};
+use super::coalesce::{fold_into, fold_push, Folded};
 use super::leaf::unwrapped_into;
 use crate::error::{Error, Result};
 use crate::htuple::{Builder, HRef};
@@ -121,25 +121,26 @@ pub(crate) fn axis_minimal(
     path: &[usize],
     out: &mut Folded<i64>,
 ) -> Result<()> {
-    let mut sl = IntList::new();
-    let mut dl = IntList::new();
-    dl.push(1);
+    // mode `i` is `(m_i // d_i) : d_i`, with `d_0 = 1` and `d_(i+1) = m_i*s_i`,
+    // then `1 : d_last`; each is folded in as it is made (no list of them:
+    // the fold cannot fail here, every merged extent times its stride is at
+    // most a `d_i` already computed, so the errors are those of the walk)
+    out.clear();
+    let mut last = 1i64;
     for (m, s) in pairs {
         if m == 0 || s == 1 {
             continue;
         }
-        let last = dl.last().copied().unwrap_or(1);
         if m < last {
             return Err(Error::injectivity(format!(
                 "Non-injective layout in complement (stride {} is below the running extent {last})",
                 Scalar::basis(m, path)
             )));
         }
-        sl.push(int::floor_div(m, last)?);
-        dl.push(int::mul(m, s)?);
+        fold_push(out, int::floor_div(m, last)?, last)?;
+        last = int::mul(m, s)?;
     }
-    sl.push(1);
-    fold_into(sl.iter().copied().zip(dl.iter().copied()), out)
+    fold_push(out, 1, last)
 }
 
 /// Grows the extension mode (the last) of one axis complement `minimal`

@@ -23,7 +23,7 @@ pub(crate) type Ints = SmallVec<[i64; 8]>;
 /// Inline list of `(shape, stride)` integer modes.
 pub(crate) type Modes = SmallVec<[(i64, i64); 8]>;
 
-pub(crate) use super::leaf::int_strides;
+pub(crate) use super::leaf::int_strides_into;
 
 /// The modes of `coalesce` (`trailing` false: a trailing size-1 mode
 /// after another is dropped) or of `coalesce_z` (`trailing` true) of the
@@ -54,8 +54,10 @@ pub(crate) fn composition(a: &Layout, b: &Layout) -> Option<Layout> {
 /// on `None` it holds an unspecified layout).
 #[inline]
 pub(crate) fn composition_into(a: &Layout, b: &Layout, out: &mut Layout) -> Option<()> {
-    let a_st = int_strides(a)?;
-    let b_st = int_strides(b)?;
+    let mut a_st = Ints::new();
+    int_strides_into(a, &mut a_st)?;
+    let mut b_st = Ints::new();
+    int_strides_into(b, &mut b_st)?;
     let bref = b.shape().as_ref();
     let bn = bref.node_bytes();
     if bn.len() > MAX_DEPTH && bref.depth() > MAX_DEPTH - 1 {
@@ -309,7 +311,8 @@ fn basis_term(d: &Scalar) -> Option<Option<(usize, i64)>> {
 /// non-zero stride, sums of basis values and negative strides take the
 /// general code).
 pub(crate) fn composition_basis(a: &Layout, b: &Layout) -> Option<Layout> {
-    let a_st = int_strides(a)?;
+    let mut a_st = Ints::new();
+    int_strides_into(a, &mut a_st)?;
     let bref = b.shape().as_ref();
     let bn = bref.node_bytes();
     if bn.len() > MAX_DEPTH && bref.depth() > MAX_DEPTH - 1 {
@@ -403,7 +406,8 @@ fn by_mode_into(
     if a.is_leaf() || ts.len() > rank || rank >= WIDE as usize || an.len() > 32 || an.contains(&0) {
         return None;
     }
-    let a_st = int_strides(a)?;
+    let mut a_st = Ints::new();
+    int_strides_into(a, &mut a_st)?;
     let (s, d) = (a.shape().as_ref(), a.stride().as_ref());
     out.reset();
     let ((nodes, sh), (dn, st)) = out.raw_mut();
@@ -450,7 +454,8 @@ pub(crate) fn composition_modes_into(
     out: &mut Layout,
 ) -> Option<()> {
     by_mode_into(a, ts, out, |ash, ast, b, (nodes, sh, st)| {
-        let b_st = int_strides(b)?;
+        let mut b_st = Ints::new();
+        int_strides_into(b, &mut b_st)?;
         let bn = b.shape().as_ref().node_bytes();
         composition_append(ash, ast, bn, b.shape().leaves(), &b_st, nodes, sh, st)
     })
@@ -533,7 +538,8 @@ pub(crate) fn logical_divide(a: &Layout, b: &Layout) -> Option<Layout> {
 
 /// [`logical_divide`] written into `out`.
 pub(crate) fn logical_divide_into(a: &Layout, b: &Layout, out: &mut Layout) -> Option<()> {
-    let a_st = int_strides(a)?;
+    let mut a_st = Ints::new();
+    int_strides_into(a, &mut a_st)?;
     out.reset();
     let ((nodes, sh), (dn, st)) = out.raw_mut();
     divide_append(a.shape().leaves(), &a_st, b, nodes, sh, st)?;
@@ -555,7 +561,8 @@ fn divide_append(
     sh: &mut Leaves<i64>,
     st: &mut Leaves<Scalar>,
 ) -> Option<()> {
-    let b_st = int_strides(b)?;
+    let mut b_st = Ints::new();
+    int_strides_into(b, &mut b_st)?;
     // coprofile(B) is the integer leaf 0: the extension is size(A)
     int_codomain(&b_st)?;
     let n = a_shape
@@ -664,8 +671,10 @@ fn complement_compose_append(
     sh: &mut Leaves<i64>,
     st: &mut Leaves<Scalar>,
 ) -> Option<()> {
-    let a_st = int_strides(a)?;
-    let b_st = int_strides(b)?;
+    let mut a_st = Ints::new();
+    int_strides_into(a, &mut a_st)?;
+    let mut b_st = Ints::new();
+    int_strides_into(b, &mut b_st)?;
     int_codomain(&a_st)?;
     let (mut pairs, mut c) = (Modes::new(), Modes::new());
     sorted_pairs(a, &a_st, &mut pairs);

@@ -11,7 +11,7 @@ use crate::{int, Layout, Result, Scalar};
 
 use super::coalesce::{coalesce, fold_into, Folded, ModeOp};
 use super::codomain::coprofile;
-use super::leaf::{int_strides, sort_stable_by, StrideLeaf};
+use super::leaf::{int_strides_into, sort_stable_by, StrideLeaf};
 
 // ---------------------------------------------------------------------------
 // shared helpers
@@ -199,11 +199,15 @@ pub fn right_inverse(a: &Layout) -> Result<Layout> {
 /// prepared calls evaluate into a caller's slot). On an error `out` holds
 /// an unspecified layout.
 pub(crate) fn right_inverse_into(a: &Layout, out: &mut Layout) -> Result<()> {
-    if let Some(st) = int_strides(a) {
+    let mut st = super::leaf::Ints::new();
+    if int_strides_into(a, &mut st).is_some() {
         // an integer codomain: the walk on `i64` strides
         super::codomain::check_int_codomain(a, &st)?;
         let mut chain = Modes::<i64>::new();
-        folded_modes_into(a.shape().leaves().iter().copied().zip(st), &mut chain)?;
+        folded_modes_into(
+            a.shape().leaves().iter().copied().zip(st.iter().copied()),
+            &mut chain,
+        )?;
         return walk_chain_into(&mut chain, 1, out);
     }
     reject_f2_in_coord(a, "right_inverse")?;
@@ -402,11 +406,15 @@ type Axis = (SmallVec<[i64; 8]>, SmallVec<[i64; 8]>);
 /// prepared calls evaluate into a caller's slot). On an error `out` holds
 /// an unspecified layout.
 pub(crate) fn left_inverse_into(a: &Layout, out: &mut Layout) -> Result<()> {
-    if let Some(st) = int_strides(a) {
+    let mut st = super::leaf::Ints::new();
+    if int_strides_into(a, &mut st).is_some() {
         // an integer codomain: the chain on `i64` strides
         super::codomain::check_int_codomain(a, &st)?;
         let mut sorted = Modes::<i64>::new();
-        folded_modes_into(a.shape().leaves().iter().copied().zip(st), &mut sorted)?;
+        folded_modes_into(
+            a.shape().leaves().iter().copied().zip(st.iter().copied()),
+            &mut sorted,
+        )?;
         let mut axes: SmallVec<[Axis; 2]> = SmallVec::new();
         left_chains(a, &mut sorted, &[Path::new()], false, &mut axes)?;
         let (s, d) = &axes[0];

@@ -197,13 +197,22 @@ fn f2_second_test(sa: i64, da: &Scalar, d: &Scalar) -> Result<bool> {
 #[inline(always)]
 pub(crate) fn int_strides(l: &Layout) -> Option<Ints> {
     let mut out = Ints::new();
+    int_strides_into(l, &mut out)?;
+    Some(out)
+}
+
+/// [`int_strides`] written into `out` (cleared first; partly written on
+/// `None`): on hot paths, where returning the list would copy it.
+#[inline(always)]
+pub(crate) fn int_strides_into(l: &Layout, out: &mut Ints) -> Option<()> {
+    out.clear();
     for d in l.stride().leaves() {
         match d {
             Scalar::Int(v) => out.push(*v),
             _ => return None,
         }
     }
-    Some(out)
+    Some(())
 }
 
 /// Appends the flat modes `modes` to the parts of a layout being built: a
