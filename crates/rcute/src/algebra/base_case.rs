@@ -60,16 +60,16 @@ pub(crate) fn base_case_into<D: StrideLeaf>(
     let m = v.len();
     let mut d = d;
     let mut scaled = None;
-    for i in 0..m - 1 {
-        let (q, r) = int::floor_divmod(v[i], d)?;
+    for (i, x) in v[..m - 1].iter_mut().enumerate() {
+        let (q, r) = int::floor_divmod(*x, d)?;
         if r == 0 {
-            v[i] = q;
+            *x = q;
             scaled = Some(i);
             break;
         }
-        let (q2, r2) = int::floor_divmod(d, v[i])?;
+        let (q2, r2) = int::floor_divmod(d, *x)?;
         d = q2;
-        v[i] = 1;
+        *x = 1;
         if r2 != 0 {
             return Err(Error::divisibility(
                 "Stride divisibility condition violated",

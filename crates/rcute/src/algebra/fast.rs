@@ -13,6 +13,7 @@ use crate::tiler::TilerRef;
 use smallvec::SmallVec;
 
 use crate::htuple::{HRef, Leaves, Nodes, LEAF, MAX_DEPTH, MAX_LEAVES, WIDE};
+use crate::layout::push_view;
 use crate::{Layout, Scalar};
 
 use super::base_case::{base_case_into, digits_pass};
@@ -167,6 +168,7 @@ impl ASource<'_> {
 /// the digit check of each axis used. `None` for any other case (the
 /// general code decides).
 #[allow(clippy::too_many_arguments)]
+#[inline(never)]
 fn compose_leaves<B: Copy>(
     a: ASource<'_>,
     bn: &[u8],
@@ -647,6 +649,7 @@ pub(crate) fn zipped_divide_into(
 
 /// `complement(A) ∘ B`, the second mode of `logical_product(A, B)` for a
 /// layout B (`product.rs` `product_core`), integer strides in both.
+#[cfg(test)]
 pub(crate) fn complement_compose(a: &Layout, b: &Layout) -> Option<Layout> {
     let mut out = Layout::blank();
     complement_compose_into(a, b, &mut out)?;
@@ -654,7 +657,7 @@ pub(crate) fn complement_compose(a: &Layout, b: &Layout) -> Option<Layout> {
 }
 
 /// [`complement_compose`] written into `out`.
-fn complement_compose_into(a: &Layout, b: &Layout, out: &mut Layout) -> Option<()> {
+pub(crate) fn complement_compose_into(a: &Layout, b: &Layout, out: &mut Layout) -> Option<()> {
     out.reset();
     let ((nodes, sh), (dn, st)) = out.raw_mut();
     complement_compose_append(a, b, nodes, sh, st)?;
@@ -664,7 +667,8 @@ fn complement_compose_into(a: &Layout, b: &Layout, out: &mut Layout) -> Option<(
 
 /// [`complement_compose`] appended to the shape nodes and the leaves of a
 /// layout under construction.
-fn complement_compose_append(
+#[inline]
+pub(crate) fn complement_compose_append(
     a: &Layout,
     b: &Layout,
     nodes: &mut Nodes,
@@ -700,83 +704,6 @@ fn complement_compose_append(
     if sh[start..].iter().any(|&e| e <= 0) {
         return None;
     }
-    Some(())
-}
-
-/// Appends the sub-tree `(s, d)` (a mode of a layout) to the shape nodes
-/// and the leaves of a layout under construction.
-#[inline]
-fn push_view(
-    s: HRef<'_, i64>,
-    d: HRef<'_, Scalar>,
-    nodes: &mut Nodes,
-    sh: &mut Leaves<i64>,
-    st: &mut Leaves<Scalar>,
-) {
-    nodes.extend_from_slice(s.node_bytes());
-    sh.extend_from_slice(s.leaves());
-    st.extend(d.leaves().iter().cloned());
-}
-
-/// `logical_product(A, B)` for a layout B (`product.rs` `product_core`:
-/// `(A, complement(A) ∘ B)`), integer strides in both, A and B at most 32
-/// nodes, written into `out`.
-pub(crate) fn logical_product_into(a: &Layout, b: &Layout, out: &mut Layout) -> Option<()> {
-    if a.shape().as_ref().node_bytes().len() > 32 || b.shape().as_ref().node_bytes().len() > 32 {
-        return None;
-    }
-    out.reset();
-    let ((nodes, sh), (dn, st)) = out.raw_mut();
-    nodes.push(2);
-    push_view(a.shape().as_ref(), a.stride().as_ref(), nodes, sh, st);
-    complement_compose_append(a, b, nodes, sh, st)?;
-    dn.extend_from_slice(nodes);
-    Some(())
-}
-
-/// `blocked_product(A, B)` (`raked` false) or `raked_product(A, B)`
-/// (`raked` true) for tuple layouts A and B of the same rank (no padding),
-/// integer strides, no empty mode and at most 32 nodes each: the modes of
-/// A and of `complement(A) ∘ B` paired, `((A_0, T_0), (A_1, T_1), ...)`
-/// (`(T_i, A_i)` when raked), written into `out`.
-pub(crate) fn blocked_raked_into(
-    a: &Layout,
-    b: &Layout,
-    raked: bool,
-    out: &mut Layout,
-) -> Option<()> {
-    let (an, bn) = (
-        a.shape().as_ref().node_bytes(),
-        b.shape().as_ref().node_bytes(),
-    );
-    let n = a.rank();
-    if a.is_leaf() || b.is_leaf() || n == 0 || b.rank() != n || n >= WIDE as usize {
-        return None;
-    }
-    if an.len() > 32 || bn.len() > 32 || an.contains(&0) || bn.contains(&0) {
-        return None;
-    }
-    let mut tail = Layout::blank();
-    complement_compose_into(a, b, &mut tail)?;
-    if tail.is_leaf() || tail.rank() != n || tail.shape().as_ref().node_bytes().len() > 32 {
-        return None;
-    }
-    out.reset();
-    let ((nodes, sh), (dn, st)) = out.raw_mut();
-    nodes.push(n as u8);
-    let am = a.shape().as_ref().modes().zip(a.stride().as_ref().modes());
-    let tm = tail
-        .shape()
-        .as_ref()
-        .modes()
-        .zip(tail.stride().as_ref().modes());
-    for (x, y) in am.zip(tm) {
-        let (first, second) = if raked { (y, x) } else { (x, y) };
-        nodes.push(2);
-        push_view(first.0, first.1, nodes, sh, st);
-        push_view(second.0, second.1, nodes, sh, st);
-    }
-    dn.extend_from_slice(nodes);
     Some(())
 }
 
@@ -998,57 +925,6 @@ mod tests {
             }
         }
         assert!(fast > 10_000 && fast > ok / 4, "{fast} of {ok}");
-    }
-
-    /// logical_product by a layout or an integer, and blocked/raked
-    /// products of equal-rank tuples, written in place, agree with the
-    /// public functions wherever they answer (one output layout reused).
-    #[test]
-    fn products_into_match_general() {
-        use super::super::product::{blocked_raked_general, product_core_general};
-        let mut r = Rng(37);
-        let (mut fast, mut ok) = (0, 0);
-        let mut out = Layout::blank();
-        for i in 0..100_000 {
-            let (a, b) = if i % 5 == 4 {
-                (wide_layout(&mut r), wide_layout(&mut r))
-            } else {
-                (layout(&mut r, 8, STRIDES), layout(&mut r, 6, STRIDES))
-            };
-            let (g, f) = match i % 4 {
-                0 => (
-                    product_core_general(&a, &b),
-                    logical_product_into(&a, &b, &mut out),
-                ),
-                1 => {
-                    let n = Layout::leaf(1 + r.next(8) as i64, Scalar::Int(1));
-                    (
-                        product_core_general(&a, &n),
-                        logical_product_into(&a, &n, &mut out),
-                    )
-                }
-                k => {
-                    let raked = k == 3;
-                    let t = TilerRef::Layout(b.clone());
-                    let g = if !a.is_leaf() && !b.is_leaf() && a.rank() == b.rank() {
-                        blocked_raked_general(&a, &b, raked)
-                    } else if raked {
-                        super::super::product::raked_product(&a, &t)
-                    } else {
-                        super::super::product::blocked_product(&a, &t)
-                    };
-                    (g, blocked_raked_into(&a, &b, raked, &mut out))
-                }
-            };
-            if g.is_ok() {
-                ok += 1;
-            }
-            if f.is_some() {
-                fast += 1;
-                assert_eq!(g.as_ref().ok(), Some(&out), "case {i}: {a} by {b}");
-            }
-        }
-        assert!(fast > 10_000 && fast > ok / 3, "{fast} of {ok}");
     }
 
     /// The fast composition agrees with the general code wherever it answers.
