@@ -104,24 +104,53 @@ impl fmt::Display for ErrorKind {
 /// ```
 ///
 /// [`Layout`]: crate::Layout
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{kind}: {message}")]
+#[derive(Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Error {
-    pub(crate) kind: ErrorKind,
-    pub(crate) message: String,
+    // boxed: a `Result<T>` is then the size of `T` plus at most a word, so
+    // that successful results pass through the layers of calls without
+    // copying an error-sized payload (errors are the cold path)
+    inner: Box<Inner>,
+}
+
+#[derive(Clone, PartialEq, Eq)]
+struct Inner {
+    kind: ErrorKind,
+    message: String,
     operation: Option<&'static str>,
     operands: Vec<String>,
 }
 
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.inner.kind, self.inner.message)
+    }
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Error")
+            .field("kind", &self.inner.kind)
+            .field("message", &self.inner.message)
+            .field("operation", &self.inner.operation)
+            .field("operands", &self.inner.operands)
+            .finish()
+    }
+}
+
+impl std::error::Error for Error {}
+
 impl Error {
     /// Builds an error of `kind` with `message`.
+    #[cold]
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
         Error {
-            kind,
-            message: message.into(),
-            operation: None,
-            operands: Vec::new(),
+            inner: Box::new(Inner {
+                kind,
+                message: message.into(),
+                operation: None,
+                operands: Vec::new(),
+            }),
         }
     }
 
@@ -133,27 +162,27 @@ impl Error {
     /// ```
     #[inline]
     pub fn kind(&self) -> ErrorKind {
-        self.kind
+        self.inner.kind
     }
 
     /// The explanation: the violated condition and the operands.
     #[inline]
     pub fn message(&self) -> &str {
-        &self.message
+        &self.inner.message
     }
 
     /// The CuTe name of the operation that failed (`"composition"`,
     /// `"logical_divide"`, ...), when the error came through the typed API.
     #[inline]
     pub fn operation(&self) -> Option<&'static str> {
-        self.operation
+        self.inner.operation
     }
 
     /// The operands of [`Error::operation`], each printed in the default
     /// style (`"(4, 8):(1, 4)"`); empty when the operation is unknown.
     #[inline]
     pub fn operands(&self) -> &[String] {
-        &self.operands
+        &self.inner.operands
     }
 
     /// The same error, recording the operation `op` and the operands that
@@ -164,46 +193,55 @@ impl Error {
         op: &'static str,
         operands: impl FnOnce() -> Vec<String>,
     ) -> Self {
-        if self.operation.is_none() {
-            self.operation = Some(op);
-            self.operands = operands();
+        if self.inner.operation.is_none() {
+            self.inner.operation = Some(op);
+            self.inner.operands = operands();
         }
         self
     }
 
     /// A `type` error.
+    #[cold]
     pub fn type_(message: impl Into<String>) -> Self {
         Self::new(ErrorKind::Type, message)
     }
     /// A `rank` error.
+    #[cold]
     pub fn rank(message: impl Into<String>) -> Self {
         Self::new(ErrorKind::Rank, message)
     }
     /// A `congruence` error.
+    #[cold]
     pub fn congruence(message: impl Into<String>) -> Self {
         Self::new(ErrorKind::Congruence, message)
     }
     /// A `divisibility` error.
+    #[cold]
     pub fn divisibility(message: impl Into<String>) -> Self {
         Self::new(ErrorKind::Divisibility, message)
     }
     /// An `injectivity` error.
+    #[cold]
     pub fn injectivity(message: impl Into<String>) -> Self {
         Self::new(ErrorKind::Injectivity, message)
     }
     /// An `overflow` error.
+    #[cold]
     pub fn overflow(message: impl Into<String>) -> Self {
         Self::new(ErrorKind::Overflow, message)
     }
     /// A `bounds` error.
+    #[cold]
     pub fn bounds(message: impl Into<String>) -> Self {
         Self::new(ErrorKind::Bounds, message)
     }
     /// A `value` error.
+    #[cold]
     pub fn value(message: impl Into<String>) -> Self {
         Self::new(ErrorKind::Value, message)
     }
     /// A `parse` error.
+    #[cold]
     pub fn parse(message: impl Into<String>) -> Self {
         Self::new(ErrorKind::Parse, message)
     }

@@ -4,6 +4,25 @@
 
 use crate::error::{Error, Result};
 
+/// The `overflow` error of `a op b` (out of line: the checked operations
+/// are inlined into hot loops, their error formatting is not).
+#[cold]
+#[inline(never)]
+fn overflow2(a: i64, op: &str, b: i64) -> Error {
+    Error::overflow(format!("{a} {op} {b} overflows 64 bits"))
+}
+
+/// The error of `a // b` when [`fdm`] has no answer.
+#[cold]
+#[inline(never)]
+fn divmod_error(a: i64, b: i64) -> Error {
+    if b == 0 {
+        Error::value(format!("division by zero: {a} // 0"))
+    } else {
+        Error::overflow(format!("{a} // {b} overflows 64 bits"))
+    }
+}
+
 /// `a + b`, or an `overflow` error.
 ///
 /// ```
@@ -12,8 +31,10 @@ use crate::error::{Error, Result};
 /// ```
 #[inline]
 pub fn add(a: i64, b: i64) -> Result<i64> {
-    a.checked_add(b)
-        .ok_or_else(|| Error::overflow(format!("{a} + {b} overflows 64 bits")))
+    match a.checked_add(b) {
+        Some(v) => Ok(v),
+        None => Err(overflow2(a, "+", b)),
+    }
 }
 
 /// `a - b`, or an `overflow` error.
@@ -23,8 +44,10 @@ pub fn add(a: i64, b: i64) -> Result<i64> {
 /// ```
 #[inline]
 pub fn sub(a: i64, b: i64) -> Result<i64> {
-    a.checked_sub(b)
-        .ok_or_else(|| Error::overflow(format!("{a} - {b} overflows 64 bits")))
+    match a.checked_sub(b) {
+        Some(v) => Ok(v),
+        None => Err(overflow2(a, "-", b)),
+    }
 }
 
 /// `a * b`, or an `overflow` error.
@@ -35,8 +58,10 @@ pub fn sub(a: i64, b: i64) -> Result<i64> {
 /// ```
 #[inline]
 pub fn mul(a: i64, b: i64) -> Result<i64> {
-    a.checked_mul(b)
-        .ok_or_else(|| Error::overflow(format!("{a} * {b} overflows 64 bits")))
+    match a.checked_mul(b) {
+        Some(v) => Ok(v),
+        None => Err(overflow2(a, "*", b)),
+    }
 }
 
 /// `-a`, or an `overflow` error.
@@ -46,8 +71,10 @@ pub fn mul(a: i64, b: i64) -> Result<i64> {
 /// ```
 #[inline]
 pub fn neg(a: i64) -> Result<i64> {
-    a.checked_neg()
-        .ok_or_else(|| Error::overflow(format!("-({a}) overflows 64 bits")))
+    match a.checked_neg() {
+        Some(v) => Ok(v),
+        None => Err(Error::overflow(format!("-({a}) overflows 64 bits"))),
+    }
 }
 
 /// Floor division and its remainder, `(a // b, a % b)` as Python computes
@@ -60,13 +87,10 @@ pub fn neg(a: i64) -> Result<i64> {
 /// ```
 #[inline]
 pub fn floor_divmod(a: i64, b: i64) -> Result<(i64, i64)> {
-    fdm(a, b).ok_or_else(|| {
-        if b == 0 {
-            Error::value(format!("division by zero: {a} // 0"))
-        } else {
-            Error::overflow(format!("{a} // {b} overflows 64 bits"))
-        }
-    })
+    match fdm(a, b) {
+        Some(v) => Ok(v),
+        None => Err(divmod_error(a, b)),
+    }
 }
 
 /// Floor division `a // b`.

@@ -17,6 +17,24 @@ pub(crate) type RawParts<'a, T> = (
     &'a mut crate::htuple::Leaves<T>,
 );
 
+/// Appends the sub-tree `(s, d)` (a mode of a layout, or a whole layout)
+/// to the shape nodes and the leaves of a layout under construction (its
+/// stride nodes are the shape's, copied by the caller when it is done).
+/// Node bytes do not depend on their position, so they are copied as they
+/// are.
+#[inline]
+pub(crate) fn push_view(
+    s: HRef<'_, i64>,
+    d: HRef<'_, Scalar>,
+    nodes: &mut crate::htuple::Nodes,
+    sh: &mut crate::htuple::Leaves<i64>,
+    st: &mut crate::htuple::Leaves<Scalar>,
+) {
+    nodes.extend_from_slice(s.node_bytes());
+    sh.extend_from_slice(s.leaves());
+    st.extend(d.leaves().iter().cloned());
+}
+
 /// A stride: an HTuple of stride scalars.
 pub type Stride = HTuple<Scalar>;
 
@@ -378,20 +396,19 @@ impl Layout {
     /// The concatenation `(x, y)` of two borrowed layouts (what
     /// `concat([x.clone(), y.clone()])` gives, without the copies).
     pub(crate) fn concat_pair(x: &Layout, y: &Layout) -> Layout {
-        let mut bs = Builder::new();
-        let mut bd = Builder::new();
-        bs.open();
-        bd.open();
-        bs.push(x.shape.as_ref());
-        bd.push(x.stride.as_ref());
-        bs.push(y.shape.as_ref());
-        bd.push(y.stride.as_ref());
-        bs.close();
-        bd.close();
-        Layout {
-            shape: bs.finish(),
-            stride: bd.finish(),
-        }
+        let mut out = Layout::blank();
+        Layout::concat_pair_into(x, y, &mut out);
+        out
+    }
+
+    /// [`Layout::concat_pair`] built in `out` (its storage reused).
+    pub(crate) fn concat_pair_into(x: &Layout, y: &Layout, out: &mut Layout) {
+        out.reset();
+        let ((nodes, sh), (dn, st)) = out.raw_mut();
+        nodes.push(2);
+        push_view(x.shape.as_ref(), x.stride.as_ref(), nodes, sh, st);
+        push_view(y.shape.as_ref(), y.stride.as_ref(), nodes, sh, st);
+        dn.extend_from_slice(nodes);
     }
 
     /// The concatenation of `modes`, allowing zero modes (`():()`).

@@ -1994,11 +1994,11 @@ impl SwizzledLayout {
         }
         let f2 = self.to_f2_layout().map_err(|e| {
             Error::new(
-                e.kind,
+                e.kind(),
                 format!(
                     "{name}({self}): the swizzle does not carry through the inverse of the \
                      layout and {}",
-                    e.message
+                    e.message()
                 ),
             )
         })?;

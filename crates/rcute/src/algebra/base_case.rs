@@ -27,47 +27,50 @@ pub(crate) fn base_case_into<D: StrideLeaf>(
     sh: &mut SmallVec<[i64; 8]>,
     st: &mut SmallVec<[D; 8]>,
 ) -> Result<()> {
-    // the shapes are worked out first; the strides are then copied once,
-    // only as many as are kept, the one that is scaled scaled
+    // the shapes are worked out first, pushed as they are kept; the
+    // strides are then copied once, only as many as are kept, the one that
+    // is scaled scaled
     sh.clear();
     st.clear();
-    if a_shape.is_empty() {
-        sh.push(1);
-    } else {
-        sh.extend_from_slice(a_shape);
-    }
-    let k = sh.len();
-    // step 1
+    // step 1: the modes of A before the last, while `s*d` is left of them
     let mut rest = int::mul(d, s)?;
-    sh[k - 1] = rest;
-    for i in 0..k - 1 {
-        let (q, r) = int::floor_divmod(rest, sh[i])?;
-        rest = q;
-        sh[k - 1] = q;
-        if q == 0 {
-            sh[i] = r;
-            sh.truncate(i + 1);
-            break;
+    let mut ended = false;
+    if let Some((_, before)) = a_shape.split_last() {
+        for &ai in before {
+            let (q, r) = int::floor_divmod(rest, ai)?;
+            if q == 0 {
+                sh.push(r);
+                ended = true;
+                break;
+            }
+            if r != 0 {
+                return Err(divisibility_error(a_shape, s, d, SHAPE));
+            }
+            sh.push(ai);
+            rest = q;
         }
-        if r != 0 {
-            return Err(divisibility_error(a_shape, s, d, SHAPE));
-        }
+    }
+    if !ended {
+        sh.push(rest);
     }
     // step 2: the mode `scaled` takes the stride scaled by `d`
-    let m = sh.len();
+    // (on a slice: each index of the small vector would test where its
+    // storage is)
+    let v: &mut [i64] = sh;
+    let m = v.len();
     let d0 = d;
     let mut d = d;
     let mut scaled = None;
-    for i in 0..m - 1 {
-        let (q, r) = int::floor_divmod(sh[i], d)?;
+    for (i, x) in v[..m - 1].iter_mut().enumerate() {
+        let (q, r) = int::floor_divmod(*x, d)?;
         if r == 0 {
-            sh[i] = q;
+            *x = q;
             scaled = Some(i);
             break;
         }
-        let (q2, r2) = int::floor_divmod(d, sh[i])?;
+        let (q2, r2) = int::floor_divmod(d, *x)?;
         d = q2;
-        sh[i] = 1;
+        *x = 1;
         if r2 != 0 {
             return Err(divisibility_error(a_shape, s, d0, STRIDE));
         }
@@ -75,7 +78,7 @@ pub(crate) fn base_case_into<D: StrideLeaf>(
     let scaled = match scaled {
         Some(i) => i,
         None => {
-            sh[m - 1] = int::floor_div(sh[m - 1], d)?;
+            v[m - 1] = int::floor_div(v[m - 1], d)?;
             m - 1
         }
     };
@@ -254,7 +257,8 @@ pub(crate) fn digits_pass(a_shape: &[i64], recs: &[(i64, i64)]) -> bool {
         return true;
     }
     let top = s.len() - 1;
-    let mut sums: SmallVec<[i128; 8]> = SmallVec::from_elem(0, top);
+    let mut sums_v: SmallVec<[i128; 8]> = SmallVec::from_elem(0, top);
+    let sums: &mut [i128] = &mut sums_v;
     for &(t, e) in recs {
         if digit_box(s, e, t, |i, m| sums[i] += m).is_none() {
             return false;

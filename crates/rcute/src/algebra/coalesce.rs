@@ -40,17 +40,26 @@ pub(crate) fn fold_into<D: StrideLeaf>(
 ) -> Result<()> {
     out.clear();
     for (s, d) in modes {
-        while out.last().is_some_and(|(sa, _)| *sa == 1) {
-            out.pop();
-        }
-        if let Some((sa, da)) = out.last_mut() {
-            if D::continues(da, *sa, &d)? {
-                *sa = crate::int::mul(*sa, s)?;
-                continue;
-            }
-        }
-        out.push((s, d));
+        fold_push(out, s, d)?;
     }
+    Ok(())
+}
+
+/// One step of `fold`: the mode `s:d` appended to the folded list `out`
+/// (a size-1 mode at its end vanishes first; `s:d` merges into the last
+/// mode when it continues it).
+#[inline(always)]
+pub(crate) fn fold_push<D: StrideLeaf>(out: &mut Folded<D>, s: i64, d: D) -> Result<()> {
+    while out.last().is_some_and(|(sa, _)| *sa == 1) {
+        out.pop();
+    }
+    if let Some((sa, da)) = out.last_mut() {
+        if D::continues(da, *sa, &d)? {
+            *sa = crate::int::mul(*sa, s)?;
+            return Ok(());
+        }
+    }
+    out.push((s, d));
     Ok(())
 }
 
@@ -394,7 +403,7 @@ mod tests {
                     .map(|()| flat_layout(&fg));
                 match (&i, &g) {
                     (Ok(x), Ok(y)) => assert_eq!(x, y, "{modes:?} z={z}"),
-                    (Err(x), Err(y)) => assert_eq!(x.kind, y.kind, "{modes:?} z={z}"),
+                    (Err(x), Err(y)) => assert_eq!(x.kind(), y.kind(), "{modes:?} z={z}"),
                     _ => panic!("{modes:?} z={z}: {i:?} vs {g:?}"),
                 }
             }

@@ -10,8 +10,8 @@ fn stride_sum(xs: impl IntoIterator<Item = Scalar>, a: &Layout, op: &str) -> Res
     for x in xs {
         total = total.add(&x).map_err(|e| {
             Error::new(
-                e.kind,
-                format!("{op}({a}): the strides mix algebras: {}", e.message),
+                e.kind(),
+                format!("{op}({a}): the strides mix algebras: {}", e.message()),
             )
         })?;
     }
@@ -106,8 +106,8 @@ pub fn coshape(a: &Layout) -> Result<HTuple<i64>> {
     let ones = ones_like(&total, 0)?;
     let ext = total.add(&ones).map_err(|e| {
         Error::new(
-            e.kind,
-            format!("coshape({a}): the codomain has no shape: {}", e.message),
+            e.kind(),
+            format!("coshape({a}): the codomain has no shape: {}", e.message()),
         )
     })?;
     ext.as_tuple().try_map(|v| match v {
@@ -174,6 +174,18 @@ pub fn coprofile(a: &Layout) -> Result<HTuple<i64>> {
     }
     let total = stride_sum(a.stride().leaves().iter().cloned(), a, "coprofile")?;
     Ok(total.as_tuple().map(|_| 0))
+}
+
+/// [`coprofile`] of a layout whose strides are the integers `st`, as a
+/// check only: nothing to build when their sum fits in 64 bits (the
+/// integer codomain `0`); otherwise [`coprofile`] decides (and reports its
+/// error).
+#[inline]
+pub(crate) fn check_int_codomain(a: &Layout, st: &[i64]) -> Result<()> {
+    if st.iter().try_fold(0i64, |t, &d| t.checked_add(d)).is_none() {
+        coprofile(a)?;
+    }
+    Ok(())
 }
 
 /// `coprofile(T)` of a tiler (`docs/operations.md`): the tiler is profiled

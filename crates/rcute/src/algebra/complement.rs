@@ -9,8 +9,8 @@ use std::cmp::Ordering;
 
 use smallvec::SmallVec;
 
-use super::coalesce::{fold_into, Folded};
-use super::leaf::{int_strides, unwrapped_into};
+use super::coalesce::{fold_into, fold_push, Folded};
+use super::leaf::unwrapped_into;
 use crate::error::{Error, Result};
 use crate::htuple::{Builder, HRef};
 use crate::int;
@@ -68,19 +68,25 @@ pub(crate) fn complement_into(
     out: &mut Layout,
 ) -> Result<()> {
     let x = extend.filter(|x| !is_no_extension(*x));
-    let Some(st) = int_strides(a) else {
-        *out = complement_coords(a, x)?;
-        return Ok(());
-    };
-    // an integer codomain: one axis, the strides sorted (stably) by value
-    super::coprofile(a)?;
-    let mut pairs: SmallVec<[(i64, i64); 8]> = st
-        .into_iter()
-        .zip(a.shape().leaves().iter().copied())
-        .collect();
-    pairs.sort_by_key(|p| p.0);
+    // an integer codomain: one axis, the (stride, extent) pairs sorted
+    // (stably) by stride; built in place (a collected list is moved)
+    let mut pairs: SmallVec<[(i64, i64); 8]> = SmallVec::new();
+    let mut sum = Some(0i64);
+    for (d, &s) in a.stride().leaves().iter().zip(a.shape().leaves()) {
+        let Scalar::Int(v) = d else {
+            *out = complement_coords(a, x)?;
+            return Ok(());
+        };
+        sum = sum.and_then(|t| t.checked_add(*v));
+        pairs.push((*v, s));
+    }
+    if sum.is_none() {
+        // integer strides whose sum leaves 64 bits: coprofile decides
+        super::coprofile(a)?;
+    }
+    sort_by_stride(&mut pairs);
     let mut minimal = Folded::<i64>::new();
-    axis_minimal(pairs, &[], &mut minimal).map_err(|e| in_complement(e, a, x))?;
+    axis_minimal(pairs.iter().copied(), &[], &mut minimal).map_err(|e| in_complement(e, a, x))?;
     match x {
         None => unwrapped_into(&minimal, out),
         Some(x) => {
@@ -97,10 +103,10 @@ pub(crate) fn complement_into(
 #[cold]
 fn in_complement(e: Error, a: &Layout, x: Option<HRef<'_, i64>>) -> Error {
     let m = match x {
-        Some(x) => format!("complement({a}, extend={x}): {}", e.message),
-        None => format!("complement({a}): {}", e.message),
+        Some(x) => format!("complement({a}, extend={x}): {}", e.message()),
+        None => format!("complement({a}): {}", e.message()),
     };
-    Error::new(e.kind, m)
+    Error::new(e.kind(), m)
 }
 
 /// The minimal complement of one codomain axis, coalesce_z'd, into `out`:
@@ -115,25 +121,26 @@ pub(crate) fn axis_minimal(
     path: &[usize],
     out: &mut Folded<i64>,
 ) -> Result<()> {
-    let mut sl = IntList::new();
-    let mut dl = IntList::new();
-    dl.push(1);
+    // mode `i` is `(m_i // d_i) : d_i`, with `d_0 = 1` and `d_(i+1) = m_i*s_i`,
+    // then `1 : d_last`; each is folded in as it is made (no list of them:
+    // the fold cannot fail here, every merged extent times its stride is at
+    // most a `d_i` already computed, so the errors are those of the walk)
+    out.clear();
+    let mut last = 1i64;
     for (m, s) in pairs {
         if m == 0 || s == 1 {
             continue;
         }
-        let last = dl.last().copied().unwrap_or(1);
         if m < last {
             return Err(Error::injectivity(format!(
                 "Non-injective layout in complement (stride {} is below the running extent {last})",
                 Scalar::basis(m, path)
             )));
         }
-        sl.push(int::floor_div(m, last)?);
-        dl.push(int::mul(m, s)?);
+        fold_push(out, int::floor_div(m, last)?, last)?;
+        last = int::mul(m, s)?;
     }
-    sl.push(1);
-    fold_into(sl.iter().copied().zip(dl.iter().copied()), out)
+    fold_push(out, 1, last)
 }
 
 /// Grows the extension mode (the last) of one axis complement `minimal`
@@ -201,7 +208,7 @@ fn complement_coords(a: &Layout, x: Option<HRef<'_, i64>>) -> Result<Layout> {
         x.0.try_cmp(y.0).map_err(|e| {
             Error::type_(format!(
                 "complement({a}): strides cannot be ordered: {}",
-                e.message
+                e.message()
             ))
         })
     })?;
@@ -211,7 +218,7 @@ fn complement_coords(a: &Layout, x: Option<HRef<'_, i64>>) -> Result<Layout> {
         let (v, path) = d.basis_term().map_err(|e| {
             Error::type_(format!(
                 "complement({a}): the stride {d} is not a basis value: {}",
-                e.message
+                e.message()
             ))
         })?;
         let m = match v {
@@ -408,6 +415,24 @@ fn assemble_extended(
 
 /// An inline list of integers.
 type IntList = SmallVec<[i64; 8]>;
+
+/// Stable sort of `(stride, extent)` pairs by stride (insertion sort for
+/// the short lists of a layout's modes, the library's stable sort beyond;
+/// any stable sort gives the same order).
+#[inline]
+pub(crate) fn sort_by_stride(v: &mut [(i64, i64)]) {
+    if v.len() > 32 {
+        v.sort_by_key(|x| x.0);
+        return;
+    }
+    for i in 1..v.len() {
+        let mut j = i;
+        while j > 0 && v[j].0 < v[j - 1].0 {
+            v.swap(j, j - 1);
+            j -= 1;
+        }
+    }
+}
 
 /// A stable top-down merge sort in place with a fallible comparison
 /// (`Scalar::try_cmp` may refuse to order two values; the first such error

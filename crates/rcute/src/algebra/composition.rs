@@ -498,10 +498,11 @@ fn core(
             };
             let (mut sh, mut st): FlatModes = Default::default();
             base_case_into(sub_s, sub_d, t, v, &mut sh, &mut st).map_err(|err| {
-                if err.kind == crate::ErrorKind::Divisibility {
+                if err.kind() == crate::ErrorKind::Divisibility {
                     Error::divisibility(format!(
                         "{}: composition({}, {t}:{e})",
-                        err.message, ctx.a_orig
+                        err.message(),
+                        ctx.a_orig
                     ))
                 } else {
                     err

@@ -282,6 +282,15 @@ pub fn zipped_divide(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
     zipped_divide_general(a, b)
 }
 
+/// [`zipped_divide`] written into `out`, reusing its storage (as
+/// [`logical_divide_into`]). On an error `out` holds an unspecified layout.
+pub(crate) fn zipped_divide_into(a: &Layout, b: &TilerRef<'_>, out: &mut Layout) -> Result<()> {
+    if super::fast::zipped_divide_into(a, b, out).is_none() {
+        *out = zipped_divide_general(a, b)?;
+    }
+    Ok(())
+}
+
 /// [`zipped_divide`] without the mode-by-mode integer fast path.
 pub(crate) fn zipped_divide_general(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
     if matches!(b, TilerRef::Tuple(ts) if ts.is_empty()) {

@@ -13,6 +13,7 @@ use crate::tiler::TilerRef;
 use smallvec::SmallVec;
 
 use crate::htuple::{HRef, Leaves, Nodes, LEAF, MAX_DEPTH, MAX_LEAVES, WIDE};
+use crate::layout::push_view;
 use crate::{Layout, Scalar};
 
 use super::base_case::{base_case_into, digits_pass};
@@ -23,7 +24,7 @@ pub(crate) type Ints = SmallVec<[i64; 8]>;
 /// Inline list of `(shape, stride)` integer modes.
 pub(crate) type Modes = SmallVec<[(i64, i64); 8]>;
 
-pub(crate) use super::leaf::int_strides;
+pub(crate) use super::leaf::int_strides_into;
 
 /// The modes of `coalesce` (`trailing` false: a trailing size-1 mode
 /// after another is dropped) or of `coalesce_z` (`trailing` true) of the
@@ -54,8 +55,10 @@ pub(crate) fn composition(a: &Layout, b: &Layout) -> Option<Layout> {
 /// on `None` it holds an unspecified layout).
 #[inline]
 pub(crate) fn composition_into(a: &Layout, b: &Layout, out: &mut Layout) -> Option<()> {
-    let a_st = int_strides(a)?;
-    let b_st = int_strides(b)?;
+    let mut a_st = Ints::new();
+    int_strides_into(a, &mut a_st)?;
+    let mut b_st = Ints::new();
+    int_strides_into(b, &mut b_st)?;
     let bref = b.shape().as_ref();
     let bn = bref.node_bytes();
     if bn.len() > MAX_DEPTH && bref.depth() > MAX_DEPTH - 1 {
@@ -165,6 +168,7 @@ impl ASource<'_> {
 /// the digit check of each axis used. `None` for any other case (the
 /// general code decides).
 #[allow(clippy::too_many_arguments)]
+#[inline(never)]
 fn compose_leaves<B: Copy>(
     a: ASource<'_>,
     bn: &[u8],
@@ -240,7 +244,8 @@ fn compose_leaves<B: Copy>(
         if ac_axis != Some(WHOLE) && !recs.is_empty() {
             return None;
         }
-        let pairs: SmallVec<[(i64, i64); 8]> = recs.iter().map(|r| (r.1, r.2)).collect();
+        let mut pairs: SmallVec<[(i64, i64); 8]> = SmallVec::new();
+        pairs.extend(recs.iter().map(|r| (r.1, r.2)));
         return digits_pass(&ac_sh, &pairs).then_some(());
     }
     let mut axis_recs: SmallVec<[(i64, i64); 8]> = SmallVec::new();
@@ -308,7 +313,8 @@ fn basis_term(d: &Scalar) -> Option<Option<(usize, i64)>> {
 /// non-zero stride, sums of basis values and negative strides take the
 /// general code).
 pub(crate) fn composition_basis(a: &Layout, b: &Layout) -> Option<Layout> {
-    let a_st = int_strides(a)?;
+    let mut a_st = Ints::new();
+    int_strides_into(a, &mut a_st)?;
     let bref = b.shape().as_ref();
     let bn = bref.node_bytes();
     if bn.len() > MAX_DEPTH && bref.depth() > MAX_DEPTH - 1 {
@@ -402,7 +408,8 @@ fn by_mode_into(
     if a.is_leaf() || ts.len() > rank || rank >= WIDE as usize || an.len() > 32 || an.contains(&0) {
         return None;
     }
-    let a_st = int_strides(a)?;
+    let mut a_st = Ints::new();
+    int_strides_into(a, &mut a_st)?;
     let (s, d) = (a.shape().as_ref(), a.stride().as_ref());
     out.reset();
     let ((nodes, sh), (dn, st)) = out.raw_mut();
@@ -449,7 +456,8 @@ pub(crate) fn composition_modes_into(
     out: &mut Layout,
 ) -> Option<()> {
     by_mode_into(a, ts, out, |ash, ast, b, (nodes, sh, st)| {
-        let b_st = int_strides(b)?;
+        let mut b_st = Ints::new();
+        int_strides_into(b, &mut b_st)?;
         let bn = b.shape().as_ref().node_bytes();
         composition_append(ash, ast, bn, b.shape().leaves(), &b_st, nodes, sh, st)
     })
@@ -467,38 +475,17 @@ pub(crate) fn logical_divide_modes_into(
     })
 }
 
-/// Stable sort of `(stride, shape)` pairs by stride (the order of the
-/// fallible merge sort of `complement.rs` on integer strides: any stable
-/// sort gives the same order).
-#[inline]
-pub(crate) fn sort_by_stride(v: &mut [(i64, i64)]) {
-    if v.len() > 32 {
-        v.sort_by_key(|x| x.0);
-        return;
-    }
-    for i in 1..v.len() {
-        let mut j = i;
-        while j > 0 && v[j].0 < v[j - 1].0 {
-            v.swap(j, j - 1);
-            j -= 1;
-        }
-    }
-}
-
 /// One axis of the complement (`complement.rs` `axis_minimal` and, with
-/// the extension `x` (its leaves), `axis_extend`); `None` on any error.
-fn axis_complement(
-    pairs: impl IntoIterator<Item = (i64, i64)>,
-    x: Option<&[i64]>,
-) -> Option<Modes> {
-    let mut minimal = Modes::new();
-    super::complement::axis_minimal(pairs, &[], &mut minimal).ok()?;
+/// the extension `x` (its leaves), `axis_extend`) into `out`; `None` on
+/// any error.
+#[inline]
+fn axis_complement(pairs: &[(i64, i64)], x: Option<&[i64]>, out: &mut Modes) -> Option<()> {
     let Some(x) = x else {
-        return Some(minimal);
+        return super::complement::axis_minimal(pairs.iter().copied(), &[], out).ok();
     };
-    let mut f = Modes::new();
-    super::complement::axis_extend(&minimal, x, &mut f).ok()?;
-    Some(f)
+    let mut minimal = Modes::new();
+    super::complement::axis_minimal(pairs.iter().copied(), &[], &mut minimal).ok()?;
+    super::complement::axis_extend(&minimal, x, out).ok()
 }
 
 /// `coprofile(A)` is the leaf `0` for integer strides whose sum fits.
@@ -509,16 +496,12 @@ fn int_codomain(st: &[i64]) -> Option<()> {
 }
 
 /// The `(stride, shape)` pairs of an integer layout sorted by stride, as
-/// the complement's chain.
+/// the complement's chain, into `out`.
 #[inline]
-fn sorted_pairs(l: &Layout, st: &[i64]) -> Modes {
-    let mut pairs: Modes = st
-        .iter()
-        .copied()
-        .zip(l.shape().leaves().iter().copied())
-        .collect();
-    sort_by_stride(&mut pairs);
-    pairs
+fn sorted_pairs(l: &Layout, st: &[i64], out: &mut Modes) {
+    out.clear();
+    out.extend(st.iter().copied().zip(l.shape().leaves().iter().copied()));
+    super::complement::sort_by_stride(out);
 }
 
 /// Appends the leaf-or-flat encoding of `modes` to the raw lists of a
@@ -557,7 +540,8 @@ pub(crate) fn logical_divide(a: &Layout, b: &Layout) -> Option<Layout> {
 
 /// [`logical_divide`] written into `out`.
 pub(crate) fn logical_divide_into(a: &Layout, b: &Layout, out: &mut Layout) -> Option<()> {
-    let a_st = int_strides(a)?;
+    let mut a_st = Ints::new();
+    int_strides_into(a, &mut a_st)?;
     out.reset();
     let ((nodes, sh), (dn, st)) = out.raw_mut();
     divide_append(a.shape().leaves(), &a_st, b, nodes, sh, st)?;
@@ -579,7 +563,8 @@ fn divide_append(
     sh: &mut Leaves<i64>,
     st: &mut Leaves<Scalar>,
 ) -> Option<()> {
-    let b_st = int_strides(b)?;
+    let mut b_st = Ints::new();
+    int_strides_into(b, &mut b_st)?;
     // coprofile(B) is the integer leaf 0: the extension is size(A)
     int_codomain(&b_st)?;
     let n = a_shape
@@ -588,7 +573,9 @@ fn divide_append(
     if n == 0 {
         return None;
     }
-    let c = axis_complement(sorted_pairs(b, &b_st), Some(&[n]))?;
+    let (mut pairs, mut c) = (Modes::new(), Modes::new());
+    sorted_pairs(b, &b_st, &mut pairs);
+    axis_complement(&pairs, Some(&[n]), &mut c)?;
     // B' = (B, C)
     let bn = b.shape().as_ref().node_bytes();
     if bn.len() > 32 {
@@ -605,90 +592,100 @@ fn divide_append(
 
 /// `zipped_divide(A, B)` (`divide.rs`) for a tuple tiler `B` whose items
 /// are positive integers `n` (the tile `n:1`) or layouts, with integer
-/// strides in A and B: mode by mode, `(T_i, R_i) = logical_divide(A_i, B_i)`,
-/// and the result `((T_0, ..., T_k), (R_0, ..., R_k, A_(k+1), ...))`, which
-/// is what dividing by `tiler_to_layout(B)` (basis strides `1@i`) gives,
+/// strides in A and B: the mode-by-mode divide
+/// `(T_0, R_0), ..., (T_k, R_k), A_(k+1), ...` ([`logical_divide_modes_into`])
+/// zipped into `((T_0, ..., T_k), (R_0, ..., R_k, A_(k+1), ...))`, which is
+/// what dividing by `tiler_to_layout(B)` (basis strides `1@i`) gives,
 /// without the coordinate strides (each of which is an `Arc`).
 pub(crate) fn zipped_divide(a: &Layout, b: &crate::TilerRef<'_>) -> Option<Layout> {
+    let mut out = Layout::blank();
+    zipped_divide_into(a, b, &mut out)?;
+    Some(out)
+}
+
+/// [`zipped_divide`] written into `out`.
+pub(crate) fn zipped_divide_into(
+    a: &Layout,
+    b: &crate::TilerRef<'_>,
+    out: &mut Layout,
+) -> Option<()> {
     let TilerRef::Tuple(ts) = b else {
         return None;
     };
-    if a.is_leaf() || ts.len() < 2 || ts.len() > a.rank() || ts.len() > 8 {
+    let k = ts.len();
+    if a.is_leaf() || k < 2 || k > a.rank() || k > 8 {
         return None;
     }
-    // no empty tuple anywhere in A (the general code's complement and
-    // composition reject `()` modes past the tiler) and a shallow A (a rest
-    // mode ends up one level deeper): bounded by the node count
-    let an = a.shape().as_ref().node_bytes();
-    if an.len() > 32 || an.contains(&0) {
+    // a `None` item is a `type` error of the general code
+    if !ts.iter().all(|t| {
+        matches!(t, TilerRef::Int(n) if *n > 0)
+            || matches!(t, TilerRef::Layout(_) | TilerRef::Borrowed(_))
+    }) {
         return None;
     }
-    int_strides(a)?;
-    let mut parts: SmallVec<[Layout; 4]> = SmallVec::new();
-    for (i, t) in ts.iter().enumerate() {
-        let ai = a.mode(i as i64).ok()?;
-        let d = match t {
-            TilerRef::Int(n) if *n > 0 => logical_divide(&ai, &Layout::leaf(*n, Scalar::Int(1)))?,
-            TilerRef::Layout(l) | &TilerRef::Borrowed(l) => logical_divide(&ai, l)?,
-            _ => return None,
-        };
-        if d.is_leaf() || d.rank() != 2 {
-            return None;
-        }
-        parts.push(d);
-    }
-    // ((T_0, ..., T_k), (R_0, ..., R_k, A_(k+1), ...)) from views of the
-    // parts, without copies of their modes
-    let mut bs = crate::htuple::Builder::new();
-    let mut bd = crate::htuple::Builder::new();
-    bs.open();
-    bd.open();
+    // the divided modes, built once; the result is made of views of them
+    let mut d = Layout::blank();
+    logical_divide_modes_into(a, ts, &mut d)?;
+    let (ds, dd) = (d.shape().as_ref(), d.stride().as_ref());
+    out.reset();
+    let ((nodes, sh), (dn, st)) = out.raw_mut();
+    nodes.push(2);
     for m in 0..2 {
-        bs.open();
-        bd.open();
-        for d in &parts {
-            bs.push(d.shape().as_ref().mode(m)?);
-            bd.push(d.stride().as_ref().mode(m)?);
-        }
-        if m == 1 {
-            for i in ts.len()..a.rank() {
-                bs.push(a.shape().as_ref().mode(i)?);
-                bd.push(a.stride().as_ref().mode(i)?);
+        nodes.push(if m == 0 { k as u8 } else { a.rank() as u8 });
+        for (i, (ms, md)) in ds.modes().zip(dd.modes()).enumerate() {
+            if i < k {
+                if ms.is_leaf() || ms.rank() != 2 {
+                    return None;
+                }
+                push_view(ms.mode(m)?, md.mode(m)?, nodes, sh, st);
+            } else if m == 1 {
+                push_view(ms, md, nodes, sh, st);
             }
         }
-        bs.close();
-        bd.close();
     }
-    bs.close();
-    bd.close();
-    Some(Layout::from_parts(bs.finish(), bd.finish()))
+    dn.extend_from_slice(nodes);
+    Some(())
 }
 
 /// `complement(A) ∘ B`, the second mode of `logical_product(A, B)` for a
 /// layout B (`product.rs` `product_core`), integer strides in both.
+#[cfg(test)]
 pub(crate) fn complement_compose(a: &Layout, b: &Layout) -> Option<Layout> {
     let mut out = Layout::blank();
+    complement_compose_into(a, b, &mut out)?;
+    Some(out)
+}
+
+/// [`complement_compose`] written into `out`.
+pub(crate) fn complement_compose_into(a: &Layout, b: &Layout, out: &mut Layout) -> Option<()> {
+    out.reset();
     let ((nodes, sh), (dn, st)) = out.raw_mut();
     complement_compose_append(a, b, nodes, sh, st)?;
     dn.extend_from_slice(nodes);
-    Some(out)
+    Some(())
 }
 
 /// [`complement_compose`] appended to the shape nodes and the leaves of a
 /// layout under construction.
-fn complement_compose_append(
+#[inline]
+pub(crate) fn complement_compose_append(
     a: &Layout,
     b: &Layout,
     nodes: &mut Nodes,
     sh: &mut Leaves<i64>,
     st: &mut Leaves<Scalar>,
 ) -> Option<()> {
-    let a_st = int_strides(a)?;
-    let b_st = int_strides(b)?;
+    let mut a_st = Ints::new();
+    int_strides_into(a, &mut a_st)?;
+    let mut b_st = Ints::new();
+    int_strides_into(b, &mut b_st)?;
     int_codomain(&a_st)?;
-    let c = axis_complement(sorted_pairs(a, &a_st), None)?;
-    let c_sh: Ints = c.iter().map(|m| m.0).collect();
-    let c_st: Ints = c.iter().map(|m| m.1).collect();
+    let (mut pairs, mut c) = (Modes::new(), Modes::new());
+    sorted_pairs(a, &a_st, &mut pairs);
+    axis_complement(&pairs, None, &mut c)?;
+    let (mut c_sh, mut c_st) = (Ints::new(), Ints::new());
+    c_sh.extend(c.iter().map(|m| m.0));
+    c_st.extend(c.iter().map(|m| m.1));
     let bref = b.shape().as_ref();
     if bref.node_bytes().len() > MAX_DEPTH && bref.depth() > MAX_DEPTH - 1 {
         return None;
@@ -707,82 +704,6 @@ fn complement_compose_append(
     if sh[start..].iter().any(|&e| e <= 0) {
         return None;
     }
-    Some(())
-}
-
-/// Appends the sub-tree `(s, d)` (a mode of a layout) to the shape nodes
-/// and the leaves of a layout under construction.
-#[inline]
-fn push_view(
-    s: HRef<'_, i64>,
-    d: HRef<'_, Scalar>,
-    nodes: &mut Nodes,
-    sh: &mut Leaves<i64>,
-    st: &mut Leaves<Scalar>,
-) {
-    nodes.extend_from_slice(s.node_bytes());
-    sh.extend_from_slice(s.leaves());
-    st.extend(d.leaves().iter().cloned());
-}
-
-/// `logical_product(A, B)` for a layout B (`product.rs` `product_core`:
-/// `(A, complement(A) ∘ B)`), integer strides in both, A and B at most 32
-/// nodes, written into `out`.
-pub(crate) fn logical_product_into(a: &Layout, b: &Layout, out: &mut Layout) -> Option<()> {
-    if a.shape().as_ref().node_bytes().len() > 32 || b.shape().as_ref().node_bytes().len() > 32 {
-        return None;
-    }
-    out.reset();
-    let ((nodes, sh), (dn, st)) = out.raw_mut();
-    nodes.push(2);
-    push_view(a.shape().as_ref(), a.stride().as_ref(), nodes, sh, st);
-    complement_compose_append(a, b, nodes, sh, st)?;
-    dn.extend_from_slice(nodes);
-    Some(())
-}
-
-/// `blocked_product(A, B)` (`raked` false) or `raked_product(A, B)`
-/// (`raked` true) for tuple layouts A and B of the same rank (no padding),
-/// integer strides, no empty mode and at most 32 nodes each: the modes of
-/// A and of `complement(A) ∘ B` paired, `((A_0, T_0), (A_1, T_1), ...)`
-/// (`(T_i, A_i)` when raked), written into `out`.
-pub(crate) fn blocked_raked_into(
-    a: &Layout,
-    b: &Layout,
-    raked: bool,
-    out: &mut Layout,
-) -> Option<()> {
-    let (an, bn) = (
-        a.shape().as_ref().node_bytes(),
-        b.shape().as_ref().node_bytes(),
-    );
-    let n = a.rank();
-    if a.is_leaf() || b.is_leaf() || n == 0 || b.rank() != n || n >= WIDE as usize {
-        return None;
-    }
-    if an.len() > 32 || bn.len() > 32 || an.contains(&0) || bn.contains(&0) {
-        return None;
-    }
-    let tail = complement_compose(a, b)?;
-    if tail.is_leaf() || tail.rank() != n || tail.shape().as_ref().node_bytes().len() > 32 {
-        return None;
-    }
-    out.reset();
-    let ((nodes, sh), (dn, st)) = out.raw_mut();
-    nodes.push(n as u8);
-    let am = a.shape().as_ref().modes().zip(a.stride().as_ref().modes());
-    let tm = tail
-        .shape()
-        .as_ref()
-        .modes()
-        .zip(tail.stride().as_ref().modes());
-    for (x, y) in am.zip(tm) {
-        let (first, second) = if raked { (y, x) } else { (x, y) };
-        nodes.push(2);
-        push_view(first.0, first.1, nodes, sh, st);
-        push_view(second.0, second.1, nodes, sh, st);
-    }
-    dn.extend_from_slice(nodes);
     Some(())
 }
 
@@ -1004,57 +925,6 @@ mod tests {
             }
         }
         assert!(fast > 10_000 && fast > ok / 4, "{fast} of {ok}");
-    }
-
-    /// logical_product by a layout or an integer, and blocked/raked
-    /// products of equal-rank tuples, written in place, agree with the
-    /// public functions wherever they answer (one output layout reused).
-    #[test]
-    fn products_into_match_general() {
-        use super::super::product::{blocked_raked_general, product_core_general};
-        let mut r = Rng(37);
-        let (mut fast, mut ok) = (0, 0);
-        let mut out = Layout::blank();
-        for i in 0..100_000 {
-            let (a, b) = if i % 5 == 4 {
-                (wide_layout(&mut r), wide_layout(&mut r))
-            } else {
-                (layout(&mut r, 8, STRIDES), layout(&mut r, 6, STRIDES))
-            };
-            let (g, f) = match i % 4 {
-                0 => (
-                    product_core_general(&a, &b),
-                    logical_product_into(&a, &b, &mut out),
-                ),
-                1 => {
-                    let n = Layout::leaf(1 + r.next(8) as i64, Scalar::Int(1));
-                    (
-                        product_core_general(&a, &n),
-                        logical_product_into(&a, &n, &mut out),
-                    )
-                }
-                k => {
-                    let raked = k == 3;
-                    let t = TilerRef::Layout(b.clone());
-                    let g = if !a.is_leaf() && !b.is_leaf() && a.rank() == b.rank() {
-                        blocked_raked_general(&a, &b, raked)
-                    } else if raked {
-                        super::super::product::raked_product(&a, &t)
-                    } else {
-                        super::super::product::blocked_product(&a, &t)
-                    };
-                    (g, blocked_raked_into(&a, &b, raked, &mut out))
-                }
-            };
-            if g.is_ok() {
-                ok += 1;
-            }
-            if f.is_some() {
-                fast += 1;
-                assert_eq!(g.as_ref().ok(), Some(&out), "case {i}: {a} by {b}");
-            }
-        }
-        assert!(fast > 10_000 && fast > ok / 3, "{fast} of {ok}");
     }
 
     /// The fast composition agrees with the general code wherever it answers.

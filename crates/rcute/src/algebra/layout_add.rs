@@ -213,7 +213,7 @@ pub(crate) fn greatest_common_domain_into(
     if let Err(e) = r {
         return Err(Error::overflow(format!(
             "greatest_common_domain({a}, {b}): {}",
-            e.message
+            e.message()
         )));
     }
     finish_gcd_layout(&sh, out);

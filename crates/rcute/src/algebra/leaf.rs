@@ -167,7 +167,7 @@ impl StrideLeaf for Scalar {
         }
         let scaled = match da.mul_int(sa) {
             Ok(p) => p == *d,
-            Err(e) if e.kind == ErrorKind::Overflow => false,
+            Err(e) if e.kind() == ErrorKind::Overflow => false,
             Err(e) => return Err(e),
         };
         Ok(scaled && f2_second_test(sa, da, d)?)
@@ -218,13 +218,22 @@ fn has_f2(x: &Scalar, depth: usize) -> bool {
 #[inline(always)]
 pub(crate) fn int_strides(l: &Layout) -> Option<Ints> {
     let mut out = Ints::new();
+    int_strides_into(l, &mut out)?;
+    Some(out)
+}
+
+/// [`int_strides`] written into `out` (cleared first; partly written on
+/// `None`): on hot paths, where returning the list would copy it.
+#[inline(always)]
+pub(crate) fn int_strides_into(l: &Layout, out: &mut Ints) -> Option<()> {
+    out.clear();
     for d in l.stride().leaves() {
         match d {
             Scalar::Int(v) => out.push(*v),
             _ => return None,
         }
     }
-    Some(out)
+    Some(())
 }
 
 /// Appends the flat modes `modes` to the parts of a layout being built: a

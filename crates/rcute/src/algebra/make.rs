@@ -104,7 +104,7 @@ pub(crate) fn make_layout_like_into(a: &Layout, out: &mut Layout) -> Result<()> 
     } else {
         let d = a.stride().leaves();
         sorted_indices(d.len(), |i, j| d[i].try_cmp(&d[j]), &mut order)
-            .map_err(|e| Error::new(e.kind, format!("make_layout_like({a}): {}", e.message)))?;
+            .map_err(|e| Error::new(e.kind(), format!("make_layout_like({a}): {}", e.message())))?;
         pinned = d.iter().map(|x| *x == Scalar::Int(0)).collect();
     }
     let d = shape_into(a.shape().as_ref(), out);

@@ -11,8 +11,8 @@ use std::borrow::Cow;
 use smallvec::SmallVec;
 
 use crate::error::{Error, Result};
-use crate::htuple::{Builder, MAX_DEPTH};
-use crate::layout::Layout;
+use crate::htuple::{push_rank, MAX_DEPTH};
+use crate::layout::{push_view, Layout};
 use crate::stride::Scalar;
 
 use super::divide::{by_mode, int_tiler, two_modes, unpack};
@@ -50,37 +50,32 @@ pub fn logical_product(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
 /// prepared calls evaluate into a caller's slot). On an error `out` holds
 /// an unspecified layout.
 pub(crate) fn logical_product_into(a: &Layout, b: &TilerRef<'_>, out: &mut Layout) -> Result<()> {
-    let done = match b {
-        TilerRef::Layout(l) | &TilerRef::Borrowed(l) => {
-            super::fast::logical_product_into(a, l, out).is_some()
+    match b {
+        TilerRef::Layout(l) | &TilerRef::Borrowed(l) => product_core_into(a, l, out),
+        TilerRef::Int(n) if *n > 0 => product_core_into(a, &Layout::leaf(*n, Scalar::Int(1)), out),
+        _ => {
+            *out = logical_product(a, b)?;
+            Ok(())
         }
-        TilerRef::Int(n) if *n > 0 => {
-            super::fast::logical_product_into(a, &Layout::leaf(*n, Scalar::Int(1)), out).is_some()
-        }
-        _ => false,
-    };
-    if !done {
-        *out = logical_product(a, b)?;
     }
-    Ok(())
 }
 
-/// [`blocked_product`] (`raked` false) or [`raked_product`] (`raked`
-/// true) written into `out`, reusing its storage. On an error `out` holds
-/// an unspecified layout.
+/// [`blocked_product`] (`raked` false) or [`raked_product`] (`raked` true)
+/// written into `out`, reusing its storage. On an error `out` holds an
+/// unspecified layout.
 pub(crate) fn blocked_raked_into(
     a: &Layout,
     b: &TilerRef<'_>,
     raked: bool,
     out: &mut Layout,
 ) -> Result<()> {
-    if let Some(l) = b.as_layout() {
-        if super::fast::blocked_raked_into(a, l, raked, out).is_some() {
-            return Ok(());
+    match b {
+        TilerRef::Layout(l) | &TilerRef::Borrowed(l) => blocked_raked_layout_into(a, l, raked, out),
+        _ => {
+            *out = blocked_raked(a, b, raked)?;
+            Ok(())
         }
     }
-    *out = blocked_raked(a, b, raked)?;
-    Ok(())
 }
 
 fn product_at(a: &Layout, b: &TilerRef<'_>, depth: usize) -> Result<Layout> {
@@ -98,19 +93,42 @@ fn product_at(a: &Layout, b: &TilerRef<'_>, depth: usize) -> Result<Layout> {
 }
 
 fn product_core(a: &Layout, b: &Layout) -> Result<Layout> {
-    Ok(Layout::concat_pair(a, &product_tail(a, b)?))
+    let mut out = Layout::blank();
+    product_core_into(a, b, &mut out)?;
+    Ok(out)
 }
 
-/// The second mode of [`product_core`], `complement(A) ∘ B`.
-fn product_tail(a: &Layout, b: &Layout) -> Result<Layout> {
-    if let Some(r) = super::fast::complement_compose(a, b) {
-        return Ok(r);
+/// The core of the product with a layout B, `(A, complement(A) ∘ B)`,
+/// built in `out`.
+fn product_core_into(a: &Layout, b: &Layout, out: &mut Layout) -> Result<()> {
+    // integer strides: the tail appended in place after A's view
+    out.reset();
+    let ((nodes, sh), (dn, st)) = out.raw_mut();
+    nodes.push(2);
+    push_view(a.shape().as_ref(), a.stride().as_ref(), nodes, sh, st);
+    if super::fast::complement_compose_append(a, b, nodes, sh, st).is_some() {
+        dn.extend_from_slice(nodes);
+        return Ok(());
     }
-    let c = super::complement(a, None)?;
-    super::composition::composition_layout(&c, b)
+    let mut tail = Layout::blank();
+    product_tail_into(a, b, &mut tail)?;
+    Layout::concat_pair_into(a, &tail, out);
+    Ok(())
 }
 
-/// [`product_core`] without the integer fast path.
+/// `complement(A) ∘ B`, the second mode of the product, built in `out`:
+/// the complement, then the composition.
+fn product_tail_into(a: &Layout, b: &Layout, out: &mut Layout) -> Result<()> {
+    // integer strides: the complement's chain goes straight into the
+    // composition, without the complement as a layout
+    if super::fast::complement_compose_into(a, b, out).is_some() {
+        return Ok(());
+    }
+    let mut c = Layout::blank();
+    super::complement::complement_into(a, None, &mut c)?;
+    super::composition::composition_into(&c, &TilerRef::Borrowed(b), out)
+}
+
 #[cfg(test)]
 pub(crate) fn product_core_general(a: &Layout, b: &Layout) -> Result<Layout> {
     let c = super::complement(a, None)?;
@@ -224,21 +242,18 @@ fn pad(l: &Layout, r: usize) -> Result<Cow<'_, Layout>> {
     Layout::concat(modes).map(Cow::Owned)
 }
 
-/// The blocked/raked product of tuples A and B of the same rank by the
-/// general product core (`complement` and `composition` without
-/// `algebra/fast.rs`'s combined tail), for comparing the in-place fast
-/// path with.
-#[cfg(test)]
-pub(crate) fn blocked_raked_general(a: &Layout, b: &Layout, raked: bool) -> Result<Layout> {
-    let core = product_core_general(a, b)?;
-    pair_halves(a, &core.mode(1)?, raked)
-}
-
 /// Pairs the modes of the two halves (the shorter padded with `1:0`):
 /// `(M0_i, M1_i)` for blocked, `(M1_i, M0_i)` for raked.
 fn pair_halves(r0: &Layout, r1: &Layout, raked: bool) -> Result<Layout> {
-    // ((m0_0, m1_0), (m0_1, m1_1), ...), the shorter side padded with 1:0;
-    // built from views of the modes (no per-mode copies)
+    let mut out = Layout::blank();
+    pair_halves_into(r0, r1, raked, &mut out)?;
+    Ok(out)
+}
+
+/// [`pair_halves`] built in `out`: `((m0_0, m1_0), (m0_1, m1_1), ...)`,
+/// the shorter side padded with `1:0`, from views of the modes (no
+/// per-mode copies).
+fn pair_halves_into(r0: &Layout, r1: &Layout, raked: bool, out: &mut Layout) -> Result<()> {
     let one = Layout::leaf(1, Scalar::Int(0));
     let n = r0.rank().max(r1.rank());
     if n == 0 {
@@ -248,10 +263,9 @@ fn pair_halves(r0: &Layout, r1: &Layout, raked: bool) -> Result<Layout> {
     let mut d0 = r0.stride().as_ref().modes();
     let mut s1 = r1.shape().as_ref().modes();
     let mut d1 = r1.stride().as_ref().modes();
-    let mut bs = Builder::new();
-    let mut bd = Builder::new();
-    bs.open();
-    bd.open();
+    out.reset();
+    let ((nodes, sh), (dn, st)) = out.raw_mut();
+    push_rank(nodes, n);
     for _ in 0..n {
         let x = (
             s0.next().unwrap_or(one.shape().as_ref()),
@@ -262,18 +276,26 @@ fn pair_halves(r0: &Layout, r1: &Layout, raked: bool) -> Result<Layout> {
             d1.next().unwrap_or(one.stride().as_ref()),
         );
         let (first, second) = if raked { (y, x) } else { (x, y) };
-        bs.open();
-        bd.open();
-        bs.push(first.0);
-        bd.push(first.1);
-        bs.push(second.0);
-        bd.push(second.1);
-        bs.close();
-        bd.close();
+        nodes.push(2);
+        push_view(first.0, first.1, nodes, sh, st);
+        push_view(second.0, second.1, nodes, sh, st);
     }
-    bs.close();
-    bd.close();
-    Ok(Layout::from_parts(bs.finish(), bd.finish()))
+    dn.extend_from_slice(nodes);
+    Ok(())
+}
+
+/// [`blocked_raked`] for a layout tiler B, built in `out`: A and B padded
+/// to the same rank, the tail `complement(A) ∘ B` of their product, and
+/// the modes of the two paired.
+fn blocked_raked_layout_into(a: &Layout, b: &Layout, raked: bool, out: &mut Layout) -> Result<()> {
+    let r = a.rank().max(b.rank());
+    let ap = pad(a, r)?;
+    let bp = pad(b, r)?;
+    // logical_product(ap, bp) with a layout tiler is its core, the pair
+    // (ap, complement(ap) ∘ bp): its two modes without building it
+    let mut tail = Layout::blank();
+    product_tail_into(&ap, &bp, &mut tail)?;
+    pair_halves_into(&ap, &tail, raked, out)
 }
 
 fn blocked_raked(a: &Layout, b: &TilerRef<'_>, raked: bool) -> Result<Layout> {
@@ -309,13 +331,9 @@ fn blocked_raked(a: &Layout, b: &TilerRef<'_>, raked: bool) -> Result<Layout> {
         TilerRef::Int(n) => Cow::Owned(int_tiler(*n, op)?),
         TilerRef::Layout(l) | &TilerRef::Borrowed(l) => Cow::Borrowed(l),
     };
-    let r = a.rank().max(b.rank());
-    let ap = pad(a, r)?;
-    let bp = pad(&b, r)?;
-    // logical_product(ap, bp) with a layout tiler is its core, the pair
-    // (ap, complement(ap) ∘ bp): its two modes without building it
-    let tail = product_tail(&ap, &bp)?;
-    pair_halves(&ap, &tail, raked)
+    let mut out = Layout::blank();
+    blocked_raked_layout_into(a, &b, raked, &mut out)?;
+    Ok(out)
 }
 
 /// `blocked_product(A, B)` (`docs/operations.md`; C++ CuTe

@@ -129,8 +129,8 @@ pub fn dice_<T: Clone>(c: HRef<'_, Option<Scalar>>, b: HRef<'_, T>) -> Result<HT
 pub fn slice_and_offset(a: &Layout, c: HRef<'_, Option<Scalar>>) -> Result<(Layout, Scalar)> {
     let offset = a.eval(c).map_err(|e| {
         Error::new(
-            e.kind,
-            format!("slice of {a} at {}: {}", DisplayCoord(c), e.message),
+            e.kind(),
+            format!("slice of {a} at {}: {}", DisplayCoord(c), e.message()),
         )
     })?;
     if let Some(None) = c.as_leaf() {

@@ -531,8 +531,8 @@ pub fn binary(op: BinOp, a: &Value, b: &Value) -> Result<Value> {
             };
             Ok(Value::from_scalar(r.map_err(|e| {
                 Error::new(
-                    e.kind,
-                    format!("{e_msg} ({a} {} {b})", op.symbol(), e_msg = e.message),
+                    e.kind(),
+                    format!("{e_msg} ({a} {} {b})", op.symbol(), e_msg = e.message()),
                 )
             })?))
         }

@@ -1320,7 +1320,7 @@ const TABLE: &[Operation] = &[
         example: "zipped_divide((8,24):(1,8), (4,8))",
         example_output: "((4, 8), (2, 3)):((1, 8), (4, 64))",
         imp: op::zipped_divide,
-        direct: Some(Direct::Tiler(binary!(algebra::zipped_divide))),
+        direct: Some(Direct::Tiler(algebra::divide::zipped_divide_into)),
     },
     Operation {
         name: "tiled_divide",
