@@ -130,7 +130,7 @@ fn f2_coshape(a: &Layout) -> Result<Option<i64>> {
         let k = crate::int::sub(s, 1)?;
         let c = match d {
             Scalar::F2(v) => crate::f2::clmul(*v, k)
-                .map_err(|e| Error::new(e.kind, format!("coshape({a}): {}", e.message)))?,
+                .map_err(|e| Error::new(e.kind(), format!("coshape({a}): {}", e.message())))?,
             Scalar::Int(v) => crate::int::mul(*v, k)?,
             Scalar::Coord(_) => return Ok(None),
         };

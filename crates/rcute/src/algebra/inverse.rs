@@ -81,8 +81,8 @@ fn f2_axes(a: &Layout, op: &str) -> Result<SmallVec<[bool; 2]>> {
     for d in a.stride().leaves() {
         total = total.add(d).map_err(|e| {
             Error::new(
-                e.kind,
-                format!("{op}({a}): the strides mix algebras: {}", e.message),
+                e.kind(),
+                format!("{op}({a}): the strides mix algebras: {}", e.message()),
             )
         })?;
     }

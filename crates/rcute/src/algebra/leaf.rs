@@ -197,7 +197,7 @@ fn f2_second_test(sa: i64, da: &Scalar, d: &Scalar) -> Result<bool> {
         Ok(lhs == rhs)
     };
     match rule() {
-        Err(e) if e.kind == ErrorKind::Overflow => Ok(false),
+        Err(e) if e.kind() == ErrorKind::Overflow => Ok(false),
         r => r,
     }
 }
