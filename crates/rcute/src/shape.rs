@@ -232,53 +232,6 @@ fn idx2crd_scalar(
 /// assert_eq!(crd2idx(c.as_ref(), s.as_ref()).unwrap(), 25);
 /// ```
 pub fn crd2idx(c: HRef<'_, Option<Scalar>>, s: HRef<'_, i64>) -> Result<i64> {
-    /// Walk state: the running sum, the weight of the next leaf, and the
-    /// sub-shape whose size still has to be folded into that weight (folded
-    /// lazily, so that the unused product after the last leaf cannot
-    /// overflow).
-    struct St<'a> {
-        acc: i64,
-        weight: i64,
-        pending: Option<HRef<'a, i64>>,
-    }
-    fn rec<'a>(
-        c: HRef<'_, Option<Scalar>>,
-        s: HRef<'a, i64>,
-        st: &mut St<'a>,
-        depth: usize,
-    ) -> Result<()> {
-        if depth > MAX_DEPTH {
-            return Err(Error::value("crd2idx: nesting too deep"));
-        }
-        match c.as_leaf() {
-            Some(Some(Scalar::Int(v))) => {
-                if let Some(p) = st.pending.take() {
-                    st.weight = int::mul(st.weight, size(p)?)?;
-                }
-                st.acc = int::add(st.acc, int::mul(*v, st.weight)?)?;
-                st.pending = Some(s);
-                Ok(())
-            }
-            Some(None) => Err(Error::rank(format!(
-                "crd2idx: None coordinate for shape {s}"
-            ))),
-            Some(Some(x)) => Err(Error::type_(format!(
-                "crd2idx: {x} is not an integer coordinate"
-            ))),
-            None => {
-                if s.is_leaf() || s.rank() != c.rank() {
-                    return Err(Error::rank(format!(
-                        "crd2idx: coordinate {} does not match the shape {s}",
-                        DisplayCoord(c)
-                    )));
-                }
-                for (cm, sm) in c.modes().zip(s.modes()) {
-                    rec(cm, sm, st, depth + 1)?;
-                }
-                Ok(())
-            }
-        }
-    }
     // a natural coordinate of integers: the colexicographic inner product
     // directly (on overflow the walk below reports the error)
     if c.congruent(s) {
@@ -301,13 +254,77 @@ pub fn crd2idx(c: HRef<'_, Option<Scalar>>, s: HRef<'_, i64>) -> Result<i64> {
             return Ok(a);
         }
     }
+    let mut acc = 0i64;
+    crd2idx_walk(c, s, &mut |x, w| match x {
+        Scalar::Int(v) => {
+            acc = int::add(acc, int::mul(*v, w)?)?;
+            Ok(())
+        }
+        x => Err(Error::type_(format!(
+            "crd2idx: {x} is not an integer coordinate"
+        ))),
+    })?;
+    Ok(acc)
+}
+
+/// The walk of [`crd2idx`] and [`crd2idx_value`]: each leaf `c_k` of the
+/// coordinate is passed to `leaf` with its weight `P_k` (the prefix
+/// product of the extents before it; the sub-shape of the last leaf is
+/// never multiplied in, so that an unused product cannot overflow).
+/// Errors: `rank` for a tuple against a leaf extent, a length mismatch or a
+/// `None` leaf; `value` past [`MAX_DEPTH`]; those of `leaf`.
+fn crd2idx_walk<'a>(
+    c: HRef<'_, Option<Scalar>>,
+    s: HRef<'a, i64>,
+    leaf: &mut dyn FnMut(&Scalar, i64) -> Result<()>,
+) -> Result<()> {
+    /// The weight of the next leaf, and the sub-shape whose size still has
+    /// to be folded into it.
+    struct St<'a> {
+        weight: i64,
+        pending: Option<HRef<'a, i64>>,
+    }
+    fn rec<'a>(
+        c: HRef<'_, Option<Scalar>>,
+        s: HRef<'a, i64>,
+        st: &mut St<'a>,
+        leaf: &mut dyn FnMut(&Scalar, i64) -> Result<()>,
+        depth: usize,
+    ) -> Result<()> {
+        if depth > MAX_DEPTH {
+            return Err(Error::value("crd2idx: nesting too deep"));
+        }
+        match c.as_leaf() {
+            Some(Some(x)) => {
+                if let Some(p) = st.pending.take() {
+                    st.weight = int::mul(st.weight, size(p)?)?;
+                }
+                leaf(x, st.weight)?;
+                st.pending = Some(s);
+                Ok(())
+            }
+            Some(None) => Err(Error::rank(format!(
+                "crd2idx: None coordinate for shape {s}"
+            ))),
+            None => {
+                if s.is_leaf() || s.rank() != c.rank() {
+                    return Err(Error::rank(format!(
+                        "crd2idx: coordinate {} does not match the shape {s}",
+                        DisplayCoord(c)
+                    )));
+                }
+                for (cm, sm) in c.modes().zip(s.modes()) {
+                    rec(cm, sm, st, leaf, depth + 1)?;
+                }
+                Ok(())
+            }
+        }
+    }
     let mut st = St {
-        acc: 0,
         weight: 1,
         pending: None,
     };
-    rec(c, s, &mut st, 0)?;
-    Ok(st.acc)
+    rec(c, s, &mut st, leaf, 0)
 }
 
 /// `crd2idx(c, S)` for a coordinate that may hold F2 values
@@ -335,63 +352,21 @@ pub fn crd2idx_value(c: HRef<'_, Option<Scalar>>, s: HRef<'_, i64>) -> Result<Sc
     if !c.leaves().iter().any(|x| matches!(x, Some(Scalar::F2(_)))) {
         return crd2idx(c, s).map(Scalar::Int);
     }
-    /// Walk state: the XOR of the carry-less products so far, the weight
-    /// of the next leaf and the sub-shape still to fold into it (lazily,
-    /// as in `crd2idx`).
-    struct St<'a> {
-        acc: i64,
-        weight: i64,
-        pending: Option<HRef<'a, i64>>,
-    }
-    fn rec<'a>(
-        c: HRef<'_, Option<Scalar>>,
-        s: HRef<'a, i64>,
-        st: &mut St<'a>,
-        depth: usize,
-    ) -> Result<()> {
-        if depth > MAX_DEPTH {
-            return Err(Error::value("crd2idx: nesting too deep"));
-        }
-        let v = match c.as_leaf() {
-            None => {
-                if s.is_leaf() || s.rank() != c.rank() {
-                    return Err(Error::rank(format!(
-                        "crd2idx: coordinate {} does not match the shape {s}",
-                        DisplayCoord(c)
-                    )));
-                }
-                for (cm, sm) in c.modes().zip(s.modes()) {
-                    rec(cm, sm, st, depth + 1)?;
-                }
-                return Ok(());
-            }
-            Some(None) => {
-                return Err(Error::rank(format!(
-                    "crd2idx: None coordinate for shape {s}"
-                )))
-            }
-            Some(Some(Scalar::F2(v) | Scalar::Int(v @ 0))) => *v,
-            Some(Some(x)) => {
+    let mut acc = 0i64;
+    crd2idx_walk(c, s, &mut |x, w| {
+        let v = match x {
+            Scalar::F2(v) | Scalar::Int(v @ 0) => *v,
+            x => {
                 return Err(Error::type_(format!(
                     "crd2idx: the coordinate mixes F2 values with the {} {x}",
                     x.kind_name()
                 )))
             }
         };
-        if let Some(p) = st.pending.take() {
-            st.weight = int::mul(st.weight, size(p)?)?;
-        }
-        st.acc ^= crate::f2::clmul(v, st.weight)?;
-        st.pending = Some(s);
+        acc ^= crate::f2::clmul(v, w)?;
         Ok(())
-    }
-    let mut st = St {
-        acc: 0,
-        weight: 1,
-        pending: None,
-    };
-    rec(c, s, &mut st, 0)?;
-    Ok(Scalar::F2(st.acc))
+    })?;
+    Ok(Scalar::F2(acc))
 }
 
 /// Displays a coordinate with `None` for `_` leaves.
