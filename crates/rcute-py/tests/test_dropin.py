@@ -573,3 +573,20 @@ def test_2_13_2_divisibility_messages():
     assert re.search("Stride divisibility", msg(Layout((4, 2, 8), (3, 15, 97)), Layout(3, 3)))
     assert re.search("Shape divisibility", msg(Layout((4, 6, 8), (2, 3, 5)), Layout(6, 1)))
     assert re.search("Shape divisibility", msg(Layout((5, 3), (7, 1)), Layout(7, 1)))
+
+
+def test_ptr_dtype_from_buffer_format():
+    # python-dropin.md 2.17: the element type follows the buffer's format;
+    # a format with no ctypes counterpart is a ValueError (pass dtype=)
+    import array
+    import ctypes
+    p = rcute.Ptr(array.array("u", "ab"))
+    assert p.dtype is ctypes.c_wchar and p[1] == "b"
+    assert rcute.Ptr(memoryview(bytearray(8)).cast("?")).dtype is ctypes.c_bool
+    assert rcute.Ptr(array.array("d", [1.0, 2.0])).dtype is ctypes.c_double
+
+    # no Python buffer of this kind is at hand: the format rule itself
+    from rcute import _buffer_ctype
+    with pytest.raises(ValueError, match="buffer format"):
+        _buffer_ctype("T{<i:a:}")
+    assert _buffer_ctype("<q") is ctypes.c_longlong

@@ -318,6 +318,27 @@ class MutableAccessor(Accessor):
         raise NotImplementedError
 
 
+# the ctypes type of each struct-module format character a buffer may report
+_FORMAT_CTYPES = {
+    "d": _ctypes.c_double, "f": _ctypes.c_float, "i": _ctypes.c_int, "l": _ctypes.c_long,
+    "q": _ctypes.c_longlong, "b": _ctypes.c_byte, "B": _ctypes.c_ubyte, "c": _ctypes.c_char,
+    "h": _ctypes.c_short, "H": _ctypes.c_ushort, "I": _ctypes.c_uint, "L": _ctypes.c_ulong,
+    "Q": _ctypes.c_ulonglong, "n": _ctypes.c_ssize_t, "N": _ctypes.c_size_t,
+    "u": _ctypes.c_wchar, "w": _ctypes.c_wchar, "?": _ctypes.c_bool,
+}
+
+
+def _buffer_ctype(fmt: str):
+    """The ctypes element type of a buffer with struct format `fmt`."""
+    code = fmt.lstrip("@=<>!")
+    t = _FORMAT_CTYPES.get(code)
+    if t is None:
+        raise ValueError(f"Ptr: no ctypes type for the buffer format {fmt!r}; pass dtype=")
+    if code == "w" and _ctypes.sizeof(t) != 4:  # 'w' is UCS-4; c_wchar is wchar_t
+        raise ValueError(f"Ptr: no ctypes type for the buffer format {fmt!r}; pass dtype=")
+    return t
+
+
 class Ptr(MutableAccessor):
     """A typed pointer into memory owned elsewhere (no bounds checks)."""
 
@@ -343,11 +364,9 @@ class Ptr(MutableAccessor):
             self.owner = owner if owner is not None else source
             return
         mv = memoryview(source)
-        fmt_types = {"d": _ctypes.c_double, "f": _ctypes.c_float, "i": _ctypes.c_int,
-                     "l": _ctypes.c_long, "q": _ctypes.c_longlong, "b": _ctypes.c_byte,
-                     "B": _ctypes.c_ubyte, "h": _ctypes.c_short, "H": _ctypes.c_ushort,
-                     "I": _ctypes.c_uint, "L": _ctypes.c_ulong, "Q": _ctypes.c_ulonglong}
-        self.dtype = dtype or fmt_types.get(mv.format.lstrip("@=<>"), _ctypes.c_ubyte)
+        if dtype is None:
+            dtype = _buffer_ctype(mv.format)
+        self.dtype = dtype
         buf = (_ctypes.c_char * mv.nbytes).from_buffer(mv.cast("B")) if not mv.readonly else None
         if buf is None:
             raise ValueError("Ptr: the buffer is read-only")
