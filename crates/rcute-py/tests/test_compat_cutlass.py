@@ -536,3 +536,14 @@ def test_stubs_cover_the_module():
     assert set(pc.__all__) <= names, set(pc.__all__) - names
     compat_stub = stub.with_name("__init__.pyi")
     assert "cutlass" in compat_stub.read_text()
+
+
+def test_submodule_imports():
+    # CUTLASS's pycute is a package: code imports from its submodules
+    from rcute.compat.cutlass.layout import Layout, composition
+    from rcute.compat.cutlass.int_tuple import shape_div
+    from rcute.compat.cutlass.swizzle import Swizzle
+    import rcute.compat.cutlass.typing  # noqa: F401
+    assert str(composition(Layout((4, 8), (1, 4)), Layout(4, 2))) == "4:2"
+    assert shape_div((12, 4), 3) == (4, 4)
+    assert Swizzle(3, 0, 3)(8) == 9

@@ -588,3 +588,8 @@ class ComposedLayout(LayoutBase):
 import sys as _sys  # noqa: E402
 
 int_tuple = layout = swizzle = typing = _sys.modules[__name__]
+# `from pycute.layout import Layout` style imports: the submodule names are
+# registered as this module too
+for _sub in ("int_tuple", "layout", "swizzle", "typing"):
+    _sys.modules.setdefault(f"{__name__}.{_sub}", _sys.modules[__name__])
+del _sub
