@@ -1121,6 +1121,17 @@ fn shape_arg(ob: Option<&Bound<'_, PyAny>>) -> PyResult<Option<rcute::Shape>> {
     }
 }
 
+/// The layout and tile of a thread-value drawing.
+fn tv_args<'a>(
+    ob: &'a Bound<'_, PyAny>,
+    tile_mn: Option<&Bound<'_, PyAny>>,
+) -> PyResult<(&'a RLayout, Option<rcute::Shape>)> {
+    let l = ob
+        .downcast::<PyLayout>()
+        .map_err(|_| PyTypeError::new_err("type: a thread-value drawing needs a Layout"))?;
+    Ok((&l.get().inner, shape_arg(tile_mn)?))
+}
+
 /// The SVG (`fmt = "svg"`) or TikZ (`fmt = "tex"`) text of a drawing;
 /// `tv` selects the thread-value drawers.
 #[pyfunction(name = "_draw_text")]
@@ -1134,11 +1145,7 @@ fn draw_text(
 ) -> PyResult<String> {
     let c = color_of(color)?;
     if tv {
-        let l = ob
-            .downcast::<PyLayout>()
-            .map_err(|_| PyTypeError::new_err("type: a thread-value drawing needs a Layout"))?;
-        let tile = shape_arg(tile_mn)?;
-        let l = &l.get().inner;
+        let (l, tile) = tv_args(ob, tile_mn)?;
         return match fmt {
             "svg" => rcute::viz::draw_svg_tv(l, tile.as_ref(), &c),
             _ => rcute::viz::draw_latex_tv(l, tile.as_ref(), &c),
@@ -1174,11 +1181,8 @@ fn draw_png(
     }
     let opts = rcute::viz::DrawOptions::with_color(color_of(color)?);
     let bytes = if tv {
-        let l = ob
-            .downcast::<PyLayout>()
-            .map_err(|_| PyTypeError::new_err("type: a thread-value drawing needs a Layout"))?;
-        let tile = shape_arg(tile_mn)?;
-        rcute::viz::draw_png_tv(&l.get().inner, tile.as_ref(), &opts, scale)
+        let (l, tile) = tv_args(ob, tile_mn)?;
+        rcute::viz::draw_png_tv(l, tile.as_ref(), &opts, scale)
     } else {
         rcute::viz::draw_png(&view_of(ob)?, &opts, scale)
     }

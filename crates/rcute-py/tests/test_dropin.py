@@ -330,6 +330,17 @@ def _clmul(a, b):
     return r
 
 
+def _carries(shape):
+    """True when an F2 index does not split over `shape` (some prefix
+    product differs from its carry-less counterpart)."""
+    p = 1
+    for e in shape[:-1]:
+        if _clmul(p, e) != p * e:
+            return True
+        p *= e
+    return False
+
+
 def test_2_12_5_f2_divmod_identity_and_degree():
     # a = q*d XOR r and deg(r) < deg(d), for every dividend 0..511, divisor 1..69
     for a in range(512):
@@ -365,17 +376,9 @@ def test_2_12_6_idx2crd_of_an_f2_index_carry_free_shapes():
 def test_2_12_6_property_crd2idx_of_idx2crd_is_the_index_on_carry_free_shapes():
     import itertools
 
-    def carries(shape):
-        p = 1
-        for e in shape[:-1]:
-            if _clmul(p, e) != p * e:
-                return True
-            p *= e
-        return False
-
     checked = 0
     for shape in itertools.product(range(1, 7), repeat=3):
-        if carries(shape):
+        if _carries(shape):
             with pytest.raises(ValueError):
                 idx2crd(F2(63), shape)
             continue
@@ -471,14 +474,6 @@ def test_2_12_9_property_right_inverse_of_f2_layouts():
     # strides, extents 1..6
     import random
 
-    def carries(shape):
-        p = 1
-        for e in shape[:-1]:
-            if _clmul(p, e) != p * e:
-                return True
-            p *= e
-        return False
-
     rng = random.Random(7)
     for _ in range(400):
         r = rng.randint(1, 3)
@@ -493,7 +488,7 @@ def test_2_12_9_property_right_inverse_of_f2_layouts():
             for k in range(size(Rk)):
                 x = Rk(k)
                 assert L(int(x)) == want(k), (L, R, k)
-                if not carries(sh):  # an F2 index splits over sh
+                if not _carries(sh):  # an F2 index splits over sh
                     assert L(F2(int(x))) == want(k), (L, R, k)
 
 

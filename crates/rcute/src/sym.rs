@@ -618,6 +618,12 @@ impl SymInt {
         for (n, v) in values {
             facts.check_value(n, *v)?;
         }
+        self.subs_checked(facts, values)
+    }
+
+    /// [`SymInt::subs`] with `values` already checked against the facts
+    /// (the unresolved atoms substitute through it, not re-checking).
+    fn subs_checked(&self, facts: &Facts, values: &[(&str, i64)]) -> Result<SymInt> {
         let mut acc = SymInt::from(0);
         for (m, c) in &self.terms {
             let mut t = SymInt::from(*c);
@@ -628,11 +634,11 @@ impl SymInt {
                         None => SymInt::atom(a.clone()),
                     },
                     Atom::Floor(p, q) => p
-                        .subs(facts, values)?
-                        .floor_div(&q.subs(facts, values)?, facts)?,
+                        .subs_checked(facts, values)?
+                        .floor_div(&q.subs_checked(facts, values)?, facts)?,
                     Atom::Mod(p, q) => p
-                        .subs(facts, values)?
-                        .modulo(&q.subs(facts, values)?, facts)?,
+                        .subs_checked(facts, values)?
+                        .modulo(&q.subs_checked(facts, values)?, facts)?,
                 };
                 t = t.mul(&base.pow(*e)?)?;
             }

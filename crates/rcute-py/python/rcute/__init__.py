@@ -909,8 +909,8 @@ _REPR_SVG_MAX_CELLS = 4096
 
 def _repr_svg_(self):
     try:
-        if rank(self) != 2 or size(self) > _REPR_SVG_MAX_CELLS:  # noqa: F821 - Rust operations
-            return None
+        if size(self) > _REPR_SVG_MAX_CELLS:  # noqa: F821 - Rust operation
+            return None  # (a rank other than 2 is the drawer's ValueError)
         from .util import index_grey_8x
         return _rcute._draw_text("svg", self, index_grey_8x)
     except (TypeError, ValueError, OverflowError):

@@ -143,9 +143,10 @@ def print_layout(layout):
     print(_rcute._print_text("layout", _target(layout), True), end="")
 
 
-def _write(filename, text):
-    with open(filename, "w") as f:
-        f.write(text)
+def _write(filename, data):
+    """Write `data` (text, or the bytes of an image) and say where."""
+    with open(filename, "wb" if isinstance(data, bytes) else "w") as f:
+        f.write(data)
     print(f"Saved as {filename}")
 
 
@@ -199,12 +200,6 @@ def draw_latex_tv(layout, tile_mn=None, filename="tvlayout.tex", compile_pdf=Tru
     _compile(filename, compile_pdf)
 
 
-def _write_bytes(filename, data):
-    with open(filename, "wb") as f:
-        f.write(data)
-    print(f"Saved as {filename}")
-
-
 def draw_png(layout, filename="layout.png", color=index_grey_8x, scale=None):
     """Write the drawing of `draw_svg` as a PNG image and print `Saved as ...`.
 
@@ -222,10 +217,10 @@ def draw_png(layout, filename="layout.png", color=index_grey_8x, scale=None):
     >>> open(path, "rb").read(8) == b"\\x89PNG\\r\\n\\x1a\\n"
     True
     """
-    _write_bytes(filename, _rcute._draw_png(_target(layout), color, False, None, scale))
+    _write(filename, _rcute._draw_png(_target(layout), color, False, None, scale))
 
 
 def draw_png_tv(layout, tile_mn=None, filename="tvlayout.png", color=thread_color_8x,
                 scale=None):
     """Write the thread-value drawing of `draw_svg_tv` as a PNG image."""
-    _write_bytes(filename, _rcute._draw_png(layout, color, True, tile_mn, scale))
+    _write(filename, _rcute._draw_png(layout, color, True, tile_mn, scale))

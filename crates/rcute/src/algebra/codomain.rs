@@ -5,7 +5,11 @@ use crate::tiler::TilerRef;
 use crate::{Error, HTuple, Layout, Result, Scalar};
 
 /// `0 + sum of xs` in the stride algebras, as Python's `sum` computes it.
-fn stride_sum(xs: impl IntoIterator<Item = Scalar>, a: &Layout, op: &str) -> Result<Scalar> {
+pub(crate) fn stride_sum(
+    xs: impl IntoIterator<Item = Scalar>,
+    a: &Layout,
+    op: &str,
+) -> Result<Scalar> {
     let mut total = Scalar::Int(0);
     for x in xs {
         total = total.add(&x).map_err(|e| {

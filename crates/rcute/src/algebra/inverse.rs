@@ -77,15 +77,7 @@ fn codomain_axes(a: &Layout) -> Result<(HTuple<i64>, Option<Vec<Path>>)> {
 /// (`F1@0 + 1@1` has an F2 axis 0 and an integer axis 1). A sum that mixes
 /// algebras on one axis is a `type` error.
 fn f2_axes(a: &Layout, op: &str) -> Result<SmallVec<[bool; 2]>> {
-    let mut total = Scalar::Int(0);
-    for d in a.stride().leaves() {
-        total = total.add(d).map_err(|e| {
-            Error::new(
-                e.kind(),
-                format!("{op}({a}): the strides mix algebras: {}", e.message()),
-            )
-        })?;
-    }
+    let total = super::codomain::stride_sum(a.stride().leaves().iter().cloned(), a, op)?;
     Ok(total
         .as_tuple()
         .leaves()

@@ -110,8 +110,9 @@ fn product_core_into(a: &Layout, b: &Layout, out: &mut Layout) -> Result<()> {
         dn.extend_from_slice(nodes);
         return Ok(());
     }
+    // (the integer path declined: the general tail, not the integer one again)
     let mut tail = Layout::blank();
-    product_tail_into(a, b, &mut tail)?;
+    tail_general_into(a, b, &mut tail)?;
     Layout::concat_pair_into(a, &tail, out);
     Ok(())
 }
@@ -124,6 +125,12 @@ fn product_tail_into(a: &Layout, b: &Layout, out: &mut Layout) -> Result<()> {
     if super::fast::complement_compose_into(a, b, out).is_some() {
         return Ok(());
     }
+    tail_general_into(a, b, out)
+}
+
+/// [`product_tail_into`] without the integer path: the complement as a
+/// layout, then the composition.
+fn tail_general_into(a: &Layout, b: &Layout, out: &mut Layout) -> Result<()> {
     let mut c = Layout::blank();
     super::complement::complement_into(a, None, &mut c)?;
     super::composition::composition_into(&c, &TilerRef::Borrowed(b), out)
