@@ -23,14 +23,14 @@
 //! let size = n.mul(&k).unwrap();
 //! assert_eq!(size.to_string(), "N*K");
 //! // 16 divides N: the tile count N/16 is exact
-//! let tiles = n.floor_div(&SymInt::from(16), &f).unwrap();
+//! let tiles = n.floor_div(&SymInt::from(16)).unwrap();
 //! assert_eq!(tiles.to_string(), "N/16");
 //! // K has no such fact: ceil(K/8) stays symbolic
-//! let k8 = k.ceil_div(8, &f).unwrap();
+//! let k8 = k.ceil_div(8).unwrap();
 //! assert_eq!(k8.to_string(), "(K + 7)//8");
 //! // substituting admissible values gives the concrete answer
-//! assert_eq!(k8.eval(&f, &[("K", 20)]).unwrap(), 3);
-//! assert!(n.lt(&n.mul(&n).unwrap(), &f) == Some(true)); // N < N*N: N >= 16
+//! assert_eq!(k8.eval(&[("K", 20)]).unwrap(), 3);
+//! assert!(n.lt(&n.mul(&n).unwrap()) == Some(true)); // N < N*N: N >= 16
 //! ```
 
 use std::cmp::Ordering;
@@ -58,6 +58,40 @@ pub struct Fact {
     pub divisor: i64,
     /// A lower bound (at least 1, a multiple of `divisor`).
     pub min: i64,
+}
+
+impl Fact {
+    /// Checks that `value` is admissible for the symbol `name` with these
+    /// facts: at least the bound (so positive) and a multiple of the
+    /// divisor. Errors: `value` naming the fact violated.
+    ///
+    /// ```
+    /// use rcute::sym::Fact;
+    /// let f = Fact { divisor: 16, min: 64 };
+    /// assert!(f.check("N", 128).is_ok());
+    /// assert!(f.check("N", 72).unwrap_err().message().contains("N % 16 == 0"));
+    /// assert!(f.check("N", 48).unwrap_err().message().contains("at least 64"));
+    /// ```
+    pub fn check(&self, name: &str, value: i64) -> Result<()> {
+        if value < self.min {
+            return Err(Error::value(format!(
+                "{name} = {value}: {name} must be at least {} (a positive integer{})",
+                self.min,
+                if self.min > 1 {
+                    " with the facts assumed"
+                } else {
+                    ""
+                }
+            )));
+        }
+        if value % self.divisor != 0 {
+            return Err(Error::value(format!(
+                "{name} = {value}: the fact {name} % {} == 0 does not hold",
+                self.divisor
+            )));
+        }
+        Ok(())
+    }
 }
 
 /// The declared symbols and their facts, in declaration order (the order
@@ -160,24 +194,7 @@ impl Facts {
     /// violated; `value` for an undeclared name.
     pub fn check_value(&self, name: &str, value: i64) -> Result<()> {
         let f = self.fact(name).ok_or_else(|| undeclared(name))?;
-        if value < f.min {
-            return Err(Error::value(format!(
-                "{name} = {value}: {name} must be at least {} (a positive integer{})",
-                f.min,
-                if f.min > 1 {
-                    " with the facts assumed"
-                } else {
-                    ""
-                }
-            )));
-        }
-        if value % f.divisor != 0 {
-            return Err(Error::value(format!(
-                "{name} = {value}: the fact {name} % {} == 0 does not hold",
-                f.divisor
-            )));
-        }
-        Ok(())
+        f.check(name, value)
     }
 
     fn ord(&self, name: &str) -> Option<u32> {
@@ -196,12 +213,47 @@ fn undeclared(name: &str) -> Error {
     ))
 }
 
+/// A declared symbol as the values that use it hold it: its declaration
+/// order (the printing order), its name and the facts known when the value
+/// was made. Two symbols are the same symbol when their order and name are;
+/// the facts do not take part (a later `assume` only strengthens them, and
+/// either set is true, so any of them proves only true statements).
+#[derive(Clone, Debug)]
+struct Symbol {
+    ord: u32,
+    name: Arc<str>,
+    fact: Fact,
+}
+
+impl PartialEq for Symbol {
+    fn eq(&self, o: &Symbol) -> bool {
+        self.ord == o.ord && self.name == o.name
+    }
+}
+impl Eq for Symbol {}
+impl PartialOrd for Symbol {
+    fn partial_cmp(&self, o: &Symbol) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for Symbol {
+    fn cmp(&self, o: &Symbol) -> Ordering {
+        (self.ord, &self.name).cmp(&(o.ord, &o.name))
+    }
+}
+impl std::hash::Hash for Symbol {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.ord.hash(h);
+        self.name.hash(h);
+    }
+}
+
 /// A factor of a term: a symbol, or a floor division or modulo that the
 /// facts could not resolve (kept as it is, evaluated on substitution).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 enum Atom {
-    /// A symbol: its declaration order (the printing order) and name.
-    Sym(u32, Arc<str>),
+    /// A symbol, with the facts known of it.
+    Sym(Arc<Symbol>),
     /// `floor(p / q)`.
     Floor(Box<SymInt>, Box<SymInt>),
     /// `p mod q` (floor modulo: the sign of `q`).
@@ -283,8 +335,12 @@ impl SymInt {
     pub fn symbol(facts: &Facts, name: &str) -> Result<SymInt> {
         let ord = facts.ord(name).ok_or_else(|| undeclared(name))?;
         let name = facts.names[ord as usize].clone();
+        let fact = facts.fact(&name).ok_or_else(|| undeclared(&name))?;
         let mut terms = BTreeMap::new();
-        terms.insert(vec![(Atom::Sym(ord, name), 1)], 1);
+        terms.insert(
+            vec![(Atom::Sym(Arc::new(Symbol { ord, name, fact })), 1)],
+            1,
+        );
         Ok(SymInt { den: 1, terms })
     }
 
@@ -386,11 +442,11 @@ impl SymInt {
 
     /// The largest `k > 0` the facts prove divides this monomial's value
     /// (symbols contribute their divisors, unresolved atoms 1).
-    fn mono_divisor(m: &Mono, facts: &Facts) -> Option<i128> {
+    fn mono_divisor(m: &Mono) -> Option<i128> {
         let mut k: i128 = 1;
         for (a, e) in m {
-            if let Atom::Sym(_, n) = a {
-                let d = facts.fact(n).map_or(1, |f| f.divisor) as i128;
+            if let Atom::Sym(s) = a {
+                let d = s.fact.divisor as i128;
                 if d == 1 {
                     continue;
                 }
@@ -412,10 +468,10 @@ impl SymInt {
     /// let mut f = Facts::new();
     /// f.assume_divisible("N", 8).unwrap();
     /// let n = SymInt::symbol(&f, "N").unwrap();
-    /// assert!(n.mul(&SymInt::from(6)).unwrap().divisible_by(16, &f));  // 6N = 48k
-    /// assert!(!n.divisible_by(16, &f));                                // unknown
+    /// assert!(n.mul(&SymInt::from(6)).unwrap().divisible_by(16));  // 6N = 48k
+    /// assert!(!n.divisible_by(16));                                // unknown
     /// ```
-    pub fn divisible_by(&self, d: i64, facts: &Facts) -> bool {
+    pub fn divisible_by(&self, d: i64) -> bool {
         if d == 0 {
             return self.terms.is_empty();
         }
@@ -423,7 +479,7 @@ impl SymInt {
         let m = (d as i128).abs() * self.den as i128;
         self.terms
             .iter()
-            .all(|(mono, c)| match SymInt::mono_divisor(mono, facts) {
+            .all(|(mono, c)| match SymInt::mono_divisor(mono) {
                 Some(k) => (*c as i128 * k) % m == 0,
                 None => false,
             })
@@ -434,29 +490,28 @@ impl SymInt {
     /// otherwise kept as an unresolved floor division (`(N + 3)//4`).
     /// Errors: `value` for a zero divisor (or one not proven non-zero);
     /// `overflow`.
-    pub fn floor_div(&self, q: &SymInt, facts: &Facts) -> Result<SymInt> {
-        Ok(self.divmod(q, facts)?.0)
+    pub fn floor_div(&self, q: &SymInt) -> Result<SymInt> {
+        Ok(self.divmod(q)?.0)
     }
 
     /// `self mod q` (floor modulo, the sign of `q`), as [`SymInt::floor_div`].
-    pub fn modulo(&self, q: &SymInt, facts: &Facts) -> Result<SymInt> {
-        Ok(self.divmod(q, facts)?.1)
+    pub fn modulo(&self, q: &SymInt) -> Result<SymInt> {
+        Ok(self.divmod(q)?.1)
     }
 
     /// `ceil(self / d)` for a positive constant `d`: `floor((self + d - 1) / d)`.
     /// Errors: `value` for `d < 1`; `overflow`.
-    pub fn ceil_div(&self, d: i64, facts: &Facts) -> Result<SymInt> {
+    pub fn ceil_div(&self, d: i64) -> Result<SymInt> {
         if d < 1 {
             return Err(Error::value(format!(
                 "ceil_div({self}, {d}): the divisor must be a positive integer"
             )));
         }
-        self.add(&SymInt::from(d - 1))?
-            .floor_div(&SymInt::from(d), facts)
+        self.add(&SymInt::from(d - 1))?.floor_div(&SymInt::from(d))
     }
 
     /// `(floor(self / q), self mod q)`.
-    pub fn divmod(&self, q: &SymInt, facts: &Facts) -> Result<(SymInt, SymInt)> {
+    pub fn divmod(&self, q: &SymInt) -> Result<(SymInt, SymInt)> {
         if let (Some(a), Some(b)) = (self.as_const(), q.as_const()) {
             if b == 0 {
                 return Err(Error::value(format!("{self} // {q}: division by zero")));
@@ -472,7 +527,7 @@ impl SymInt {
             let c = self.terms.get(&Vec::new()).copied().unwrap_or(0);
             let mut p = self.clone();
             p.terms.remove(&Vec::new());
-            if p.divisible_by(d, facts) && c % self.den == 0 {
+            if p.divisible_by(d) && c % self.den == 0 {
                 let c = c / self.den;
                 let (cq, cr) = int::floor_divmod(c, d)?;
                 // P / d exactly: the denominator grows by |d|
@@ -480,9 +535,7 @@ impl SymInt {
                 let pq = SymInt::normalised(p.terms, den)?;
                 return Ok((pq.add(&SymInt::from(cq))?, SymInt::from(cr)));
             }
-        } else if q.proven_positive(facts) != Some(true)
-            && q.neg()?.proven_positive(facts) != Some(true)
-        {
+        } else if q.proven_positive() != Some(true) && q.neg()?.proven_positive() != Some(true) {
             return Err(Error::value(format!(
                 "{self} // {q}: the divisor {q} is not proven non-zero"
             )));
@@ -549,11 +602,11 @@ impl SymInt {
     /// The proof writes each symbol `s` (a multiple of its divisor `k`, at
     /// least its bound `b`) as `s = b + k*t` with `t >= 0`, expands, and
     /// reads the signs of the coefficients in the `t`s.
-    pub fn proven_positive(&self, facts: &Facts) -> Option<bool> {
+    pub fn proven_positive(&self) -> Option<bool> {
         if let Some(c) = self.as_const() {
             return Some(c > 0);
         }
-        let shifted = self.shifted(facts)?;
+        let shifted = self.shifted()?;
         let c0 = shifted.get(&Vec::new()).copied().unwrap_or(0);
         let rest = shifted.iter().filter(|(m, _)| !m.is_empty());
         let (mut pos, mut neg) = (true, true);
@@ -573,15 +626,15 @@ impl SymInt {
     /// The numerator with every symbol replaced by `b + k*t` (`t` the same
     /// atom standing for the non-negative offset), in 128-bit coefficients;
     /// `None` when an unresolved atom is in it or the expansion is too big.
-    fn shifted(&self, facts: &Facts) -> Option<BTreeMap<Mono, i128>> {
+    fn shifted(&self) -> Option<BTreeMap<Mono, i128>> {
         let mut out: BTreeMap<Mono, i128> = BTreeMap::new();
         for (m, c) in &self.terms {
             // expand Π (b + k t)^e
             let mut poly: BTreeMap<Mono, i128> = BTreeMap::new();
             poly.insert(Vec::new(), *c as i128);
             for (a, e) in m {
-                let Atom::Sym(_, n) = a else { return None };
-                let f = facts.fact(n)?;
+                let Atom::Sym(s) = a else { return None };
+                let f = s.fact;
                 for _ in 0..*e {
                     let mut next: BTreeMap<Mono, i128> = BTreeMap::new();
                     for (pm, pc) in &poly {
@@ -607,38 +660,98 @@ impl SymInt {
 
     /// `Some(true)` when the facts prove `self < other`, `Some(false)` when
     /// they prove `self >= other`, `None` otherwise.
-    pub fn lt(&self, other: &SymInt, facts: &Facts) -> Option<bool> {
-        other.sub(self).ok()?.proven_positive(facts)
+    pub fn lt(&self, other: &SymInt) -> Option<bool> {
+        other.sub(self).ok()?.proven_positive()
+    }
+
+    /// The symbols the value depends on (also inside unresolved floor
+    /// divisions and modulos), in printing order, each with the facts the
+    /// value holds for it.
+    ///
+    /// ```
+    /// use rcute::sym::{Facts, SymInt};
+    /// let mut f = Facts::new();
+    /// f.declare("K").unwrap();
+    /// f.assume_divisible("N", 16).unwrap();
+    /// let k = SymInt::symbol(&f, "K").unwrap();
+    /// let n = SymInt::symbol(&f, "N").unwrap();
+    /// let e = n.add(&k.floor_div(&SymInt::from(4)).unwrap()).unwrap();
+    /// let names: Vec<_> = e.symbols().into_iter().map(|(n, f)| (n, f.divisor)).collect();
+    /// assert_eq!(names, [("K".to_string(), 1), ("N".to_string(), 16)]);
+    /// ```
+    pub fn symbols(&self) -> Vec<(String, Fact)> {
+        let mut out: Vec<Arc<Symbol>> = Vec::new();
+        self.collect_symbols(&mut out, 0);
+        out.sort();
+        out.dedup();
+        out.into_iter()
+            .map(|s| (s.name.to_string(), s.fact))
+            .collect()
+    }
+
+    fn collect_symbols(&self, out: &mut Vec<Arc<Symbol>>, depth: usize) {
+        // atoms nest at most as deep as the operations that built them,
+        // each of which is bounded; the depth guard keeps this walk bounded
+        // whatever the input
+        if depth > 64 {
+            return;
+        }
+        for m in self.terms.keys() {
+            for (a, _) in m {
+                match a {
+                    Atom::Sym(s) => {
+                        if !out.contains(s) {
+                            out.push(s.clone());
+                        }
+                    }
+                    Atom::Floor(p, q) | Atom::Mod(p, q) => {
+                        p.collect_symbols(out, depth + 1);
+                        q.collect_symbols(out, depth + 1);
+                    }
+                }
+            }
+        }
     }
 
     /// The value with `values` substituted (a partial substitution leaves
-    /// the other symbols). Errors: `value` for a value that violates its
-    /// symbol's facts or an undeclared name; `overflow`.
-    pub fn subs(&self, facts: &Facts, values: &[(&str, i64)]) -> Result<SymInt> {
-        for (n, v) in values {
-            facts.check_value(n, *v)?;
+    /// the other symbols; a name the value does not use is ignored).
+    /// Errors: `value` for a value that violates the facts of its symbol;
+    /// `overflow`.
+    ///
+    /// ```
+    /// use rcute::sym::{Facts, SymInt};
+    /// let mut f = Facts::new();
+    /// f.assume_divisible("N", 16).unwrap();
+    /// f.declare("K").unwrap();
+    /// let e = SymInt::symbol(&f, "N").unwrap().mul(&SymInt::symbol(&f, "K").unwrap()).unwrap();
+    /// assert_eq!(e.subs(&[("N", 32)]).unwrap().to_string(), "32*K");
+    /// assert!(e.subs(&[("N", 40)]).is_err()); // 16 does not divide 40
+    /// ```
+    pub fn subs(&self, values: &[(&str, i64)]) -> Result<SymInt> {
+        for (name, fact) in self.symbols() {
+            if let Some((_, v)) = values.iter().find(|(n, _)| *n == name) {
+                fact.check(&name, *v)?;
+            }
         }
-        self.subs_checked(facts, values)
+        self.subs_checked(values)
     }
 
     /// [`SymInt::subs`] with `values` already checked against the facts
     /// (the unresolved atoms substitute through it, not re-checking).
-    fn subs_checked(&self, facts: &Facts, values: &[(&str, i64)]) -> Result<SymInt> {
+    fn subs_checked(&self, values: &[(&str, i64)]) -> Result<SymInt> {
         let mut acc = SymInt::from(0);
         for (m, c) in &self.terms {
             let mut t = SymInt::from(*c);
             for (a, e) in m {
                 let base = match a {
-                    Atom::Sym(_, n) => match values.iter().find(|(x, _)| *x == &**n) {
+                    Atom::Sym(s) => match values.iter().find(|(x, _)| *x == &*s.name) {
                         Some((_, v)) => SymInt::from(*v),
                         None => SymInt::atom(a.clone()),
                     },
                     Atom::Floor(p, q) => p
-                        .subs_checked(facts, values)?
-                        .floor_div(&q.subs_checked(facts, values)?, facts)?,
-                    Atom::Mod(p, q) => p
-                        .subs_checked(facts, values)?
-                        .modulo(&q.subs_checked(facts, values)?, facts)?,
+                        .subs_checked(values)?
+                        .floor_div(&q.subs_checked(values)?)?,
+                    Atom::Mod(p, q) => p.subs_checked(values)?.modulo(&q.subs_checked(values)?)?,
                 };
                 t = t.mul(&base.pow(*e)?)?;
             }
@@ -652,8 +765,8 @@ impl SymInt {
 
     /// The value at `values`, which must give every symbol in it. Errors:
     /// those of [`SymInt::subs`]; `value` when a symbol is left.
-    pub fn eval(&self, facts: &Facts, values: &[(&str, i64)]) -> Result<i64> {
-        let r = self.subs(facts, values)?;
+    pub fn eval(&self, values: &[(&str, i64)]) -> Result<i64> {
+        let r = self.subs(values)?;
         r.as_const()
             .ok_or_else(|| Error::value(format!("{self}: no value given for a symbol of {r}")))
     }
@@ -664,7 +777,7 @@ impl SymInt {
                 f.write_str("*")?;
             }
             match a {
-                Atom::Sym(_, n) => f.write_str(n)?,
+                Atom::Sym(s) => f.write_str(&s.name)?,
                 Atom::Floor(p, q) => write!(f, "{}//{}", Paren(p), Paren(q))?,
                 Atom::Mod(p, q) if alone => write!(f, "{} % {}", Paren(p), Paren(q))?,
                 Atom::Mod(p, q) => write!(f, "({} % {})", Paren(p), Paren(q))?,
