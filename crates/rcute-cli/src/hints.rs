@@ -144,6 +144,7 @@ fn colon_hint(input: &str, err: &Error) -> Option<String> {
         if let Ok(Some(stmt)) = parse_statement(input) {
             let e = match &stmt {
                 Statement::Assign(_, e) | Statement::Expr(e) => e,
+                Statement::Assume(..) => return None,
             };
             if let Some((leaf, d)) = find_tuple_at_leaf(e, 0) {
                 return Some(format!(

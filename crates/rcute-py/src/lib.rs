@@ -969,7 +969,8 @@ fn format_value(value: &Bound<'_, PyAny>, style: &str) -> PyResult<String> {
 /// and tools that drive the Python API from notation text):
 /// `('int', v)`, `('f2', v)`, `('name', s)`, `('tuple', [..])`, `('neg', e)`,
 /// `('bin', op, a, b)`, `('layout', s, d)`, `('call', f, [args], [(k, v)])`,
-/// `('index', x, [i])`, `('assign', name, e)`; `None` for a blank line.
+/// `('index', x, [i])`, `('assign', name, e)`, `('assume', [names], kind, v)`
+/// (kind `'symbol'`, `'divisible'` or `'at_least'`); `None` for a blank line.
 #[pyfunction(name = "_parse")]
 fn parse(py: Python<'_>, src: &str) -> PyResult<PyObject> {
     use notation::parser::{parse_statement, Expr, ExprKind, Statement};
@@ -1006,6 +1007,15 @@ fn parse(py: Python<'_>, src: &str) -> PyResult<PyObject> {
         None => Ok(py.None()),
         Some(Statement::Expr(e)) => conv(py, &e),
         Some(Statement::Assign(n, e)) => ("assign", n.as_str(), conv(py, &e)?).into_py_any(py),
+        Some(Statement::Assume(names, fact)) => {
+            use notation::parser::Assumption;
+            let (kind, v) = match fact {
+                Assumption::Symbol => ("symbol", 1),
+                Assumption::Divisible(d) => ("divisible", d),
+                Assumption::AtLeast(b) => ("at_least", b),
+            };
+            ("assume", names, kind, v).into_py_any(py)
+        }
     }
 }
 
@@ -1234,17 +1244,31 @@ fn operations() -> Vec<(&'static str, String, String)> {
 }
 
 /// The parameters of the operation `name` from the operation table, as
-/// `([(name, variadic, default), ...], mode_indexed)` (`default` is the
+/// `([(name, kind, default), ...], mode_indexed)` (`kind` is `"positional"`,
+/// `"variadic"` for `*name` or `"keywords"` for `**name`; `default` is the
 /// notation text of the default, `None` for a required parameter), or
 /// `None` when `name` is not an operation.
 #[pyfunction(name = "_parameters")]
 #[allow(clippy::type_complexity)]
-fn parameters(name: &str) -> Option<(Vec<(&'static str, bool, Option<&'static str>)>, bool)> {
+fn parameters(
+    name: &str,
+) -> Option<(
+    Vec<(&'static str, &'static str, Option<&'static str>)>,
+    bool,
+)> {
+    use rcute::ops::ParamKind;
     let op = rcute::ops::lookup(name)?;
     let params = op
         .params
         .iter()
-        .map(|p| (p.name, p.kind == rcute::ops::ParamKind::Variadic, p.default))
+        .map(|p| {
+            let kind = match p.kind {
+                ParamKind::Positional => "positional",
+                ParamKind::Variadic => "variadic",
+                ParamKind::Keywords => "keywords",
+            };
+            (p.name, kind, p.default)
+        })
         .collect();
     Some((params, op.mode_indexed))
 }

@@ -61,6 +61,7 @@ pub mod error;
 pub mod f2;
 pub mod htuple;
 pub mod int;
+pub mod integer;
 pub mod layout;
 pub mod notation;
 pub mod offsets;

@@ -5,6 +5,7 @@
 use crate::error::{Error, Result};
 use crate::htuple::{Builder, HRef, HTuple, MAX_DEPTH};
 use crate::int;
+use crate::integer::Integer;
 use crate::stride::Scalar;
 
 /// A shape: an HTuple of positive integers.
@@ -14,16 +15,18 @@ pub type Shape = HTuple<i64>;
 /// values used as indices), with `None` standing for `_` (slicing).
 pub type Coord = HTuple<Option<Scalar>>;
 
-/// `size(S)`: the product of the leaves (1 for `()`), or an `overflow` error.
+/// `size(S)`: the product of the leaves (1 for `()`), or an `overflow` error;
+/// for any [`Integer`] leaves (a symbolic shape has a symbolic size).
 ///
 /// ```
 /// use rcute::{HTuple, shape::size};
 /// assert_eq!(size(HTuple::flat([3i64, 4]).as_ref()).unwrap(), 12);
 /// ```
-pub fn size(s: HRef<'_, i64>) -> Result<i64> {
-    let mut p: i64 = 1;
-    for &v in s.leaves() {
-        p = int::mul(p, v)?;
+#[inline]
+pub fn size<I: Integer>(s: HRef<'_, I>) -> Result<I> {
+    let mut p = I::from_i64(1);
+    for v in s.leaves() {
+        p = p.mul(v)?;
     }
     Ok(p)
 }

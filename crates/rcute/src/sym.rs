@@ -776,14 +776,19 @@ impl SymInt {
             if i > 0 {
                 f.write_str("*")?;
             }
-            match a {
-                Atom::Sym(s) => f.write_str(&s.name)?,
-                Atom::Floor(p, q) => write!(f, "{}//{}", Paren(p), Paren(q))?,
-                Atom::Mod(p, q) if alone => write!(f, "{} % {}", Paren(p), Paren(q))?,
-                Atom::Mod(p, q) => write!(f, "({} % {})", Paren(p), Paren(q))?,
-            }
-            if *e > 1 {
-                write!(f, "^{e}")?;
+            // a power prints as a product (`N*N`), which reads back
+            for k in 0..*e {
+                if k > 0 {
+                    f.write_str("*")?;
+                }
+                match a {
+                    Atom::Sym(s) => f.write_str(&s.name)?,
+                    Atom::Floor(p, q) => write!(f, "{}//{}", Paren(p), Paren(q))?,
+                    Atom::Mod(p, q) if alone && *e == 1 => {
+                        write!(f, "{} % {}", Paren(p), Paren(q))?
+                    }
+                    Atom::Mod(p, q) => write!(f, "({} % {})", Paren(p), Paren(q))?,
+                }
             }
         }
         Ok(())
@@ -883,6 +888,6 @@ mod tests {
         assert_eq!(e.to_string(), "2*N*K + N + 1");
         assert_eq!(n.sub(&n).unwrap().to_string(), "0");
         assert_eq!(SymInt::from(1).sub(&n).unwrap().to_string(), "-N + 1");
-        assert_eq!(n.mul(&n).unwrap().to_string(), "N^2");
+        assert_eq!(n.mul(&n).unwrap().to_string(), "N*N");
     }
 }

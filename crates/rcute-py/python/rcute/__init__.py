@@ -51,7 +51,8 @@ _SIGNATURES: dict = {}
 def _signature_of(name):
     """The `inspect.Signature` of the operation `name`, built from the
     operation table's parameters (`_rcute._parameters`): positional
-    parameters with their defaults, `*name` for a variadic one, and the
+    parameters with their defaults, `*name` for a variadic one, `**name`
+    for free keywords, and the
     keyword-only `mode=()` of the mode-indexed operations. Operation
     objects return it as their `__signature__`."""
     sig = _SIGNATURES.get(name)
@@ -64,9 +65,11 @@ def _signature_of(name):
         params, mode_indexed = found
         P = inspect.Parameter
         ps = []
-        for pname, variadic, default in params:
-            if variadic:
+        for pname, kind, default in params:
+            if kind == "variadic":
                 ps.append(P(pname, P.VAR_POSITIONAL))
+            elif kind == "keywords":
+                ps.append(P(pname, P.VAR_KEYWORD))
             elif default is None:
                 ps.append(P(pname, P.POSITIONAL_OR_KEYWORD))
             else:

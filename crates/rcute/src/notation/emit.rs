@@ -120,6 +120,8 @@ fn value(out: &mut String, v: &Value, style: CodeStyle) -> Result<()> {
         Value::Swizzle(sw) => swizzle(out, sw, style),
         Value::Swizzled(s) => swizzled(out, s, style)?,
         Value::Fraction(..) => return Err(unsupported("the fraction", v, style)),
+        Value::Sym(_) => return Err(unsupported("the symbolic integer", v, style)),
+        Value::Fact(_) => return Err(unsupported("the fact", v, style)),
         Value::List(_) => return Err(unsupported("the list", v, style)),
         Value::Tensor(_) | Value::Array(_) => return Err(unsupported("the tensor", v, style)),
     }

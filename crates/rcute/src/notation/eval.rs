@@ -10,7 +10,7 @@ use std::collections::HashMap;
 
 pub use super::apply::{apply, coordinate_of_args, eval_layout, index};
 use super::ops::{self, is_operation};
-use super::parser::{BinOp, Expr, ExprKind, Statement};
+use super::parser::{Assumption, BinOp, Expr, ExprKind, Statement};
 use super::suggest::{did_you_mean, CONSTANTS};
 use super::table::{lookup, Operation, OPERATIONS};
 use super::value::{check_size, value_parts, values_equal, Value, MAX_VALUE_PARTS};
@@ -19,6 +19,7 @@ use crate::htuple::{Builder, HRef, MAX_DEPTH};
 use crate::int;
 use crate::layout::Layout;
 use crate::stride::Scalar;
+use crate::sym::{Facts, SymInt};
 
 /// An evaluation session: the variables bound so far.
 ///
@@ -34,6 +35,7 @@ use crate::stride::Scalar;
 #[derive(Clone, Debug, Default)]
 pub struct Session {
     vars: HashMap<String, Value>,
+    facts: Facts,
 }
 
 impl Session {
@@ -66,6 +68,11 @@ impl Session {
     /// ```
     pub fn set(&mut self, name: &str, v: Value) -> Result<()> {
         check_assignable(name)?;
+        if self.facts.fact(name).is_some() {
+            return Err(Error::value(format!(
+                "cannot assign to '{name}': it is a symbol declared with `assume`"
+            )));
+        }
         self.vars.insert(name.to_string(), v);
         Ok(())
     }
@@ -83,6 +90,7 @@ impl Session {
     pub fn exec(&mut self, stmt: &Statement) -> Result<Value> {
         match stmt {
             Statement::Expr(e) => self.eval(e),
+            Statement::Assume(names, fact) => self.assume(names, *fact),
             Statement::Assign(name, e) => {
                 // refused before the value is computed
                 check_assignable(name)?;
@@ -267,6 +275,51 @@ impl Session {
         }
     }
 
+    /// The symbols declared with `assume` and their facts.
+    ///
+    /// ```
+    /// let mut s = rcute::notation::Session::new();
+    /// s.eval_line("assume N % 16 == 0").unwrap().unwrap();
+    /// assert_eq!(s.facts().fact("N").unwrap().divisor, 16);
+    /// ```
+    pub fn facts(&self) -> &Facts {
+        &self.facts
+    }
+
+    /// Records an assumption (`docs/language.md`, "Symbols") and returns
+    /// what is now known, as the notation states it: `N >= 1` for a
+    /// declaration, `N % 16 == 0`, `N >= 64` (the bound rounded up to a
+    /// multiple of the known divisor). Errors: `value` for a name that is
+    /// bound to a variable, an operation or a constant, a divisor below 1;
+    /// `overflow`.
+    pub(super) fn assume(&mut self, names: &[String], fact: Assumption) -> Result<Value> {
+        for n in names {
+            check_assignable(n)?;
+            if self.vars.contains_key(n) {
+                return Err(Error::value(format!(
+                    "assume {n}: '{n}' is a variable; a symbol needs a name of its own"
+                )));
+            }
+        }
+        let mut out = Vec::with_capacity(names.len());
+        for n in names {
+            match fact {
+                Assumption::Symbol => self.facts.declare(n)?,
+                Assumption::Divisible(d) => self.facts.assume_divisible(n, d)?,
+                Assumption::AtLeast(b) => self.facts.assume_at_least(n, b)?,
+            }
+            let f = self
+                .facts
+                .fact(n)
+                .ok_or_else(|| Error::value(format!("assume {n}")))?;
+            out.push(match fact {
+                Assumption::Divisible(_) => format!("{n} % {} == 0", f.divisor),
+                Assumption::Symbol | Assumption::AtLeast(_) => format!("{n} >= {}", f.min),
+            });
+        }
+        Ok(Value::Fact(out.join(", ")))
+    }
+
     fn lookup(&self, n: &str) -> Result<Value> {
         match n {
             "None" | "_" => return Ok(Value::None),
@@ -276,6 +329,9 @@ impl Session {
         }
         if let Some(v) = self.vars.get(n) {
             return Ok(v.clone());
+        }
+        if self.facts.fact(n).is_some() {
+            return Ok(Value::Sym(SymInt::symbol(&self.facts, n)?));
         }
         if let Some((b, m, s)) = super::lexer::printed_swizzle(n) {
             // the printed swizzle `SW_3_4_3` reads back as `Swizzle(3,4,3)`
@@ -290,7 +346,8 @@ impl Session {
             .iter()
             .map(|op| op.name)
             .chain(CONSTANTS)
-            .chain(self.vars.keys().map(String::as_str));
+            .chain(self.vars.keys().map(String::as_str))
+            .chain(self.facts.names());
         Err(Error::value(format!(
             "unknown name '{n}'{}",
             did_you_mean(n, names)
@@ -468,6 +525,7 @@ pub fn layout_literal(s: &Value, d: &Value) -> Result<Value> {
 pub fn negate(v: &Value) -> Result<Value> {
     match v {
         Value::Int(x) => Ok(Value::Int(int::neg(*x)?)),
+        Value::Sym(x) => Ok(Value::from_sym(x.neg()?)),
         Value::Scalar(s) => Ok(Value::from_scalar(s.neg()?)),
         v => Err(Error::type_(format!(
             "cannot negate the {} {v}",
@@ -491,6 +549,62 @@ fn arith_operand(v: &Value, op: BinOp, other: &Value) -> Result<Scalar> {
     }
 }
 
+/// A binary operator on two integers, one of them symbolic
+/// (`docs/language.md`, "Symbols"): `+ - * // %` stay symbolic where the
+/// facts do not resolve them; `/` is exact division, a `divisibility` error
+/// where the facts do not prove it exact; `==` and `!=` answer what the
+/// facts prove and are a `value` error when they prove neither (`N == 64`
+/// without a fact deciding it); `@` is a `type` error.
+fn sym_binary(op: BinOp, x: &SymInt, y: &SymInt) -> Result<Value> {
+    let r = match op {
+        BinOp::Add => x.add(y)?,
+        BinOp::Sub => x.sub(y)?,
+        BinOp::Mul => x.mul(y)?,
+        BinOp::FloorDiv => x.floor_div(y)?,
+        BinOp::Mod => x.modulo(y)?,
+        BinOp::Eq | BinOp::Ne => {
+            let d = x.sub(y)?;
+            let equal = match d.as_const() {
+                Some(c) => c == 0,
+                None => {
+                    let nonzero = d.proven_positive() == Some(true)
+                        || d.neg()?.proven_positive() == Some(true);
+                    if !nonzero {
+                        return Err(Error::value(format!(
+                            "{x} {} {y}: the facts assumed decide neither equality nor inequality",
+                            op.symbol()
+                        )));
+                    }
+                    false
+                }
+            };
+            return Ok(Value::Bool(equal == (op == BinOp::Eq)));
+        }
+        BinOp::Div => {
+            // exact division: where the facts prove it exact
+            let q = x.floor_div(y)?;
+            if q.mul(y)? != *x {
+                let syms = x.symbols();
+                let hint = match (syms.as_slice(), y.as_const()) {
+                    ([(n, _)], Some(d)) => format!("`assume {n} % {d} == 0`"),
+                    _ => "`assume N % 16 == 0`".to_string(),
+                };
+                return Err(Error::divisibility(format!(
+                    "{x} / {y}: the facts assumed do not prove that {y} divides {x} (state \
+                     it with `assume`, e.g. {hint}, or use '//' for the floor division)"
+                )));
+            }
+            q
+        }
+        BinOp::At => {
+            return Err(Error::type_(format!(
+                "{x} @ {y}: a basis stride needs a concrete integer value and index"
+            )))
+        }
+    };
+    Ok(Value::from_sym(r))
+}
+
 /// A binary operator applied to two values.
 ///
 /// ```
@@ -512,6 +626,11 @@ pub fn binary(op: BinOp, a: &Value, b: &Value) -> Result<Value> {
             BinOp::Div => Value::fraction(x, y),
             BinOp::At => Ok(Value::from_scalar(Scalar::Int(x).at(y)?)),
         };
+    }
+    if let (Some(x), Some(y)) = (a.as_sym(), b.as_sym()) {
+        if matches!(a, Value::Sym(_)) || matches!(b, Value::Sym(_)) {
+            return sym_binary(op, &x, &y);
+        }
     }
     match op {
         BinOp::Eq => Ok(Value::Bool(values_equal(a, b))),

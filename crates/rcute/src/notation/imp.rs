@@ -90,6 +90,15 @@ impl Args<'_, '_> {
             .collect()
     }
 
+    /// All keyword arguments not taken by a named parameter (the `**`
+    /// parameter), in the order given.
+    fn keywords(&mut self) -> Vec<(String, Value)> {
+        self.kw
+            .iter_mut()
+            .filter_map(|(k, v)| v.take().map(|v| (k.to_string(), v)))
+            .collect()
+    }
+
     /// Errors for any argument not consumed.
     pub(crate) fn finish(self) -> Result<()> {
         let extra_pos = self.pos.iter().filter(|v| v.is_some()).count();
@@ -340,9 +349,31 @@ fn depth_of(v: &Value) -> Result<Value> {
     usize_value(rec(v, 0)?)
 }
 
+/// `v` with `values` substituted in its symbolic integers (`subs`).
+fn subs_value(v: &Value, values: &[(&str, i64)], depth: usize) -> Result<Value> {
+    check_depth(depth, "subs")?;
+    Ok(match v {
+        Value::Sym(x) => Value::from_sym(x.subs(values)?),
+        Value::Tuple(items) => Value::Tuple(
+            items
+                .iter()
+                .map(|x| subs_value(x, values, depth + 1))
+                .collect::<Result<_>>()?,
+        ),
+        Value::List(items) => Value::List(
+            items
+                .iter()
+                .map(|x| subs_value(x, values, depth + 1))
+                .collect::<Result<_>>()?,
+        ),
+        v => v.clone(),
+    })
+}
+
 fn size_of(v: &Value) -> Result<Value> {
     match v {
         Value::None => Err(Error::type_("size(None) is undefined")),
+        v if v.has_sym() => Ok(Value::from_sym(shape::size(v.to_sym_shape()?.as_ref())?)),
         v => Ok(Value::Int(shape::size(v.to_shape_of()?.as_ref())?)),
     }
 }
@@ -353,8 +384,12 @@ fn shape_of(v: &Value) -> Result<Value> {
         Value::Swizzled(s) => Ok(shape_value(s.layout.shape())),
         Value::Tensor(t) => Ok(shape_value(t.shape())),
         Value::Array(t) => Ok(shape_value(t.shape())),
-        Value::Int(_) | Value::Tuple(_) => {
-            v.to_shape()?;
+        Value::Int(_) | Value::Tuple(_) | Value::Sym(_) => {
+            if v.has_sym() {
+                v.to_sym_shape()?;
+            } else {
+                v.to_shape()?;
+            }
             Ok(v.clone())
         }
         v => Err(Error::type_(format!(
@@ -1397,7 +1432,28 @@ pub(crate) mod op {
 
     pub(crate) fn product(a: &mut Args, _: &[i64]) -> Result<Value> {
         let x = a.req(0)?;
+        if x.has_sym() {
+            return Ok(Value::from_sym(shape::size(x.to_sym_shape()?.as_ref())?));
+        }
         Ok(Value::Int(shape::size(x.to_shape()?.as_ref())?))
+    }
+
+    pub(crate) fn subs(a: &mut Args, _: &[i64]) -> Result<Value> {
+        let x = a.req(0)?;
+        let mut values = Vec::new();
+        for (k, v) in a.keywords() {
+            match v {
+                Value::Int(i) => values.push((k, i)),
+                v => {
+                    return Err(Error::type_(format!(
+                        "subs: the value of {k} must be a concrete integer, got the {} {v}",
+                        v.kind_name()
+                    )))
+                }
+            }
+        }
+        let values: Vec<(&str, i64)> = values.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+        subs_value(&x, &values, 0)
     }
 
     pub(crate) fn product_each(a: &mut Args, _: &[i64]) -> Result<Value> {

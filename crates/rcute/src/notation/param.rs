@@ -10,6 +10,9 @@ pub enum ParamKind {
     Positional,
     /// Any number of positional arguments (`*name`), no keyword.
     Variadic,
+    /// Any keyword arguments (`**name`), by their own names (`subs(X,
+    /// N=128)`).
+    Keywords,
 }
 
 /// One parameter of an operation.

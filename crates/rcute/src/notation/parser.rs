@@ -20,7 +20,7 @@
 //! ```
 
 use super::lexer::{parse_error, tokenize, Tok, Token};
-use crate::error::Result;
+use crate::error::{Error, Result};
 
 /// The deepest nesting of bracketed sub-expressions and unary operators
 /// accepted (each `(`, `[`, `<` or argument list opens one level).
@@ -171,13 +171,114 @@ fn is_accessor_literal(e: &Expr) -> bool {
         if matches!(&callee.kind, ExprKind::Name(n) if n == IMPLICIT_ACCESSOR || n == ARRAY_ACCESSOR))
 }
 
-/// A statement: an assignment or an expression.
+/// A statement: an assignment, an expression or an assumption.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Statement {
     /// `NAME = expr`
     Assign(String, Expr),
     /// `expr`
     Expr(Expr),
+    /// `assume N`, `assume M, N`, `assume N % 16 == 0`, `assume N >= 64`
+    /// (`docs/language.md`, "Symbols"): the names and what is assumed of
+    /// them.
+    Assume(Vec<String>, Assumption),
+}
+
+/// What an `assume` statement states of its symbols.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Assumption {
+    /// `assume N`: `N` is a positive-integer symbol.
+    Symbol,
+    /// `assume N % d == 0`: `d` divides `N`.
+    Divisible(i64),
+    /// `assume N >= b`: `N` is at least `b`.
+    AtLeast(i64),
+}
+
+/// Parses the rest of an `assume` statement (after the keyword, at `p.pos`).
+fn parse_assume(p: &mut Parser) -> Result<Statement> {
+    let forms =
+        "the forms are `assume N`, `assume M, N`, `assume N % 16 == 0` and `assume N >= 64`";
+    let mut names = Vec::new();
+    loop {
+        let t = p.peek().clone();
+        match t.tok {
+            Tok::Ident(n) => names.push(n),
+            other => {
+                return Err(parse_error(
+                    t.col,
+                    format!(
+                        "assume: expected a symbol name, found {}; {forms}",
+                        other.describe()
+                    ),
+                ))
+            }
+        }
+        p.pos += 1;
+        if p.peek().tok == Tok::Comma {
+            p.pos += 1;
+            continue;
+        }
+        break;
+    }
+    let int = |p: &mut Parser| -> Result<i64> {
+        let t = p.peek().clone();
+        let neg = t.tok == Tok::Minus;
+        if neg {
+            p.pos += 1;
+        }
+        let t = p.peek().clone();
+        match t.tok {
+            Tok::Int(v) => {
+                p.pos += 1;
+                let v = if neg { -v } else { v };
+                i64::try_from(v)
+                    .map_err(|_| Error::overflow(format!("integer {v} does not fit in 64 bits")))
+            }
+            other => Err(parse_error(
+                t.col,
+                format!(
+                    "assume: expected an integer, found {}; {forms}",
+                    other.describe()
+                ),
+            )),
+        }
+    };
+    let t = p.peek().clone();
+    let fact = match t.tok {
+        Tok::Eof => Assumption::Symbol,
+        Tok::Percent if names.len() == 1 => {
+            p.pos += 1;
+            let d = int(p)?;
+            let t = p.peek().clone();
+            if t.tok != Tok::EqEq {
+                return Err(parse_error(
+                    t.col,
+                    format!("assume: expected '== 0'; {forms}"),
+                ));
+            }
+            p.pos += 1;
+            let t = p.peek().clone();
+            if int(p)? != 0 {
+                return Err(parse_error(
+                    t.col,
+                    format!("assume: a divisibility fact reads `N % d == 0`; {forms}"),
+                ));
+            }
+            Assumption::Divisible(d)
+        }
+        Tok::Gt if names.len() == 1 && *p.peek_at(1) == Tok::Assign => {
+            p.pos += 2;
+            Assumption::AtLeast(int(p)?)
+        }
+        other => {
+            return Err(parse_error(
+                t.col,
+                format!("assume: unexpected {}; {forms}", other.describe()),
+            ))
+        }
+    };
+    Ok(Statement::Assume(names, fact))
 }
 
 /// Parses one statement; `Ok(None)` for a blank or comment-only line.
@@ -203,6 +304,12 @@ pub fn parse_statement(src: &str) -> Result<Option<Statement>> {
         depth: 0,
     };
     let stmt = match (&p.toks[0].tok, p.toks.get(1).map(|t| &t.tok)) {
+        // `assume NAME ...`: two names in a row are no expression, so no
+        // statement that had a meaning before reads as an assumption
+        (Tok::Ident(kw), Some(Tok::Ident(_) | Tok::Int(_))) if kw == "assume" => {
+            p.pos = 1;
+            parse_assume(&mut p)?
+        }
         (Tok::Ident(name), Some(Tok::Assign)) => {
             let name = name.clone();
             p.pos = 2;

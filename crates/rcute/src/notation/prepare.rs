@@ -38,7 +38,7 @@
 use super::eval::{check_assignable, is_reserved, literal_coordinate, Session};
 use super::fast::{self, ArgView, Converted, Direct};
 use super::ops;
-use super::parser::{parse_statement, BinOp, Expr, ExprKind, Statement};
+use super::parser::{parse_statement, Assumption, BinOp, Expr, ExprKind, Statement};
 use super::table::{lookup, Operation};
 use super::value::{check_size, value_parts, Value, MAX_VALUE_PARTS};
 use crate::error::{Error, Result};
@@ -53,6 +53,15 @@ use crate::shape::Coord;
 pub struct Prepared {
     assign: Option<String>,
     node: Node,
+    /// an `assume` statement: it changes the session, so only
+    /// [`Session::run`] runs it
+    assume: Option<(Vec<String>, Assumption)>,
+}
+
+fn assume_needs_run() -> Error {
+    Error::value(
+        "an `assume` statement changes the session: run it (Session::run), not evaluate it",
+    )
 }
 
 #[derive(Clone)]
@@ -101,10 +110,21 @@ impl Prepared {
             Statement::Expr(e) => Prepared {
                 assign: None,
                 node: prepare(e),
+                assume: None,
             },
             Statement::Assign(name, e) => Prepared {
                 assign: Some(name.clone()),
                 node: prepare(e),
+                assume: None,
+            },
+            Statement::Assume(names, fact) => Prepared {
+                assign: None,
+                node: Node::Expr(Expr {
+                    kind: ExprKind::Tuple(Vec::new()),
+                    col: 1,
+                    depth: 1,
+                }),
+                assume: Some((names.clone(), *fact)),
             },
         }
     }
@@ -252,6 +272,9 @@ impl Session {
     /// assert_eq!(s.run(&q).unwrap().to_string(), "19");
     /// ```
     pub fn run(&mut self, p: &Prepared) -> Result<Value> {
+        if let Some((names, fact)) = &p.assume {
+            return self.assume(names, *fact);
+        }
         match &p.assign {
             None => self.eval_prepared(p),
             Some(name) => {
@@ -278,6 +301,9 @@ impl Session {
     /// assert!(s.eval_prepared(&bad).is_err());
     /// ```
     pub fn eval_prepared(&self, p: &Prepared) -> Result<Value> {
+        if p.assume.is_some() {
+            return Err(assume_needs_run());
+        }
         self.eval_node(&p.node)
     }
 
@@ -302,7 +328,11 @@ impl Session {
     /// assert!(matches!(out, Value::None));
     /// ```
     pub fn eval_prepared_into(&self, p: &Prepared, out: &mut Value) -> Result<()> {
-        let r = self.eval_node_into(&p.node, out);
+        let r = if p.assume.is_some() {
+            Err(assume_needs_run())
+        } else {
+            self.eval_node_into(&p.node, out)
+        };
         if r.is_err() {
             *out = Value::None;
         }

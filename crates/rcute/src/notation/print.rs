@@ -126,6 +126,8 @@ fn write_value(out: &mut String, v: &Value, style: Style, nested: bool) -> fmt::
                 write!(out, "{t}")
             }
         }
+        Value::Sym(x) => write!(out, "{x}"),
+        Value::Fact(x) => out.write_str(x),
         Value::Fraction(n, d) => {
             if repr {
                 write!(out, "Fraction({n}, {d})")

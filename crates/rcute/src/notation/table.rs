@@ -66,6 +66,15 @@ const fn rest(name: &'static str) -> Param {
     }
 }
 
+/// Any keyword arguments `**name`.
+const fn kwrest(name: &'static str) -> Param {
+    Param {
+        name,
+        default: None,
+        kind: ParamKind::Keywords,
+    }
+}
+
 /// The groups the operations are listed in (`rcute help`, the docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Group {
@@ -162,8 +171,10 @@ impl Operation {
             if i > 0 {
                 s.push_str(", ");
             }
-            if p.kind == ParamKind::Variadic {
-                s.push('*');
+            match p.kind {
+                ParamKind::Variadic => s.push('*'),
+                ParamKind::Keywords => s.push_str("**"),
+                ParamKind::Positional => {}
             }
             s.push_str(p.name);
             if let Some(d) = p.default {
@@ -210,7 +221,7 @@ impl Operation {
         let variadic = self
             .params
             .last()
-            .is_some_and(|p| p.kind == ParamKind::Variadic);
+            .is_some_and(|p| p.kind != ParamKind::Positional);
         match (self.mode_indexed, params.is_empty()) {
             (false, _) => self.signature(),
             (true, true) => format!("{}(*, mode=())", self.name),
@@ -691,6 +702,24 @@ const TABLE: &[Operation] = &[
         example: "product(((2,3),4))",
         example_output: "24",
         imp: op::product,
+        direct: None,
+    },
+    Operation {
+        name: "subs",
+        group: Properties,
+        params: &[req("x"), kwrest("values")],
+        mode_indexed: false,
+        tensor_first: false,
+        summary: "substitutes values for symbols",
+        doc: "`x` with each symbol given as a keyword replaced by its value, everywhere in it \
+              (integers, tuples, lists): `subs(N*K, N=128)` is `128*K`, and with every \
+              symbol given the result is concrete. A value must satisfy the facts assumed of \
+              its symbol (`value` error otherwise, naming the fact); names that `x` does not \
+              use are ignored (as sympy's `subs`). Symbols are declared with `assume` \
+              (see the language guide, \"Symbols\").",
+        example: "subs((4, 8), N=2)",
+        example_output: "(4, 8)",
+        imp: op::subs,
         direct: None,
     },
     Operation {
@@ -1891,7 +1920,7 @@ mod tests {
             // a variadic one last
             for (i, p) in op.params.iter().enumerate() {
                 assert!(op.params[..i].iter().all(|q| q.name != p.name), "{n}");
-                if p.kind == ParamKind::Variadic {
+                if p.kind != ParamKind::Positional {
                     assert!(i + 1 == op.params.len() && p.default.is_none(), "{n}");
                 }
                 if i > 0 && p.default.is_none() && p.kind == ParamKind::Positional {
@@ -1948,7 +1977,7 @@ mod tests {
             let Some(args) = example_args(op) else {
                 continue;
             };
-            if op.params.iter().any(|p| p.kind == ParamKind::Variadic) || args.contains('=') {
+            if op.params.iter().any(|p| p.kind != ParamKind::Positional) || args.contains('=') {
                 continue;
             }
             let Ok(Value::Tuple(args)) = eval_value(&format!("({args},)")) else {

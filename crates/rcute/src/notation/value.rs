@@ -30,6 +30,14 @@ use crate::tiler::Tiler;
 pub enum Value {
     /// An integer.
     Int(i64),
+    /// A symbolic integer: a polynomial in symbols declared with `assume`
+    /// (`docs/language.md`, "Symbols"), never a constant (a symbolic
+    /// result that does not depend on a symbol is an [`Value::Int`]: see
+    /// [`Value::from_sym`]).
+    Sym(crate::sym::SymInt),
+    /// A fact about a symbol, the value of an `assume` statement (printed as
+    /// the notation states it: `N % 16 == 0`, `N >= 64`).
+    Fact(String),
     /// A non-integer stride scalar: an F2 value or a coordinate value.
     Scalar(Scalar),
     /// `None` / `_`.
@@ -144,6 +152,8 @@ impl Value {
     pub fn kind_name(&self) -> &'static str {
         match self {
             Value::Int(_) => "integer",
+            Value::Sym(_) => "symbolic integer",
+            Value::Fact(_) => "fact",
             Value::Scalar(Scalar::F2(_)) => "F2 value",
             Value::Scalar(_) => "coordinate value",
             Value::None => "None",
@@ -155,6 +165,37 @@ impl Value {
             Value::Tuple(_) => "tuple",
             Value::List(_) => "list",
             Value::Tensor(_) | Value::Array(_) => "tensor",
+        }
+    }
+
+    /// The value of a symbolic integer: an [`Value::Int`] when it does not
+    /// depend on any symbol, a [`Value::Sym`] otherwise.
+    ///
+    /// ```
+    /// use rcute::notation::Value;
+    /// use rcute::sym::SymInt;
+    /// assert!(matches!(Value::from_sym(SymInt::from(4)), Value::Int(4)));
+    /// ```
+    pub fn from_sym(s: crate::sym::SymInt) -> Value {
+        match s.as_const() {
+            Some(v) => Value::Int(v),
+            None => Value::Sym(s),
+        }
+    }
+
+    /// The value as a symbolic integer, for an integer or a symbolic
+    /// integer (`None` for anything else).
+    ///
+    /// ```
+    /// use rcute::notation::Value;
+    /// assert_eq!(Value::Int(3).as_sym().unwrap().to_string(), "3");
+    /// assert!(Value::None.as_sym().is_none());
+    /// ```
+    pub fn as_sym(&self) -> Option<crate::sym::SymInt> {
+        match self {
+            Value::Int(v) => Some(crate::sym::SymInt::from(*v)),
+            Value::Sym(s) => Some(s.clone()),
+            _ => None,
         }
     }
 
@@ -241,11 +282,57 @@ impl Value {
     pub fn to_shape(&self) -> Result<HTuple<i64>> {
         self.to_htuple("shape", &mut |v| match v {
             Value::Int(x) => Ok(*x),
+            Value::Sym(x) => Err(Error::type_(format!(
+                "shape: the symbolic integer {x} where this operation needs a concrete \
+                 integer (symbolic leaves are accepted by size, product and the arithmetic; \
+                 `subs(..., {}=...)` substitutes a value)",
+                x.symbols().first().map_or("N", |(n, _)| n.as_str())
+            ))),
             v => Err(Error::type_(format!(
                 "shape: expected integer leaves, got the {} {v}",
                 v.kind_name()
             ))),
         })
+    }
+
+    /// The shape as a tuple of symbolic integers (integer or symbolic
+    /// leaves), for the operations that accept symbolic shapes.
+    ///
+    /// ```
+    /// use rcute::notation::{Session, Value};
+    /// let mut s = Session::new();
+    /// s.eval_line("assume N").unwrap().unwrap();
+    /// let v = s.eval_line("(4, (N, 2))").unwrap().unwrap();
+    /// assert_eq!(v.to_sym_shape().unwrap().to_string(), "(4, (N, 2))");
+    /// ```
+    pub fn to_sym_shape(&self) -> Result<HTuple<crate::sym::SymInt>> {
+        self.to_htuple("shape", &mut |v| {
+            v.as_sym().ok_or_else(|| {
+                Error::type_(format!(
+                    "shape: expected integer leaves, got the {} {v}",
+                    v.kind_name()
+                ))
+            })
+        })
+    }
+
+    /// True when a symbolic integer is in the value (at any depth).
+    ///
+    /// ```
+    /// use rcute::notation::Value;
+    /// assert!(!Value::Tuple(vec![Value::Int(1)]).has_sym());
+    /// ```
+    pub fn has_sym(&self) -> bool {
+        fn rec(v: &Value, depth: usize) -> bool {
+            match v {
+                Value::Sym(_) => true,
+                Value::Tuple(items) | Value::List(items) if depth < MAX_VALUE_DEPTH => {
+                    items.iter().any(|x| rec(x, depth + 1))
+                }
+                _ => false,
+            }
+        }
+        rec(self, 0)
     }
 
     /// Like [`Value::to_shape`], but a layout, swizzled layout or tensor
@@ -669,6 +756,8 @@ pub fn values_equal(a: &Value, b: &Value) -> bool {
         use Value::*;
         match (a, b) {
             (Int(x), Int(y)) => x == y,
+            (Sym(x), Sym(y)) => x == y,
+            (Fact(x), Fact(y)) => x == y,
             (Int(_) | Scalar(_), Int(_) | Scalar(_)) => {
                 let x = a.to_scalar("==");
                 let y = b.to_scalar("==");
