@@ -572,7 +572,13 @@ impl SymInt {
             }
             t.insert(rest, c / qc);
         }
-        SymInt::normalised(t, self.den).ok()
+        // the quotient is (Σ t)/den: an integer only where the facts prove
+        // that den divides Σ t (`(N/16) // N` is not 1/16)
+        let num = SymInt::normalised(t, 1).ok()?;
+        if !num.divisible_by(self.den) {
+            return None;
+        }
+        SymInt::normalised(num.terms, self.den).ok()
     }
 
     /// `self^e` (`e` at most [`MAX_DEGREE`]). Errors: `overflow`.
