@@ -146,6 +146,35 @@ pub(crate) fn shape_of(ob: &Bound<'_, PyAny>) -> Option<HTuple<i64>> {
     Some(b.finish())
 }
 
+/// The layout `Layout(S, D)` of two flat tuples of (at most 8) ints, the
+/// common form, read straight into its leaves: `None` when `S` and `D` are
+/// not of that form (the general conversion then reads them),
+/// `Some(None)` when the layout is invalid (the generic path then reports
+/// the error).
+#[inline]
+pub(crate) fn flat_layout(
+    s: &Bound<'_, PyAny>,
+    d: &Bound<'_, PyAny>,
+) -> Option<Option<Box<RLayout>>> {
+    let s = s.downcast::<PyTuple>().ok()?;
+    let d = d.downcast::<PyTuple>().ok()?;
+    let n = s.len();
+    if n != d.len() || n > 8 {
+        return None;
+    }
+    let mut shape: SmallVec<[i64; 8]> = SmallVec::new();
+    let mut stride: SmallVec<[Scalar; 8]> = SmallVec::new();
+    for (x, y) in s.iter_borrowed().zip(d.iter_borrowed()) {
+        shape.push(int_of(&x)?);
+        stride.push(Scalar::Int(int_of(&y)?));
+    }
+    Some(
+        RLayout::new(HTuple::flat(shape), HTuple::flat(stride))
+            .ok()
+            .map(Box::new),
+    )
+}
+
 /// True for a Python tuple or int (cheap flag checks): the values read as
 /// shapes, coordinates and tilers before a layout is looked for.
 #[inline(always)]

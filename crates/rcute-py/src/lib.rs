@@ -114,7 +114,7 @@ impl PyLayout {
     ) -> PyResult<(Self, LayoutBase)> {
         if fast::enabled() {
             if let Some(l) = fast_layout(shape, stride) {
-                return Ok((PyLayout::wrap(l), LayoutBase));
+                return Ok((PyLayout::boxed(l), LayoutBase));
             }
         }
         let mut args = vec![to_value(shape, 0)?];
@@ -254,9 +254,14 @@ impl PyLayout {
 pub(crate) fn fast_layout(
     shape: &Bound<'_, PyAny>,
     stride: Option<&Bound<'_, PyAny>>,
-) -> Option<RLayout> {
+) -> Option<Box<RLayout>> {
+    if let Some(d) = stride {
+        if let Some(l) = fast::flat_layout(shape, d) {
+            return l;
+        }
+    }
     let s = fast::shape_of(shape)?;
-    match stride {
+    let l = match stride {
         None => RLayout::column_major(s).ok(),
         Some(d) => {
             let d = fast::stride_of(d)?;
@@ -268,7 +273,8 @@ pub(crate) fn fast_layout(
                 RLayout::with_stride(s, d.as_ref()).ok()
             }
         }
-    }
+    };
+    l.map(Box::new)
 }
 
 /// A coordinate value (the reference's `ArithTuple`): `ArithTuple(3, 5)`

@@ -123,7 +123,7 @@ unsafe extern "C" fn layout_new(
                 // (`stride=None` is the column-major layout, as no stride)
                 let stride = stride.filter(|d| !d.is_none());
                 if let Some(l) = fast_layout(&shape, stride.as_deref()) {
-                    return Ok(fast::layout_obj(py, l)?.into_ptr());
+                    return Ok(fast::boxed_layout_obj(py, l)?.into_ptr());
                 }
             }
             let type_call = (*std::ptr::addr_of!(ffi::PyType_Type)).tp_call;
