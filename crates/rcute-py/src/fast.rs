@@ -141,6 +141,21 @@ pub(crate) fn shape_of(ob: &Bound<'_, PyAny>) -> Option<HTuple<i64>> {
     if let Some(i) = int_of(ob) {
         return Some(HTuple::leaf(i));
     }
+    if let Ok(t) = ob.downcast::<PyTuple>() {
+        // a flat tuple of ints, the common form: straight into the leaves
+        if t.len() <= 8 {
+            let mut leaves: SmallVec<[i64; 8]> = SmallVec::new();
+            for x in t.iter_borrowed() {
+                match int_of(&x) {
+                    Some(i) => leaves.push(i),
+                    None => break,
+                }
+            }
+            if leaves.len() == t.len() {
+                return Some(HTuple::flat(leaves));
+            }
+        }
+    }
     let mut b = Builder::new();
     build_shape(ob, &mut b, 0)?;
     Some(b.finish())
