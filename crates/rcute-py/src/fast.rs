@@ -22,8 +22,9 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyInt, PyString, PyTuple};
 use pyo3::IntoPyObjectExt;
+use pyo3::{ffi, PyTypeInfo};
 use smallvec::SmallVec;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
 
 use rcute::algebra::{self, Scale};
 use rcute::htuple::Builder;
@@ -49,6 +50,32 @@ pub(crate) fn enabled() -> bool {
 #[pyfunction(name = "_set_fast_paths")]
 pub(crate) fn set_fast_paths(on: bool) -> bool {
     ENABLED.swap(on, Ordering::Relaxed)
+}
+
+/// The `Layout` type object, recorded when the module is initialised
+/// ([`init_types`]): `Layout` cannot be subclassed, so a Python object is a
+/// layout exactly when its type is this one, one pointer comparison where
+/// a checked downcast looks the type object up.
+static LAYOUT_TYPE: AtomicPtr<ffi::PyTypeObject> = AtomicPtr::new(std::ptr::null_mut());
+
+/// Records the `Layout` type object (module initialisation).
+pub(crate) fn init_types(py: Python<'_>) {
+    LAYOUT_TYPE.store(PyLayout::type_object_raw(py), Ordering::Relaxed);
+}
+
+/// `ob` as a `Layout`, when it is one.
+#[inline(always)]
+pub(crate) fn as_layout<'a, 'py>(ob: &'a Bound<'py, PyAny>) -> Option<&'a Bound<'py, PyLayout>> {
+    // SAFETY: `ob` is a live object; its type is compared with the (live,
+    // static) `Layout` type object, and an object of exactly that type is a
+    // `PyLayout`
+    unsafe {
+        if ffi::Py_TYPE(ob.as_ptr()) == LAYOUT_TYPE.load(Ordering::Relaxed) {
+            Some(ob.downcast_unchecked::<PyLayout>())
+        } else {
+            None
+        }
+    }
 }
 
 /// The deepest nesting the direct conversions read (deeper values take the
@@ -114,9 +141,53 @@ pub(crate) fn shape_of(ob: &Bound<'_, PyAny>) -> Option<HTuple<i64>> {
     if let Some(i) = int_of(ob) {
         return Some(HTuple::leaf(i));
     }
+    if let Ok(t) = ob.downcast::<PyTuple>() {
+        // a flat tuple of ints, the common form: straight into the leaves
+        if t.len() <= 8 {
+            let mut leaves: SmallVec<[i64; 8]> = SmallVec::new();
+            for x in t.iter_borrowed() {
+                match int_of(&x) {
+                    Some(i) => leaves.push(i),
+                    None => break,
+                }
+            }
+            if leaves.len() == t.len() {
+                return Some(HTuple::flat(leaves));
+            }
+        }
+    }
     let mut b = Builder::new();
     build_shape(ob, &mut b, 0)?;
     Some(b.finish())
+}
+
+/// The layout `Layout(S, D)` of two flat tuples of (at most 8) ints, the
+/// common form, read straight into its leaves: `None` when `S` and `D` are
+/// not of that form (the general conversion then reads them),
+/// `Some(None)` when the layout is invalid (the generic path then reports
+/// the error).
+#[inline]
+pub(crate) fn flat_layout(
+    s: &Bound<'_, PyAny>,
+    d: &Bound<'_, PyAny>,
+) -> Option<Option<Box<RLayout>>> {
+    let s = s.downcast::<PyTuple>().ok()?;
+    let d = d.downcast::<PyTuple>().ok()?;
+    let n = s.len();
+    if n != d.len() || n > 8 {
+        return None;
+    }
+    let mut shape: SmallVec<[i64; 8]> = SmallVec::new();
+    let mut stride: SmallVec<[Scalar; 8]> = SmallVec::new();
+    for (x, y) in s.iter_borrowed().zip(d.iter_borrowed()) {
+        shape.push(int_of(&x)?);
+        stride.push(Scalar::Int(int_of(&y)?));
+    }
+    Some(
+        RLayout::new(HTuple::flat(shape), HTuple::flat(stride))
+            .ok()
+            .map(Box::new),
+    )
 }
 
 /// True for a Python tuple or int (cheap flag checks): the values read as
@@ -168,7 +239,7 @@ fn collect_tiler<'py>(
     layouts: &mut SmallVec<[Bound<'py, PyLayout>; 4]>,
     depth: usize,
 ) -> Option<()> {
-    if let Ok(l) = ob.downcast::<PyLayout>() {
+    if let Some(l) = as_layout(ob) {
         layouts.push(l.clone());
     } else if let Ok(t) = ob.downcast::<PyTuple>() {
         if depth >= FAST_DEPTH {
@@ -189,7 +260,7 @@ fn build_tiler<'a>(
     layouts: &'a [Bound<'_, PyLayout>],
     next: &mut usize,
 ) -> Option<TilerRef<'a>> {
-    if ob.downcast::<PyLayout>().is_ok() {
+    if as_layout(ob).is_some() {
         let l = layouts.get(*next)?;
         *next += 1;
         return Some(TilerRef::Borrowed(&l.get().inner));
@@ -221,7 +292,7 @@ pub(crate) fn with_tiler<R>(
         if ob.is_none() {
             return Some(f(&TilerRef::None));
         }
-        let l = ob.downcast::<PyLayout>().ok()?;
+        let l = as_layout(ob)?;
         return Some(f(&TilerRef::Borrowed(&l.get().inner)));
     }
     let mut layouts = SmallVec::new();
@@ -242,7 +313,7 @@ pub(crate) fn layout_obj(py: Python<'_>, l: RLayout) -> PyResult<PyObject> {
 /// A new Python `Layout` holding the box `l`.
 #[inline]
 pub(crate) fn boxed_layout_obj(py: Python<'_>, l: Box<RLayout>) -> PyResult<PyObject> {
-    Ok(Py::new(py, (PyLayout { inner: l }, LayoutBase))?.into_any())
+    Ok(Py::new(py, (PyLayout::boxed(l), LayoutBase))?.into_any())
 }
 
 /// A stride scalar as the generic conversion returns it (`int`, `F2` or
@@ -359,7 +430,7 @@ impl Fast {
 /// The layout an argument holds, borrowed.
 #[inline(always)]
 fn layout_ref<'a>(ob: &'a Bound<'_, PyAny>) -> Option<&'a RLayout> {
-    ob.downcast::<PyLayout>().ok().map(|l| &*l.get().inner)
+    as_layout(ob).map(|l| &*l.get().inner)
 }
 
 /// Calls `f` with the shape of `ob` (`Value::to_shape_of`): a layout's
@@ -542,20 +613,35 @@ pub(crate) fn call(
     } else {
         None
     };
-    let b = b.as_deref();
+    call_args(py, f, &a, b.as_deref(), extend.as_ref())
+}
+
+/// The fast path `f` on the positional arguments `a` (and `b`) and
+/// `complement`'s keyword `extend`, as [`call`].
+#[inline]
+pub(crate) fn call_args(
+    py: Python<'_>,
+    f: Fast,
+    a: &Bound<'_, PyAny>,
+    b: Option<&Bound<'_, PyAny>>,
+    extend: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Option<PyObject>> {
+    if !enabled() {
+        return GENERIC;
+    }
     match (f, b) {
         (Fast::None, _) => Ok(None),
-        (Fast::Size, None) => int_result(py, with_shape_of(&a, shape::size)),
+        (Fast::Size, None) => int_result(py, with_shape_of(a, shape::size)),
         (Fast::Rank, None) => {
             let r = if let Ok(t) = a.downcast::<PyTuple>() {
                 // the generic conversion must accept the whole tuple
-                if shape_of(&a).is_none() {
+                if shape_of(a).is_none() {
                     return GENERIC;
                 }
                 t.len()
-            } else if int_of(&a).is_some() {
+            } else if int_of(a).is_some() {
                 1
-            } else if let Some(l) = layout_ref(&a) {
+            } else if let Some(l) = layout_ref(a) {
                 l.rank()
             } else {
                 return GENERIC;
@@ -563,7 +649,7 @@ pub(crate) fn call(
             int_result(py, Some(Ok(r as i64)))
         }
         (Fast::Depth, None) => {
-            let Some(r) = with_shape_of(&a, |s| s.try_depth()) else {
+            let Some(r) = with_shape_of(a, |s| s.try_depth()) else {
                 return GENERIC;
             };
             // (depths past the fast nesting bound take the generic path)
@@ -572,28 +658,28 @@ pub(crate) fn call(
                 _ => Ok(None),
             }
         }
-        (Fast::Cosize, None) => int_result(py, layout_ref(&a).map(algebra::cosize)),
-        (Fast::Shape, None) => match layout_ref(&a) {
+        (Fast::Cosize, None) => int_result(py, layout_ref(a).map(algebra::cosize)),
+        (Fast::Shape, None) => match layout_ref(a) {
             Some(l) => shape_obj(py, l.shape().as_ref()).map(Some),
             None => Ok(None),
         },
-        (Fast::Stride, None) => match layout_ref(&a) {
+        (Fast::Stride, None) => match layout_ref(a) {
             Some(l) => stride_obj(py, l.stride().as_ref()).map(Some),
             None => Ok(None),
         },
-        (Fast::Unary(op) | Fast::Profile(op, _), None) => match layout_ref(&a) {
+        (Fast::Unary(op) | Fast::Profile(op, _), None) => match layout_ref(a) {
             Some(l) => layout_into(py, |out| op(l, out)),
             None => GENERIC,
         },
-        (Fast::Profile(_, op) | Fast::Tiler(op), Some(b)) => match layout_ref(&a) {
+        (Fast::Profile(_, op) | Fast::Tiler(op), Some(b)) => match layout_ref(a) {
             Some(l) => with_tiler(b, |t| layout_into(py, |out| op(l, t, out))).unwrap_or(GENERIC),
             None => GENERIC,
         },
         (Fast::Complement, b) => {
-            let Some(l) = layout_ref(&a) else {
+            let Some(l) = layout_ref(a) else {
                 return Ok(None);
             };
-            let ext = match (b, &extend) {
+            let ext = match (b, extend) {
                 (Some(e), None) => Some(e),
                 (None, Some(e)) => Some(e),
                 _ => None,
@@ -606,44 +692,44 @@ pub(crate) fn call(
                 _ => new_layout(py, algebra::complement(l, None)),
             }
         }
-        (Fast::Pair(op), Some(b)) => match (layout_ref(&a), layout_ref(b)) {
+        (Fast::Pair(op), Some(b)) => match (layout_ref(a), layout_ref(b)) {
             (Some(x), Some(y)) => new_layout(py, op(x, y)),
             _ => GENERIC,
         },
         (Fast::MaxCommonVector, Some(b)) => {
-            let r = match (layout_ref(&a), layout_ref(b)) {
+            let r = match (layout_ref(a), layout_ref(b)) {
                 (Some(x), Some(y)) => Some(algebra::max_common_vector(x, y)),
                 _ => None,
             };
             int_result(py, r)
         }
         (Fast::Shapes(op, true), Some(b)) => {
-            with_shape_of(&a, |x| with_shape_of(b, |y| new_layout(py, op(x, y))))
+            with_shape_of(a, |x| with_shape_of(b, |y| new_layout(py, op(x, y))))
                 .flatten()
                 .unwrap_or(GENERIC)
         }
-        (Fast::Shapes(op, false), Some(b)) => match (shape_of(&a), shape_of(b)) {
+        (Fast::Shapes(op, false), Some(b)) => match (shape_of(a), shape_of(b)) {
             (Some(x), Some(y)) => new_layout(py, op(x.as_ref(), y.as_ref())),
             _ => GENERIC,
         },
-        (Fast::Cast(op), Some(b)) => match (layout_ref(&a), int_of(b)) {
+        (Fast::Cast(op), Some(b)) => match (layout_ref(a), int_of(b)) {
             (Some(l), Some(k)) => new_layout(py, op(l, k)),
             _ => GENERIC,
         },
-        (Fast::Recast, Some(b)) => match (layout_ref(&a), int_of(b)) {
+        (Fast::Recast, Some(b)) => match (layout_ref(a), int_of(b)) {
             (Some(l), Some(k)) => {
                 new_layout(py, algebra::recast(l, &Scale::Ratio { num: k, den: 1 }))
             }
             _ => GENERIC,
         },
         (Fast::Idx2crd, Some(b)) => {
-            if let Some(i) = int_of(&a) {
+            if let Some(i) = int_of(a) {
                 if is_tuple_or_int(b) {
                     return idx2crd_int_py(py, i, b);
                 }
                 return with_shape_of(b, |s| idx2crd_int(py, i, s)).unwrap_or(GENERIC);
             }
-            let Some(c) = coord_of(&a, false) else {
+            let Some(c) = coord_of(a, false) else {
                 return GENERIC;
             };
             match with_shape_of(b, |s| shape::idx2crd(c.as_ref(), s)).and_then(ok) {
@@ -652,7 +738,7 @@ pub(crate) fn call(
             }
         }
         (Fast::Crd2idx, Some(b)) => {
-            let Some(c) = coord_of(&a, false) else {
+            let Some(c) = coord_of(a, false) else {
                 return Ok(None);
             };
             int_result(py, with_shape_of(b, |s| shape::crd2idx(c.as_ref(), s)))

@@ -10,6 +10,11 @@
 //! takes the generic path: the arguments are converted into notation
 //! values and [`rcute::notation::call`] (the dispatch the `rcute eval` CLI
 //! uses) computes the value or the error.
+//!
+//! The hot calls (`Layout(...)`, `L(c)`, `op(...)`) enter through
+//! vectorcalls (the `vcall` module), which read the arguments from the
+//! interpreter's array and pass every call they do not cover on to the
+//! ordinary call slots below.
 
 use pyo3::exceptions::{PyIndexError, PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -21,6 +26,7 @@ use rcute::ops::{Operation, OPERATIONS};
 use rcute::{ErrorKind, Layout as RLayout, Scalar, Swizzle as RSwizzle, SwizzledLayout};
 
 mod fast;
+mod vcall;
 use fast::Fast;
 
 /// Maximum nesting accepted when converting Python values.
@@ -68,6 +74,26 @@ struct PyLayout {
     /// Boxed: building the Python object moves its value several times, and
     /// a 272-byte layout costs a copy each time where a pointer does not.
     inner: Box<RLayout>,
+    /// The vectorcall of `L(c)` (`vcall`), read by the interpreter at a
+    /// fixed offset in every `Layout` object.
+    vectorcall: pyo3::ffi::vectorcallfunc,
+}
+
+impl PyLayout {
+    /// The Python-side value of the layout `l`.
+    #[inline(always)]
+    fn wrap(l: RLayout) -> Self {
+        PyLayout::boxed(Box::new(l))
+    }
+
+    /// The Python-side value of the boxed layout `l`.
+    #[inline(always)]
+    fn boxed(l: Box<RLayout>) -> Self {
+        PyLayout {
+            inner: l,
+            vectorcall: vcall::LAYOUT_CALL,
+        }
+    }
 }
 
 fn none_to_zero(v: Value) -> Value {
@@ -88,7 +114,7 @@ impl PyLayout {
     ) -> PyResult<(Self, LayoutBase)> {
         if fast::enabled() {
             if let Some(l) = fast_layout(shape, stride) {
-                return Ok((PyLayout { inner: Box::new(l) }, LayoutBase));
+                return Ok((PyLayout::boxed(l), LayoutBase));
             }
         }
         let mut args = vec![to_value(shape, 0)?];
@@ -96,7 +122,7 @@ impl PyLayout {
             args.push(to_value(d, 0)?);
         }
         match notation::call("Layout", &[], args, vec![]).map_err(to_pyerr)? {
-            Value::Layout(l) => Ok((PyLayout { inner: Box::new(l) }, LayoutBase)),
+            Value::Layout(l) => Ok((PyLayout::wrap(l), LayoutBase)),
             v => Err(PyTypeError::new_err(format!("Layout: unexpected {v}"))),
         }
     }
@@ -159,9 +185,9 @@ impl PyLayout {
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        match other.downcast::<PyLayout>() {
-            Ok(o) => *o.get().inner == *self.inner,
-            Err(_) => false,
+        match fast::as_layout(other) {
+            Some(o) => *o.get().inner == *self.inner,
+            None => false,
         }
     }
 
@@ -187,20 +213,32 @@ impl PyLayout {
         if !fast::enabled() {
             return Ok(None);
         }
-        let r = if args.len() == 1 {
+        if args.len() == 1 {
             let a = args.get_borrowed_item(0)?;
-            match fast::int_of(&a) {
-                Some(i) => self.inner.eval_index(i),
-                None => match fast::coord_of(&a, true) {
-                    Some(c) => self.inner.eval(c.as_ref()),
-                    None => return Ok(None),
-                },
-            }
-        } else {
-            match fast::coord_of(args.as_any(), true) {
+            return self.fast_call1(py, &a);
+        }
+        let r = match fast::coord_of(args.as_any(), true) {
+            Some(c) => self.inner.eval(c.as_ref()),
+            None => return Ok(None),
+        };
+        match r {
+            Ok(v) => fast::scalar_obj(py, &v).map(Some),
+            Err(_) => Ok(None),
+        }
+    }
+
+    /// `L(c)` of one argument `c` on the typed core, as [`Self::fast_call`].
+    #[inline]
+    fn fast_call1(&self, py: Python<'_>, a: &Bound<'_, PyAny>) -> PyResult<Option<PyObject>> {
+        if !fast::enabled() {
+            return Ok(None);
+        }
+        let r = match fast::int_of(a) {
+            Some(i) => self.inner.eval_index(i),
+            None => match fast::coord_of(a, true) {
                 Some(c) => self.inner.eval(c.as_ref()),
                 None => return Ok(None),
-            }
+            },
         };
         match r {
             Ok(v) => fast::scalar_obj(py, &v).map(Some),
@@ -213,9 +251,17 @@ impl PyLayout {
 /// stride are ints, tuples and stride scalars the direct conversion reads;
 /// `None` otherwise or on an error (the generic path then reports it).
 #[inline]
-fn fast_layout(shape: &Bound<'_, PyAny>, stride: Option<&Bound<'_, PyAny>>) -> Option<RLayout> {
+pub(crate) fn fast_layout(
+    shape: &Bound<'_, PyAny>,
+    stride: Option<&Bound<'_, PyAny>>,
+) -> Option<Box<RLayout>> {
+    if let Some(d) = stride {
+        if let Some(l) = fast::flat_layout(shape, d) {
+            return l;
+        }
+    }
     let s = fast::shape_of(shape)?;
-    match stride {
+    let l = match stride {
         None => RLayout::column_major(s).ok(),
         Some(d) => {
             let d = fast::stride_of(d)?;
@@ -227,7 +273,8 @@ fn fast_layout(shape: &Bound<'_, PyAny>, stride: Option<&Bound<'_, PyAny>>) -> O
                 RLayout::with_stride(s, d.as_ref()).ok()
             }
         }
-    }
+    };
+    l.map(Box::new)
 }
 
 /// A coordinate value (the reference's `ArithTuple`): `ArithTuple(3, 5)`
@@ -594,6 +641,9 @@ impl PyComposedLayout {
 // gives each operation its own docstring from the operation table.)
 #[pyclass(module = "rcute", name = "Operation", frozen)]
 struct Op {
+    /// The vectorcall of `op(...)` (`vcall`), read by the interpreter at a
+    /// fixed offset in every operation object.
+    vectorcall: pyo3::ffi::vectorcallfunc,
     op: &'static Operation,
     mode: Vec<i64>,
     /// The typed fast path of plain calls (no mode path).
@@ -638,6 +688,7 @@ impl Op {
             }
         }
         let plain = Op {
+            vectorcall: vcall::OP_CALL,
             op: self.op,
             mode: Vec::new(),
             fast: self.fast,
@@ -688,6 +739,7 @@ impl Op {
             mode.push(key.extract()?);
         }
         Ok(Op {
+            vectorcall: vcall::OP_CALL,
             op: self.op,
             mode,
             fast: self.fast,
@@ -700,6 +752,7 @@ impl Op {
     /// other libraries).
     fn _with_rule(&self, rule: PyObject) -> Op {
         Op {
+            vectorcall: vcall::OP_CALL,
             op: self.op,
             mode: self.mode.clone(),
             fast: self.fast,
@@ -763,7 +816,7 @@ fn to_value(ob: &Bound<'_, PyAny>, depth: usize) -> PyResult<Value> {
         }
         return Ok(Value::Tuple(v));
     }
-    if let Ok(l) = ob.downcast::<PyLayout>() {
+    if let Some(l) = fast::as_layout(ob) {
         return Ok(Value::Layout((*l.get().inner).clone()));
     }
     if let Ok(a) = ob.downcast::<PyArithTuple>() {
@@ -1297,6 +1350,17 @@ fn _rcute(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(operations, m)?)?;
     m.add_function(wrap_pyfunction!(parameters, m)?)?;
     m.add_function(wrap_pyfunction!(fast::set_fast_paths, m)?)?;
+    fast::init_types(m.py());
+    vcall::install(
+        m.py(),
+        Op {
+            vectorcall: vcall::OP_CALL,
+            op: &OPERATIONS[0],
+            mode: Vec::new(),
+            fast: Fast::None,
+            rule: None,
+        },
+    )?;
     // every operation of the table that the module does not define in its
     // own form (the classes Layout, F2, ArithTuple, Swizzle; E, ScaledBasis)
     for op in OPERATIONS {
@@ -1304,6 +1368,7 @@ fn _rcute(m: &Bound<'_, PyModule>) -> PyResult<()> {
             m.add(
                 op.name,
                 Op {
+                    vectorcall: vcall::OP_CALL,
                     op,
                     mode: Vec::new(),
                     fast: Fast::of(op),
