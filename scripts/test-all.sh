@@ -47,8 +47,9 @@ if [ -f crates/rcute-py/pyproject.toml ]; then
   echo "== python module"
   VENV="${RCUTE_VENV:-target/py-venv}"
   [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
-  # numpy: the tests of Ptr over numpy arrays and strided views
-  "$VENV/bin/pip" install -q --upgrade pip "maturin>=1.5,<2" pytest numpy
+  # numpy: the tests of Ptr over numpy arrays and strided views; sympy: the
+  # tests of sympy expressions as symbolic integers
+  "$VENV/bin/pip" install -q --upgrade pip "maturin>=1.5,<2" pytest numpy sympy
   # nvidia-cutlass ships CUTLASS's pycute (pure Python: its dependencies are
   # not needed), for the differential test of rcute.compat.cutlass (which is
   # skipped, with a message, without it)

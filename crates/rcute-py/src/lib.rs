@@ -26,6 +26,7 @@ use rcute::ops::{Operation, OPERATIONS};
 use rcute::{ErrorKind, Layout as RLayout, Scalar, Swizzle as RSwizzle, SwizzledLayout};
 
 mod fast;
+mod symbolic;
 mod vcall;
 use fast::Fast;
 
@@ -715,6 +716,7 @@ impl Op {
         if let Some(rule) = &self.rule {
             return self.call_rule(py, rule, args, kwargs);
         }
+        symbolic::begin_call();
         let mut a = Vec::with_capacity(args.len());
         for x in args.iter() {
             a.push(to_value(&x, 0)?);
@@ -726,7 +728,7 @@ impl Op {
             }
         }
         let r = notation::ops::call_operation(self.op, &self.mode, a, kw).map_err(to_pyerr)?;
-        from_value(py, r)
+        symbolic::finish_call(py, from_value(py, r)?)
     }
 
     fn __getitem__(&self, key: &Bound<'_, PyAny>) -> PyResult<Op> {
@@ -819,6 +821,9 @@ fn to_value(ob: &Bound<'_, PyAny>, depth: usize) -> PyResult<Value> {
     if let Some(l) = fast::as_layout(ob) {
         return Ok(Value::Layout((*l.get().inner).clone()));
     }
+    if let Some(v) = symbolic::to_value(ob)? {
+        return Ok(v);
+    }
     if let Ok(a) = ob.downcast::<PyArithTuple>() {
         return Ok(Value::from_scalar(a.get().inner.clone()));
     }
@@ -861,6 +866,8 @@ fn to_value(ob: &Bound<'_, PyAny>, depth: usize) -> PyResult<Value> {
 fn from_value(py: Python<'_>, v: Value) -> PyResult<PyObject> {
     Ok(match v {
         Value::Int(i) => i.into_py_any(py)?,
+        Value::Sym(s) => symbolic::sym_obj(py, s)?,
+        Value::Fact(s) => s.into_py_any(py)?,
         Value::Scalar(Scalar::F2(f)) => PyF2 { value: f }.into_py_any(py)?,
         Value::Scalar(s) => PyArithTuple { inner: s }.into_py_any(py)?,
         Value::None => py.None(),
@@ -1333,6 +1340,8 @@ fn _rcute(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyLayout>()?;
     m.add_class::<PyArithTuple>()?;
     m.add_class::<PyF2>()?;
+    m.add_class::<symbolic::PySymInt>()?;
+    m.add_function(wrap_pyfunction!(symbolic::symbol, m)?)?;
     m.add_class::<PySwizzle>()?;
     m.add_class::<PyComposedLayout>()?;
     m.add_class::<Op>()?;

@@ -31,6 +31,8 @@ from ._rcute import (  # noqa: F401  (re-exported API)
     LayoutBase,
     ScaledBasis,
     Swizzle,
+    Symbol,
+    SymInt,
     eval_notation,
     eval_notation_str,
     format_value,
@@ -89,7 +91,7 @@ Coord = Any
 Stride = Any
 Tiler = Any
 
-_INTEGER_TYPES: list[type] = [int]
+_INTEGER_TYPES: list[type] = [int, SymInt]
 
 
 class Integer:
@@ -147,6 +149,66 @@ def is_static(x) -> bool:
     if isinstance(x, ArithTuple):
         return all(is_static(c) for c in x.as_tuple()) if isinstance(x.as_tuple(), tuple) else is_static(x.as_tuple())
     return False
+
+
+def _from_sympy(e):
+    """The rcute integer of a sympy expression: an `int`, or a `SymInt` over
+    the symbols of the same names (each read as a positive integer; declared
+    with `Symbol` if new). Sums, products, integer powers, `floor` and `Mod`
+    convert; a rational coefficient must divide exactly by the symbols'
+    facts. `ValueError` for a symbol sympy knows to be negative or not an
+    integer, `TypeError` for anything else (a float, a real function)."""
+    import sympy
+
+    if e.is_Integer:
+        return int(e)
+    if e.is_Symbol:
+        if e.is_positive is False or e.is_integer is False:
+            raise ValueError(
+                f"value: the sympy symbol {e} is not a positive integer "
+                "(rcute's symbols are; declare it sympy.Symbol(name, positive=True, integer=True))"
+            )
+        return Symbol(e.name)
+    if e.is_Add:
+        r = 0
+        for a in e.args:
+            r = r + _from_sympy(a)
+        return r
+    if e.is_Mul:
+        num, den = sympy.fraction(e)
+        if den != 1:
+            return _from_sympy(num) / _from_sympy(den)
+        r = 1
+        for a in e.args:
+            r = r * _from_sympy(a)
+        return r
+    if e.is_Pow and e.exp.is_Integer and e.exp > 0:
+        b = _from_sympy(e.base)
+        r = 1
+        for _ in range(int(e.exp)):
+            r = r * b
+        return r
+    if isinstance(e, sympy.floor):
+        num, den = sympy.fraction(sympy.together(e.args[0]))
+        return _from_sympy(num) // _from_sympy(den)
+    if isinstance(e, sympy.Mod):
+        return _from_sympy(e.args[0]) % _from_sympy(e.args[1])
+    raise TypeError(f"type: the sympy expression {e} is not an integer expression rcute reads")
+
+
+def _to_sympy(x):
+    """`x` with its `SymInt`s as sympy expressions (tuples and lists walked;
+    everything else as it is): the results of a call that had sympy
+    arguments."""
+    if isinstance(x, SymInt):
+        import sympy
+
+        return sympy.sympify(x)
+    if isinstance(x, tuple):
+        return tuple(_to_sympy(y) for y in x)
+    if isinstance(x, list):
+        return [_to_sympy(y) for y in x]
+    return x
 
 
 def is_stride_scalar(value) -> bool:

@@ -1,0 +1,378 @@
+//! Symbolic integers in Python: `rcute.Symbol('N', divisible_by=16)` and
+//! the `rcute.SymInt` values built from it (`docs/python.md`, "Symbolic
+//! integers"). The symbols of a process share one table of facts, as the
+//! declarations of one notation session do.
+
+use std::sync::Mutex;
+
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use pyo3::IntoPyObjectExt;
+
+use rcute::notation::Value;
+use rcute::sym::{Facts, SymInt};
+
+use crate::to_pyerr;
+
+/// The symbols declared in this process and their facts.
+static FACTS: Mutex<Facts> = Mutex::new(Facts::new());
+
+fn facts() -> PyResult<std::sync::MutexGuard<'static, Facts>> {
+    FACTS
+        .lock()
+        .map_err(|_| PyValueError::new_err("value: the symbol table is unavailable"))
+}
+
+/// Declares `name` (if new) with the facts given and returns the symbol.
+pub(crate) fn declare(name: &str, divisible_by: i64, min: i64) -> PyResult<SymInt> {
+    let mut f = facts()?;
+    f.declare(name).map_err(to_pyerr)?;
+    if divisible_by != 1 {
+        f.assume_divisible(name, divisible_by).map_err(to_pyerr)?;
+    }
+    if min != 1 {
+        f.assume_at_least(name, min).map_err(to_pyerr)?;
+    }
+    SymInt::symbol(&f, name).map_err(to_pyerr)
+}
+
+/// A symbolic integer: a polynomial in symbols declared with
+/// `rcute.Symbol`, with exact `+ - *`, floor division `//` and modulo `%`
+/// that stay symbolic where the symbols' facts do not resolve them, exact
+/// division `/` where the facts prove it. Printed in one canonical order
+/// (`2*N*K + N + 1`); `sympy.sympify(x)` converts it to a sympy expression.
+#[pyclass(module = "rcute", name = "SymInt", frozen)]
+pub(crate) struct PySymInt {
+    pub(crate) inner: SymInt,
+}
+
+/// The Python object of a symbolic result: an `int` when it does not
+/// depend on a symbol.
+pub(crate) fn sym_obj(py: Python<'_>, s: SymInt) -> PyResult<PyObject> {
+    match s.as_const() {
+        Some(v) => v.into_py_any(py),
+        None => PySymInt { inner: s }.into_py_any(py),
+    }
+}
+
+/// A Python operand of symbolic arithmetic: a `SymInt`, an `int`, or a
+/// sympy expression (converted by the module's `_from_sympy`).
+fn operand(ob: &Bound<'_, PyAny>) -> PyResult<Option<SymInt>> {
+    if let Ok(s) = ob.downcast::<PySymInt>() {
+        return Ok(Some(s.get().inner.clone()));
+    }
+    if ob.is_instance_of::<pyo3::types::PyBool>() {
+        return Ok(None);
+    }
+    if let Ok(i) = ob.extract::<i64>() {
+        return Ok(Some(SymInt::from(i)));
+    }
+    if is_sympy(ob) {
+        return from_sympy(ob).map(Some);
+    }
+    Ok(None)
+}
+
+/// True for an object of sympy (its type's module is `sympy...`).
+pub(crate) fn is_sympy(ob: &Bound<'_, PyAny>) -> bool {
+    ob.get_type()
+        .module()
+        .map(|m| m.to_string().starts_with("sympy"))
+        .unwrap_or(false)
+}
+
+/// A sympy expression as a symbolic integer (the module's `_from_sympy`
+/// walks it: symbols, integers, `+`, `*`, integer powers, `floor`, `Mod`,
+/// rational coefficients that the facts prove exact).
+pub(crate) fn from_sympy(ob: &Bound<'_, PyAny>) -> PyResult<SymInt> {
+    let py = ob.py();
+    let r = py.import("rcute")?.getattr("_from_sympy")?.call1((ob,))?;
+    if let Ok(s) = r.downcast::<PySymInt>() {
+        return Ok(s.get().inner.clone());
+    }
+    Ok(SymInt::from(r.extract::<i64>()?))
+}
+
+thread_local! {
+    /// Set when a sympy object is converted into a notation value: the
+    /// operation's symbolic results then go back as sympy expressions.
+    static SYMPY_SEEN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Starts the conversion of one call's arguments (no sympy object seen).
+pub(crate) fn begin_call() {
+    SYMPY_SEEN.with(|c| c.set(false));
+}
+
+/// The result of a call as the caller expects it: its symbolic integers as
+/// sympy expressions when a sympy object was among the arguments (the
+/// module's `_to_sympy`), else as it is.
+pub(crate) fn finish_call(py: Python<'_>, r: PyObject) -> PyResult<PyObject> {
+    if !SYMPY_SEEN.with(|c| c.replace(false)) {
+        return Ok(r);
+    }
+    Ok(py
+        .import("rcute")?
+        .getattr("_to_sympy")?
+        .call1((r,))?
+        .unbind())
+}
+
+/// The notation value of a symbolic operand.
+pub(crate) fn to_value(ob: &Bound<'_, PyAny>) -> PyResult<Option<Value>> {
+    if let Ok(s) = ob.downcast::<PySymInt>() {
+        return Ok(Some(Value::Sym(s.get().inner.clone())));
+    }
+    if is_sympy(ob) {
+        SYMPY_SEEN.with(|c| c.set(true));
+        return Ok(Some(Value::from_sym(from_sympy(ob)?)));
+    }
+    Ok(None)
+}
+
+type SymOp = fn(&SymInt, &SymInt) -> rcute::Result<SymInt>;
+
+/// `x op o` (or `o op x` when `reflected`); `NotImplemented` for an operand
+/// that is not an integer.
+fn bin(
+    py: Python<'_>,
+    x: &SymInt,
+    o: &Bound<'_, PyAny>,
+    f: SymOp,
+    reflected: bool,
+) -> PyResult<PyObject> {
+    match operand(o)? {
+        Some(y) => {
+            let r = if reflected { f(&y, x) } else { f(x, &y) };
+            let r = sym_obj(py, r.map_err(to_pyerr)?)?;
+            if is_sympy(o) {
+                // sympy in, sympy out
+                return Ok(py
+                    .import("rcute")?
+                    .getattr("_to_sympy")?
+                    .call1((r,))?
+                    .unbind());
+            }
+            Ok(r)
+        }
+        None => Ok(py.NotImplemented()),
+    }
+}
+
+fn exact_div(x: &SymInt, y: &SymInt) -> rcute::Result<SymInt> {
+    let q = x.floor_div(y)?;
+    if q.mul(y)? != *x {
+        return Err(rcute::Error::divisibility(format!(
+            "{x} / {y}: the facts of the symbols do not prove that {y} divides {x} \
+             (declare it: Symbol(name, divisible_by=...)), or use // for the floor division"
+        )));
+    }
+    Ok(q)
+}
+
+#[pymethods]
+impl PySymInt {
+    fn __add__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        bin(py, &self.inner, o, SymInt::add, false)
+    }
+
+    fn __radd__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        bin(py, &self.inner, o, SymInt::add, true)
+    }
+
+    fn __sub__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        bin(py, &self.inner, o, SymInt::sub, false)
+    }
+
+    fn __rsub__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        bin(py, &self.inner, o, SymInt::sub, true)
+    }
+
+    fn __mul__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        bin(py, &self.inner, o, SymInt::mul, false)
+    }
+
+    fn __rmul__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        bin(py, &self.inner, o, SymInt::mul, true)
+    }
+
+    fn __floordiv__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        bin(py, &self.inner, o, SymInt::floor_div, false)
+    }
+
+    fn __rfloordiv__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        bin(py, &self.inner, o, SymInt::floor_div, true)
+    }
+
+    fn __mod__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        bin(py, &self.inner, o, SymInt::modulo, false)
+    }
+
+    fn __rmod__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        bin(py, &self.inner, o, SymInt::modulo, true)
+    }
+
+    fn __truediv__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        bin(py, &self.inner, o, exact_div, false)
+    }
+
+    fn __rtruediv__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        bin(py, &self.inner, o, exact_div, true)
+    }
+
+    fn __neg__(&self, py: Python<'_>) -> PyResult<PyObject> {
+        sym_obj(py, self.inner.neg().map_err(to_pyerr)?)
+    }
+
+    fn __pos__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    /// Equality of values: `True` when they are the same polynomial; with
+    /// an `int`, `False` unless the value is that constant (a symbolic
+    /// value is never a constant). Use `proven_eq` for what the facts prove.
+    fn __eq__(&self, o: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(match operand(o)? {
+            Some(y) => self.inner == y,
+            None => false,
+        })
+    }
+
+    fn __ne__(&self, o: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(!self.__eq__(o)?)
+    }
+
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.inner.hash(&mut h);
+        h.finish()
+    }
+
+    fn __lt__(&self, o: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let y = operand(o)?.ok_or_else(|| PyTypeError::new_err("type: '<' needs an integer"))?;
+        decided(&self.inner, "<", &y, self.inner.lt(&y))
+    }
+
+    fn __gt__(&self, o: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let y = operand(o)?.ok_or_else(|| PyTypeError::new_err("type: '>' needs an integer"))?;
+        decided(&self.inner, ">", &y, y.lt(&self.inner))
+    }
+
+    fn __le__(&self, o: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let y = operand(o)?.ok_or_else(|| PyTypeError::new_err("type: '<=' needs an integer"))?;
+        decided(&self.inner, "<=", &y, y.lt(&self.inner).map(|b| !b))
+    }
+
+    fn __ge__(&self, o: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let y = operand(o)?.ok_or_else(|| PyTypeError::new_err("type: '>=' needs an integer"))?;
+        decided(&self.inner, ">=", &y, self.inner.lt(&y).map(|b| !b))
+    }
+
+    fn __bool__(&self) -> bool {
+        // a symbolic integer is never the constant 0
+        true
+    }
+
+    fn __str__(&self) -> String {
+        self.inner.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        self.inner.to_string()
+    }
+
+    /// The value with the symbols given substituted: `x.subs(N=128)` or
+    /// `x.subs({'N': 128})`; an `int` once every symbol has a value.
+    /// `ValueError` for a value that violates its symbol's facts.
+    #[pyo3(signature = (values=None, **kwargs))]
+    fn subs(
+        &self,
+        py: Python<'_>,
+        values: Option<&Bound<'_, PyDict>>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<PyObject> {
+        let mut vals: Vec<(String, i64)> = Vec::new();
+        for d in [values, kwargs].into_iter().flatten() {
+            for (k, v) in d.iter() {
+                let name = if let Ok(s) = k.downcast::<PySymInt>() {
+                    s.get().inner.to_string()
+                } else {
+                    k.str()?.to_string()
+                };
+                vals.push((name, v.extract::<i64>()?));
+            }
+        }
+        let refs: Vec<(&str, i64)> = vals.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+        sym_obj(py, self.inner.subs(&refs).map_err(to_pyerr)?)
+    }
+
+    /// The symbols the value depends on, with their facts:
+    /// `[(name, divisible_by, min), ...]` in printing order.
+    fn symbols(&self) -> Vec<(String, i64, i64)> {
+        self.inner
+            .symbols()
+            .into_iter()
+            .map(|(n, f)| (n, f.divisor, f.min))
+            .collect()
+    }
+
+    /// True when the facts prove that `d` divides the value.
+    fn divisible_by(&self, d: i64) -> bool {
+        self.inner.divisible_by(d)
+    }
+
+    /// Always `False`: a value that does not depend on a symbol is an `int`.
+    #[getter]
+    fn is_static(&self) -> bool {
+        false
+    }
+
+    /// The reference's `is_static` hook: a symbolic integer is not static.
+    fn _is_static(&self) -> bool {
+        false
+    }
+
+    /// The sympy expression of the value (symbols positive integers).
+    fn _sympy_(&self, py: Python<'_>) -> PyResult<PyObject> {
+        let sympy = py.import("sympy")?;
+        let locals = PyDict::new(py);
+        for (n, _) in self.inner.symbols() {
+            let kw = PyDict::new(py);
+            kw.set_item("positive", true)?;
+            kw.set_item("integer", true)?;
+            locals.set_item(&n, sympy.getattr("Symbol")?.call((&n,), Some(&kw))?)?;
+        }
+        Ok(sympy
+            .getattr("sympify")?
+            .call1((self.inner.to_string(), &locals))?
+            .unbind())
+    }
+}
+
+fn decided(x: &SymInt, op: &str, y: &SymInt, r: Option<bool>) -> PyResult<bool> {
+    r.ok_or_else(|| {
+        PyTypeError::new_err(format!(
+            "type: {x} {op} {y}: the facts of the symbols decide neither answer"
+        ))
+    })
+}
+
+/// `Symbol(name, divisible_by=1, min=1)`: the positive-integer symbol
+/// `name`, declared for the whole process (a second declaration of the same
+/// name adds its facts: divisors combine, the larger bound holds). Errors:
+/// `ValueError` for a name that is not an identifier or a divisor below 1.
+#[pyfunction(name = "Symbol")]
+#[pyo3(signature = (name, divisible_by = 1, min = 1))]
+pub(crate) fn symbol(
+    py: Python<'_>,
+    name: &str,
+    divisible_by: i64,
+    min: i64,
+) -> PyResult<PyObject> {
+    PySymInt {
+        inner: declare(name, divisible_by, min)?,
+    }
+    .into_py_any(py)
+}
