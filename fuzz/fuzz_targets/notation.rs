@@ -81,6 +81,12 @@ fuzz_target!(|data: &[u8]| {
                 let x = Some(x.map(|()| slot.clone()));
                 match st {
                     Statement::Expr(_) => x,
+                    // an assumption is run, not evaluated into a slot (which
+                    // refuses it): the slotted session runs it as eval_line does
+                    Statement::Assume(..) => {
+                        assert!(matches!(x, Some(Err(_))), "{line:?}: assume into a slot");
+                        slotted.eval_line(line)
+                    }
                     Statement::Assign(..) => {
                         // the value of the right-hand side, as `rcute bench`
                         // times it; then bound as usual (an assignment that
