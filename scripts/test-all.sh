@@ -17,6 +17,8 @@ cargo clippy --workspace --all-targets -- -D warnings
 # the other feature sets: the library without `png`, the CLI without PNG
 # support and with the allocation counter
 cargo clippy -p rcute-cli --all-targets --no-default-features --features count-allocs -- -D warnings
+# the fuzz targets (a workspace of their own, run with cargo-fuzz) still compile
+cargo check -q --manifest-path fuzz/Cargo.toml --bins
 
 echo "== cargo doc"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps
