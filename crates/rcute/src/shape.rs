@@ -2,11 +2,14 @@
 //! colexicographic conversions `idx2crd` / `crd2idx` (the last mode absorbs
 //! overflow; floor division for negative indices).
 
+use std::fmt;
+
 use crate::error::{Error, Result};
 use crate::htuple::{Builder, HRef, HTuple, MAX_DEPTH};
 use crate::int;
 use crate::integer::Integer;
 use crate::stride::Scalar;
+use crate::sym::SymInt;
 
 /// A shape: an HTuple of positive integers.
 pub type Shape = HTuple<i64>;
@@ -53,44 +56,110 @@ pub fn size<I: Integer>(s: HRef<'_, I>) -> Result<I> {
 /// ```
 pub fn idx2crd(c: HRef<'_, Option<Scalar>>, s: HRef<'_, i64>) -> Result<HTuple<Scalar>> {
     let mut b = Builder::new();
-    idx2crd_rec(c, s, &mut b, 0)?;
+    idx2crd_rec(
+        c,
+        s,
+        &mut b,
+        0,
+        &mut |x, s, b, depth| idx2crd_scalar(x.as_ref(), s, b, depth),
+        &|c| DisplayCoord(c).to_string(),
+    )?;
     Ok(b.finish())
 }
 
-fn idx2crd_rec(
-    c: HRef<'_, Option<Scalar>>,
-    s: HRef<'_, i64>,
-    b: &mut Builder<Scalar>,
+/// The recursion of `idx2crd` over a coordinate with leaves `T` and a shape
+/// with leaves `I`: tuples against tuples mode by mode, each leaf of the
+/// coordinate handed to `leaf` with its sub-shape.
+fn idx2crd_rec<T, I: fmt::Display, O>(
+    c: HRef<'_, T>,
+    s: HRef<'_, I>,
+    b: &mut Builder<O>,
     depth: usize,
+    leaf: &mut dyn FnMut(&T, HRef<'_, I>, &mut Builder<O>, usize) -> Result<()>,
+    show: &dyn Fn(HRef<'_, T>) -> String,
 ) -> Result<()> {
     if depth > MAX_DEPTH {
         return Err(Error::value("idx2crd: nesting too deep"));
     }
     match c.as_leaf() {
-        Some(leaf) => idx2crd_scalar(leaf.as_ref(), s, b, depth),
+        Some(x) => leaf(x, s, b, depth),
         None => {
             if s.is_leaf() {
                 return Err(Error::rank(format!(
                     "idx2crd: tuple coordinate {} for the leaf shape {s}",
-                    DisplayCoord(c)
+                    show(c)
                 )));
             }
             if c.rank() != s.rank() {
                 return Err(Error::rank(format!(
                     "idx2crd: coordinate {} has {} modes, shape {s} has {}",
-                    DisplayCoord(c),
+                    show(c),
                     c.rank(),
                     s.rank()
                 )));
             }
             b.open();
             for (cm, sm) in c.modes().zip(s.modes()) {
-                idx2crd_rec(cm, sm, b, depth + 1)?;
+                idx2crd_rec(cm, sm, b, depth + 1, leaf, show)?;
             }
             b.close();
             Ok(())
         }
     }
+}
+
+/// The colexicographic split of the index `i` over the extents `leaves`:
+/// each leaf but the last the remainder of a floor division by its extent,
+/// the last the remaining quotient (`idx2crd` of an integer index on a
+/// tuple shape), passed to `out` in order; for any [`Integer`].
+fn split_index<I: Integer>(i: &I, leaves: &[I], out: &mut dyn FnMut(I)) -> Result<()> {
+    let mut q = i.clone();
+    for (k, e) in leaves.iter().enumerate() {
+        if k + 1 == leaves.len() {
+            out(q);
+            return Ok(());
+        }
+        let (qq, r) = q.floor_divmod(e)?;
+        out(r);
+        q = qq;
+    }
+    Ok(())
+}
+
+/// `idx2crd(c, S)` for symbolic integers: the coordinate `c` (an index, or
+/// a tuple weakly congruent to `S` whose leaves are indices of its
+/// sub-shapes) and the shape `S` with [`SymInt`] leaves; the divisions stay
+/// symbolic where the symbols' facts do not resolve them:
+/// `idx2crd(7, (N, 4))` is `(7 % N, 7//N)`. Errors: those of [`idx2crd`].
+///
+/// ```
+/// use rcute::{HTuple, shape::idx2crd_sym, sym::{Facts, SymInt}};
+/// let mut f = Facts::new();
+/// f.declare("N").unwrap();
+/// let s = HTuple::flat([SymInt::symbol(&f, "N").unwrap(), SymInt::from(4)]);
+/// let c = HTuple::leaf(SymInt::from(7));
+/// assert_eq!(idx2crd_sym(c.as_ref(), s.as_ref()).unwrap().to_string(), "(7 % N, 7//N)");
+/// ```
+pub fn idx2crd_sym(c: HRef<'_, SymInt>, s: HRef<'_, SymInt>) -> Result<HTuple<SymInt>> {
+    let mut b = Builder::new();
+    idx2crd_rec(
+        c,
+        s,
+        &mut b,
+        0,
+        &mut |i, s, b, _| {
+            if s.is_leaf() {
+                b.leaf(i.clone());
+                return Ok(());
+            }
+            let mut out: Vec<SymInt> = Vec::with_capacity(s.num_leaves());
+            split_index(i, s.leaves(), &mut |x| out.push(x))?;
+            b.push_with_profile(s, out);
+            Ok(())
+        },
+        &|c| c.to_string(),
+    )?;
+    Ok(b.finish())
 }
 
 /// The leaves of `idx2crd(i, S)` for an integer `i` and a tuple shape `S`
@@ -153,16 +222,7 @@ fn idx2crd_scalar(
                 )));
             }
             let mut out: smallvec::SmallVec<[Scalar; 8]> = smallvec::SmallVec::new();
-            let mut q = i;
-            for (k, &e) in leaves.iter().enumerate() {
-                if k + 1 == leaves.len() {
-                    out.push(Scalar::Int(q));
-                } else {
-                    let (qq, r) = int::floor_divmod(q, e)?;
-                    out.push(Scalar::Int(r));
-                    q = qq;
-                }
-            }
+            split_index(&i, leaves, &mut |x| out.push(Scalar::Int(x)))?;
             b.push_with_profile(s, out);
             Ok(())
         }
@@ -258,15 +318,21 @@ pub fn crd2idx(c: HRef<'_, Option<Scalar>>, s: HRef<'_, i64>) -> Result<i64> {
         }
     }
     let mut acc = 0i64;
-    crd2idx_walk(c, s, &mut |x, w| match x {
-        Scalar::Int(v) => {
-            acc = int::add(acc, int::mul(*v, w)?)?;
-            Ok(())
-        }
-        x => Err(Error::type_(format!(
-            "crd2idx: {x} is not an integer coordinate"
-        ))),
-    })?;
+    crd2idx_walk(
+        c,
+        s,
+        &mut |x, w, s| match x {
+            Some(Scalar::Int(v)) => {
+                acc = int::add(acc, int::mul(*v, *w)?)?;
+                Ok(())
+            }
+            Some(x) => Err(Error::type_(format!(
+                "crd2idx: {x} is not an integer coordinate"
+            ))),
+            None => Err(none_coordinate(s)),
+        },
+        &|c| DisplayCoord(c).to_string(),
+    )?;
     Ok(acc)
 }
 
@@ -276,58 +342,84 @@ pub fn crd2idx(c: HRef<'_, Option<Scalar>>, s: HRef<'_, i64>) -> Result<i64> {
 /// never multiplied in, so that an unused product cannot overflow).
 /// Errors: `rank` for a tuple against a leaf extent, a length mismatch or a
 /// `None` leaf; `value` past [`MAX_DEPTH`]; those of `leaf`.
-fn crd2idx_walk<'a>(
-    c: HRef<'_, Option<Scalar>>,
-    s: HRef<'a, i64>,
-    leaf: &mut dyn FnMut(&Scalar, i64) -> Result<()>,
+fn crd2idx_walk<'a, T, I: Integer>(
+    c: HRef<'_, T>,
+    s: HRef<'a, I>,
+    leaf: &mut dyn FnMut(&T, &I, HRef<'_, I>) -> Result<()>,
+    show: &dyn Fn(HRef<'_, T>) -> String,
 ) -> Result<()> {
     /// The weight of the next leaf, and the sub-shape whose size still has
     /// to be folded into it.
-    struct St<'a> {
-        weight: i64,
-        pending: Option<HRef<'a, i64>>,
+    struct St<'a, I> {
+        weight: I,
+        pending: Option<HRef<'a, I>>,
     }
-    fn rec<'a>(
-        c: HRef<'_, Option<Scalar>>,
-        s: HRef<'a, i64>,
-        st: &mut St<'a>,
-        leaf: &mut dyn FnMut(&Scalar, i64) -> Result<()>,
+    fn rec<'a, T, I: Integer>(
+        c: HRef<'_, T>,
+        s: HRef<'a, I>,
+        st: &mut St<'a, I>,
+        leaf: &mut dyn FnMut(&T, &I, HRef<'_, I>) -> Result<()>,
+        show: &dyn Fn(HRef<'_, T>) -> String,
         depth: usize,
     ) -> Result<()> {
         if depth > MAX_DEPTH {
             return Err(Error::value("crd2idx: nesting too deep"));
         }
         match c.as_leaf() {
-            Some(Some(x)) => {
+            Some(x) => {
                 if let Some(p) = st.pending.take() {
-                    st.weight = int::mul(st.weight, size(p)?)?;
+                    st.weight = st.weight.mul(&size(p)?)?;
                 }
-                leaf(x, st.weight)?;
+                leaf(x, &st.weight, s)?;
                 st.pending = Some(s);
                 Ok(())
             }
-            Some(None) => Err(Error::rank(format!(
-                "crd2idx: None coordinate for shape {s}"
-            ))),
             None => {
                 if s.is_leaf() || s.rank() != c.rank() {
                     return Err(Error::rank(format!(
                         "crd2idx: coordinate {} does not match the shape {s}",
-                        DisplayCoord(c)
+                        show(c)
                     )));
                 }
                 for (cm, sm) in c.modes().zip(s.modes()) {
-                    rec(cm, sm, st, leaf, depth + 1)?;
+                    rec(cm, sm, st, leaf, show, depth + 1)?;
                 }
                 Ok(())
             }
         }
     }
     let mut st = St {
-        weight: 1,
+        weight: I::from_i64(1),
         pending: None,
     };
-    rec(c, s, &mut st, leaf, 0)
+    rec(c, s, &mut st, leaf, show, 0)
+}
+
+/// `crd2idx(c, S)` for symbolic integers: the coordinate (weakly congruent
+/// to `S`) and the shape with [`SymInt`] leaves; the colexicographic sum
+/// `Σ c_k * P_k` as a polynomial. Errors: those of [`crd2idx`].
+///
+/// ```
+/// use rcute::{HTuple, shape::crd2idx_sym, sym::{Facts, SymInt}};
+/// let mut f = Facts::new();
+/// f.declare("N").unwrap();
+/// let n = SymInt::symbol(&f, "N").unwrap();
+/// let s = HTuple::flat([n.clone(), SymInt::from(4)]);
+/// let c = HTuple::flat([SymInt::from(3), SymInt::from(2)]);
+/// assert_eq!(crd2idx_sym(c.as_ref(), s.as_ref()).unwrap().to_string(), "2*N + 3");
+/// ```
+pub fn crd2idx_sym(c: HRef<'_, SymInt>, s: HRef<'_, SymInt>) -> Result<SymInt> {
+    let mut acc = SymInt::from(0);
+    crd2idx_walk(
+        c,
+        s,
+        &mut |x, w, _| {
+            acc = acc.add(&x.mul(w)?)?;
+            Ok(())
+        },
+        &|c| c.to_string(),
+    )?;
+    Ok(acc)
 }
 
 /// `crd2idx(c, S)` for a coordinate that may hold F2 values
@@ -356,20 +448,31 @@ pub fn crd2idx_value(c: HRef<'_, Option<Scalar>>, s: HRef<'_, i64>) -> Result<Sc
         return crd2idx(c, s).map(Scalar::Int);
     }
     let mut acc = 0i64;
-    crd2idx_walk(c, s, &mut |x, w| {
-        let v = match x {
-            Scalar::F2(v) | Scalar::Int(v @ 0) => *v,
-            x => {
-                return Err(Error::type_(format!(
-                    "crd2idx: the coordinate mixes F2 values with the {} {x}",
-                    x.kind_name()
-                )))
-            }
-        };
-        acc ^= crate::f2::clmul(v, w)?;
-        Ok(())
-    })?;
+    crd2idx_walk(
+        c,
+        s,
+        &mut |x, w, s| {
+            let v = match x {
+                Some(Scalar::F2(v) | Scalar::Int(v @ 0)) => *v,
+                Some(x) => {
+                    return Err(Error::type_(format!(
+                        "crd2idx: the coordinate mixes F2 values with the {} {x}",
+                        x.kind_name()
+                    )))
+                }
+                None => return Err(none_coordinate(s)),
+            };
+            acc ^= crate::f2::clmul(v, *w)?;
+            Ok(())
+        },
+        &|c| DisplayCoord(c).to_string(),
+    )?;
     Ok(Scalar::F2(acc))
+}
+
+/// The error of a `None` leaf in a coordinate that `crd2idx` reads.
+fn none_coordinate(s: HRef<'_, i64>) -> Error {
+    Error::rank(format!("crd2idx: None coordinate for shape {s}"))
 }
 
 /// Displays a coordinate with `None` for `_` leaves.

@@ -780,7 +780,11 @@ impl SymInt {
             .ok_or_else(|| Error::value(format!("{self}: no value given for a symbol of {r}")))
     }
 
-    fn fmt_mono(m: &Mono, alone: bool, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    /// Prints a monomial; `alone` when it is the whole value, `product`
+    /// when it is multiplied by a coefficient or divided by the common
+    /// denominator (a floor division is then parenthesised: `2*(K//4)`
+    /// reads back as itself, `2*K//4` would not).
+    fn fmt_mono(m: &Mono, alone: bool, product: bool, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (i, (a, e)) in m.iter().enumerate() {
             if i > 0 {
                 f.write_str("*")?;
@@ -792,6 +796,9 @@ impl SymInt {
                 }
                 match a {
                     Atom::Sym(s) => f.write_str(&s.name)?,
+                    Atom::Floor(p, q) if product || m.len() > 1 || *e > 1 => {
+                        write!(f, "({}//{})", Paren(p), Paren(q))?
+                    }
                     Atom::Floor(p, q) => write!(f, "{}//{}", Paren(p), Paren(q))?,
                     Atom::Mod(p, q) if alone && *e == 1 => {
                         write!(f, "{} % {}", Paren(p), Paren(q))?
@@ -854,7 +861,7 @@ impl fmt::Display for SymInt {
                     write!(f, "{a}*")?;
                 }
                 let alone = terms.len() == 1 && a == 1 && m.len() == 1 && self.den == 1;
-                SymInt::fmt_mono(m, alone, f)?;
+                SymInt::fmt_mono(m, alone, a != 1 || self.den != 1, f)?;
             }
         }
         if wrap {

@@ -1484,9 +1484,15 @@ pub(crate) mod op {
     }
 
     pub(crate) fn idx2crd(a: &mut Args, _: &[i64]) -> Result<Value> {
-        let c = a.req(0)?.to_coord()?;
-        let s = a.req(1)?.to_shape_of()?;
-        match a.opt(2)? {
+        let (c, s) = (a.req(0)?, a.req(1)?);
+        let d = a.opt(2)?;
+        if (c.has_sym() || s.has_sym()) && matches!(d, None | Some(Value::None)) {
+            let r = shape::idx2crd_sym(c.to_sym_shape()?.as_ref(), s.to_sym_shape()?.as_ref())?;
+            return Ok(Value::from_htuple(&r, |x| Value::from_sym(x.clone())));
+        }
+        let c = c.to_coord()?;
+        let s = s.to_shape_of()?;
+        match d {
             None | Some(Value::None) => {
                 Ok(Value::from_stride(&shape::idx2crd(c.as_ref(), s.as_ref())?))
             }
@@ -1499,9 +1505,15 @@ pub(crate) mod op {
     }
 
     pub(crate) fn crd2idx(a: &mut Args, _: &[i64]) -> Result<Value> {
-        let c = a.req(0)?.to_coord()?;
-        let s = a.req(1)?.to_shape_of()?;
-        match a.opt(2)? {
+        let (c, s) = (a.req(0)?, a.req(1)?);
+        let d = a.opt(2)?;
+        if (c.has_sym() || s.has_sym()) && matches!(d, None | Some(Value::None)) {
+            let r = shape::crd2idx_sym(c.to_sym_shape()?.as_ref(), s.to_sym_shape()?.as_ref())?;
+            return Ok(Value::from_sym(r));
+        }
+        let c = c.to_coord()?;
+        let s = s.to_shape_of()?;
+        match d {
             None | Some(Value::None) => Ok(Value::from_scalar(shape::crd2idx_value(
                 c.as_ref(),
                 s.as_ref(),

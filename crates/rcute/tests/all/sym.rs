@@ -281,8 +281,22 @@ fn notation_case(seed: u64) -> Result<bool, String> {
         vals.push((name, f.min + f.divisor * rng.below(6) as i64));
     }
     let mut e = String::new();
-    match rng.below(3) {
+    match rng.below(5) {
         0 => notation_expr(&mut rng, 3, &mut e),
+        3 => {
+            // idx2crd of an expression in a shape of symbols and constants
+            let mut a = String::new();
+            notation_expr(&mut rng, 2, &mut a);
+            let shape = ["(M, 4)", "(N, (4, K))", "((M, 2), N)", "(3, M)"][rng.below(4) as usize];
+            e = format!("idx2crd({a}, {shape})");
+        }
+        4 => {
+            let mut a = String::new();
+            let mut b = String::new();
+            notation_expr(&mut rng, 1, &mut a);
+            notation_expr(&mut rng, 1, &mut b);
+            e = format!("crd2idx(({a}, ({b}, 2)), (M, (N, K)))");
+        }
         1 => {
             let mut a = String::new();
             let mut b = String::new();
