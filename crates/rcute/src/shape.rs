@@ -67,6 +67,15 @@ pub fn idx2crd(c: HRef<'_, Option<Scalar>>, s: HRef<'_, i64>) -> Result<HTuple<S
     Ok(b.finish())
 }
 
+/// What `idx2crd`'s recursion does with a leaf of the coordinate: the
+/// leaf, its sub-shape, the builder of the result and the depth.
+type Idx2crdLeaf<'f, T, I, O> =
+    dyn FnMut(&T, HRef<'_, I>, &mut Builder<O>, usize) -> Result<()> + 'f;
+
+/// What `crd2idx`'s walk does with a leaf of the coordinate: the leaf, its
+/// weight and its sub-shape.
+type Crd2idxLeaf<'f, T, I> = dyn FnMut(&T, &I, HRef<'_, I>) -> Result<()> + 'f;
+
 /// The recursion of `idx2crd` over a coordinate with leaves `T` and a shape
 /// with leaves `I`: tuples against tuples mode by mode, each leaf of the
 /// coordinate handed to `leaf` with its sub-shape.
@@ -75,7 +84,7 @@ fn idx2crd_rec<T, I: fmt::Display, O>(
     s: HRef<'_, I>,
     b: &mut Builder<O>,
     depth: usize,
-    leaf: &mut dyn FnMut(&T, HRef<'_, I>, &mut Builder<O>, usize) -> Result<()>,
+    leaf: &mut Idx2crdLeaf<'_, T, I, O>,
     show: &dyn Fn(HRef<'_, T>) -> String,
 ) -> Result<()> {
     if depth > MAX_DEPTH {
@@ -345,7 +354,7 @@ pub fn crd2idx(c: HRef<'_, Option<Scalar>>, s: HRef<'_, i64>) -> Result<i64> {
 fn crd2idx_walk<'a, T, I: Integer>(
     c: HRef<'_, T>,
     s: HRef<'a, I>,
-    leaf: &mut dyn FnMut(&T, &I, HRef<'_, I>) -> Result<()>,
+    leaf: &mut Crd2idxLeaf<'_, T, I>,
     show: &dyn Fn(HRef<'_, T>) -> String,
 ) -> Result<()> {
     /// The weight of the next leaf, and the sub-shape whose size still has
@@ -358,7 +367,7 @@ fn crd2idx_walk<'a, T, I: Integer>(
         c: HRef<'_, T>,
         s: HRef<'a, I>,
         st: &mut St<'a, I>,
-        leaf: &mut dyn FnMut(&T, &I, HRef<'_, I>) -> Result<()>,
+        leaf: &mut Crd2idxLeaf<'_, T, I>,
         show: &dyn Fn(HRef<'_, T>) -> String,
         depth: usize,
     ) -> Result<()> {
