@@ -1324,6 +1324,7 @@ fn parameters(
         .map(|p| {
             let kind = match p.kind {
                 ParamKind::Positional => "positional",
+                ParamKind::PositionalOnly => "positional_only",
                 ParamKind::Variadic => "variadic",
                 ParamKind::Keywords => "keywords",
             };

@@ -11,7 +11,7 @@ use pyo3::types::PyDict;
 use pyo3::IntoPyObjectExt;
 
 use rcute::notation::Value;
-use rcute::sym::{Facts, SymInt};
+use rcute::sym::{Factor, Facts, SymInt};
 
 use crate::to_pyerr;
 
@@ -141,9 +141,16 @@ fn bin(
     o: &Bound<'_, PyAny>,
     f: SymOp,
     reflected: bool,
+    is_div: bool,
 ) -> PyResult<PyObject> {
     match operand(o)? {
         Some(y) => {
+            let divisor = if reflected { x } else { &y };
+            if is_div && divisor.as_const() == Some(0) {
+                return Err(pyo3::exceptions::PyZeroDivisionError::new_err(
+                    "integer division or modulo by zero",
+                ));
+            }
             let r = if reflected { f(&y, x) } else { f(x, &y) };
             let r = sym_obj(py, r.map_err(to_pyerr)?)?;
             if is_sympy(o) {
@@ -174,51 +181,51 @@ fn exact_div(x: &SymInt, y: &SymInt) -> rcute::Result<SymInt> {
 #[pymethods]
 impl PySymInt {
     fn __add__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        bin(py, &self.inner, o, SymInt::add, false)
+        bin(py, &self.inner, o, SymInt::add, false, false)
     }
 
     fn __radd__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        bin(py, &self.inner, o, SymInt::add, true)
+        bin(py, &self.inner, o, SymInt::add, true, false)
     }
 
     fn __sub__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        bin(py, &self.inner, o, SymInt::sub, false)
+        bin(py, &self.inner, o, SymInt::sub, false, false)
     }
 
     fn __rsub__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        bin(py, &self.inner, o, SymInt::sub, true)
+        bin(py, &self.inner, o, SymInt::sub, true, false)
     }
 
     fn __mul__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        bin(py, &self.inner, o, SymInt::mul, false)
+        bin(py, &self.inner, o, SymInt::mul, false, false)
     }
 
     fn __rmul__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        bin(py, &self.inner, o, SymInt::mul, true)
+        bin(py, &self.inner, o, SymInt::mul, true, false)
     }
 
     fn __floordiv__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        bin(py, &self.inner, o, SymInt::floor_div, false)
+        bin(py, &self.inner, o, SymInt::floor_div, false, true)
     }
 
     fn __rfloordiv__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        bin(py, &self.inner, o, SymInt::floor_div, true)
+        bin(py, &self.inner, o, SymInt::floor_div, true, true)
     }
 
     fn __mod__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        bin(py, &self.inner, o, SymInt::modulo, false)
+        bin(py, &self.inner, o, SymInt::modulo, false, true)
     }
 
     fn __rmod__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        bin(py, &self.inner, o, SymInt::modulo, true)
+        bin(py, &self.inner, o, SymInt::modulo, true, true)
     }
 
     fn __truediv__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        bin(py, &self.inner, o, exact_div, false)
+        bin(py, &self.inner, o, exact_div, false, true)
     }
 
     fn __rtruediv__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        bin(py, &self.inner, o, exact_div, true)
+        bin(py, &self.inner, o, exact_div, true, true)
     }
 
     fn __neg__(&self, py: Python<'_>) -> PyResult<PyObject> {
@@ -229,18 +236,30 @@ impl PySymInt {
         slf
     }
 
-    /// Equality of values: `True` when they are the same polynomial; with
-    /// an `int`, `False` unless the value is that constant (a symbolic
-    /// value is never a constant). Use `proven_eq` for what the facts prove.
-    fn __eq__(&self, o: &Bound<'_, PyAny>) -> PyResult<bool> {
-        Ok(match operand(o)? {
+    /// Equality of values: `True` when they are the same polynomial (so
+    /// `False` against an `int`: a symbolic value is never a constant).
+    /// Against a sympy expression, sympy compares.
+    fn __eq__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        if is_sympy(o) {
+            // sympy compares (through `_sympy_`), the same both ways round
+            return Ok(py.NotImplemented());
+        }
+        let eq = match operand(o)? {
             Some(y) => self.inner == y,
             None => false,
-        })
+        };
+        eq.into_py_any(py)
     }
 
-    fn __ne__(&self, o: &Bound<'_, PyAny>) -> PyResult<bool> {
-        Ok(!self.__eq__(o)?)
+    fn __ne__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        if is_sympy(o) {
+            return Ok(py.NotImplemented());
+        }
+        let eq = match operand(o)? {
+            Some(y) => self.inner == y,
+            None => false,
+        };
+        (!eq).into_py_any(py)
     }
 
     fn __hash__(&self) -> u64 {
@@ -270,9 +289,20 @@ impl PySymInt {
         decided(&self.inner, ">=", &y, self.inner.lt(&y).map(|b| !b))
     }
 
-    fn __bool__(&self) -> bool {
-        // a symbolic integer is never the constant 0
-        true
+    /// `True` where the facts prove the value non-zero; a `TypeError`
+    /// where they do not (a polynomial in unresolved divisions may be 0 for
+    /// every value: `K//4*4 + K%4 - K`).
+    fn __bool__(&self) -> PyResult<bool> {
+        let nonzero = self.inner.proven_positive() == Some(true)
+            || self.inner.neg().ok().and_then(|n| n.proven_positive()) == Some(true);
+        if nonzero {
+            Ok(true)
+        } else {
+            Err(PyTypeError::new_err(format!(
+                "type: the truth value of {} is not decided by the facts of its symbols",
+                self.inner
+            )))
+        }
     }
 
     fn __str__(&self) -> String {
@@ -286,7 +316,7 @@ impl PySymInt {
     /// The value with the symbols given substituted: `x.subs(N=128)` or
     /// `x.subs({'N': 128})`; an `int` once every symbol has a value.
     /// `ValueError` for a value that violates its symbol's facts.
-    #[pyo3(signature = (values=None, **kwargs))]
+    #[pyo3(signature = (values=None, /, **kwargs))]
     fn subs(
         &self,
         py: Python<'_>,
@@ -334,20 +364,95 @@ impl PySymInt {
         false
     }
 
-    /// The sympy expression of the value (symbols positive integers).
-    fn _sympy_(&self, py: Python<'_>) -> PyResult<PyObject> {
-        let sympy = py.import("sympy")?;
-        let locals = PyDict::new(py);
-        for (n, _) in self.inner.symbols() {
-            let kw = PyDict::new(py);
-            kw.set_item("positive", true)?;
-            kw.set_item("integer", true)?;
-            locals.set_item(&n, sympy.getattr("Symbol")?.call((&n,), Some(&kw))?)?;
-        }
-        Ok(sympy
-            .getattr("sympify")?
-            .call1((self.inner.to_string(), &locals))?
+    /// The sympy expression of the value, built from its structure (each
+    /// symbol the sympy symbol of that name the module has seen, else a
+    /// positive-integer one).
+    fn _sympy_(slf: &Bound<'_, Self>) -> PyResult<PyObject> {
+        let py = slf.py();
+        Ok(py
+            .import("rcute")?
+            .getattr("_symint_to_sympy")?
+            .call1((slf,))?
             .unbind())
+    }
+
+    /// `(den, [(coefficient, [(kind, payload, exponent), ...]), ...])`: the
+    /// structure of the value (`kind` is `'sym'` with the name, or `'floor'`
+    /// / `'mod'` with the pair `(p, q)`).
+    fn _structure(&self, py: Python<'_>) -> PyResult<PyObject> {
+        let (den, terms) = self.inner.structure();
+        let mut out = Vec::with_capacity(terms.len());
+        for (c, fs) in terms {
+            let mut fo = Vec::with_capacity(fs.len());
+            for (f, e) in fs {
+                let item = match f {
+                    Factor::Symbol(n) => ("sym", n.into_py_any(py)?, e),
+                    Factor::Floor(p, q) => (
+                        "floor",
+                        (sym_obj(py, p)?, sym_obj(py, q)?).into_py_any(py)?,
+                        e,
+                    ),
+                    Factor::Mod(p, q) => (
+                        "mod",
+                        (sym_obj(py, p)?, sym_obj(py, q)?).into_py_any(py)?,
+                        e,
+                    ),
+                };
+                fo.push(item.into_py_any(py)?);
+            }
+            out.push((c, fo).into_py_any(py)?);
+        }
+        (den, out).into_py_any(py)
+    }
+
+    /// `x ** e` for an integer `e >= 0`.
+    fn __pow__(
+        &self,
+        py: Python<'_>,
+        e: &Bound<'_, PyAny>,
+        m: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyObject> {
+        if m.is_some_and(|m| !m.is_none()) {
+            return Err(PyTypeError::new_err(
+                "type: pow() with a modulus is not defined for SymInt",
+            ));
+        }
+        let Ok(e) = e.extract::<u32>() else {
+            return Ok(py.NotImplemented());
+        };
+        let mut r = SymInt::from(1);
+        for _ in 0..e {
+            r = r.mul(&self.inner).map_err(to_pyerr)?;
+        }
+        sym_obj(py, r)
+    }
+
+    /// `(x // o, x % o)`.
+    fn __divmod__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        let q = self.__floordiv__(py, o)?;
+        let r = self.__mod__(py, o)?;
+        (q, r).into_py_any(py)
+    }
+
+    /// `|x|` where the facts decide the sign (a `TypeError` otherwise).
+    fn __abs__(&self, py: Python<'_>) -> PyResult<PyObject> {
+        if self.inner.proven_positive() == Some(true) {
+            return sym_obj(py, self.inner.clone());
+        }
+        let n = self.inner.neg().map_err(to_pyerr)?;
+        if n.proven_positive() == Some(true) {
+            return sym_obj(py, n);
+        }
+        Err(PyTypeError::new_err(format!(
+            "type: abs({}): the facts of the symbols do not decide its sign",
+            self.inner
+        )))
+    }
+
+    fn __reduce__(&self) -> PyResult<(PyObject, ())> {
+        Err(PyTypeError::new_err(
+            "type: a SymInt cannot be pickled (its symbols belong to this process's symbol table)",
+        ))
     }
 }
 

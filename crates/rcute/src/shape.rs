@@ -161,6 +161,11 @@ pub fn idx2crd_sym(c: HRef<'_, SymInt>, s: HRef<'_, SymInt>) -> Result<HTuple<Sy
                 b.leaf(i.clone());
                 return Ok(());
             }
+            if s.leaves().iter().any(|e| e.as_const() == Some(0)) {
+                return Err(Error::value(format!(
+                    "idx2crd: the shape {s} has an extent 0, so no index {i} lies in it"
+                )));
+            }
             let mut out: Vec<SymInt> = Vec::with_capacity(s.num_leaves());
             split_index(i, s.leaves(), &mut |x| out.push(x))?;
             b.push_with_profile(s, out);

@@ -33,10 +33,15 @@
 //! assert!(n.lt(&n.mul(&n).unwrap()) == Some(true)); // N < N*N: N >= 16
 //! ```
 
+// The keys of a symbolic integer's term map hold symbols whose facts sit in
+// a lock (shared with the table that declared them); their order, equality
+// and hash read only the symbol's order and name, which never change.
+#![allow(clippy::mutable_key_type)]
+
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, RwLock};
 
 use crate::error::{Error, Result};
 use crate::int;
@@ -44,6 +49,11 @@ use crate::int;
 /// The most terms a symbolic integer may have (a bound on the work of every
 /// operation; beyond it the operation is an `overflow` error).
 pub const MAX_TERMS: usize = 64;
+
+/// The deepest nesting of unresolved floor divisions and modulos (a bound
+/// on the recursion of every operation; beyond it the operation is an
+/// `overflow` error).
+pub const MAX_NESTING: usize = 32;
 
 /// The highest degree a term may have (a bound on the work of every
 /// operation; beyond it the operation is an `overflow` error).
@@ -97,6 +107,11 @@ impl Fact {
 /// The declared symbols and their facts, in declaration order (the order
 /// symbols print in).
 ///
+/// The values that use a symbol share its facts with this table: what is
+/// assumed later holds for the values made before too (the facts are
+/// assumptions about the symbol itself, and only ever grow stronger).
+/// Cloning the table shares the symbols as well.
+///
 /// ```
 /// use rcute::sym::Facts;
 /// let mut f = Facts::new();
@@ -105,10 +120,10 @@ impl Fact {
 /// assert_eq!(f.fact("N").unwrap().min, 112); // the next multiple of 16
 /// assert!(f.assume_divisible("N", 0).is_err());
 /// ```
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default)]
 pub struct Facts {
-    names: Vec<Arc<str>>,
-    facts: BTreeMap<Arc<str>, (u32, Fact)>,
+    symbols: Vec<Arc<Symbol>>,
+    index: BTreeMap<Arc<str>, u32>,
 }
 
 fn check_name(name: &str) -> Result<()> {
@@ -128,20 +143,26 @@ impl Facts {
     /// No symbols (a `const fn`: a `static` table can start empty).
     pub const fn new() -> Facts {
         Facts {
-            names: Vec::new(),
-            facts: BTreeMap::new(),
+            symbols: Vec::new(),
+            index: BTreeMap::new(),
         }
     }
 
     /// Declares `name` a positive-integer symbol (nothing happens if it is
-    /// declared already). Errors: `value` for a name that is not an identifier.
+    /// declared already). Errors: `value` for a name that is not an
+    /// identifier; `overflow` beyond 2^32 symbols.
     pub fn declare(&mut self, name: &str) -> Result<()> {
         check_name(name)?;
-        if !self.facts.contains_key(name) {
+        if !self.index.contains_key(name) {
             let n: Arc<str> = Arc::from(name);
-            let ord = self.names.len() as u32;
-            self.names.push(n.clone());
-            self.facts.insert(n, (ord, Fact { divisor: 1, min: 1 }));
+            let ord = u32::try_from(self.symbols.len())
+                .map_err(|_| Error::overflow("too many symbols"))?;
+            self.symbols.push(Arc::new(Symbol {
+                ord,
+                name: n.clone(),
+                fact: RwLock::new(Fact { divisor: 1, min: 1 }),
+            }));
+            self.index.insert(n, ord);
         }
         Ok(())
     }
@@ -157,11 +178,11 @@ impl Facts {
             )));
         }
         self.declare(name)?;
-        let f = self.fact_mut(name)?;
-        let div = int::lcm(f.divisor, d)?;
-        let min = round_up(f.min, div)?;
-        *f = Fact { divisor: div, min };
-        Ok(())
+        self.update(name, |f| {
+            let div = int::lcm(f.divisor, d)?;
+            let min = round_up(f.min, div)?;
+            Ok(Fact { divisor: div, min })
+        })
     }
 
     /// Declares `name` if new and records `name >= b` (`assume N >= b`).
@@ -169,27 +190,41 @@ impl Facts {
     /// leaves 64 bits.
     pub fn assume_at_least(&mut self, name: &str, b: i64) -> Result<()> {
         self.declare(name)?;
-        let f = self.fact_mut(name)?;
-        let min = round_up(f.min.max(b), f.divisor)?;
-        f.min = min;
+        self.update(name, |f| {
+            let min = round_up(f.min.max(b), f.divisor)?;
+            Ok(Fact {
+                divisor: f.divisor,
+                min,
+            })
+        })
+    }
+
+    /// Replaces the facts of `name` by `f(facts)` (both updated together,
+    /// so no reader sees a divisor with a bound of another state).
+    fn update(&mut self, name: &str, f: impl FnOnce(Fact) -> Result<Fact>) -> Result<()> {
+        let sym = self.symbol_of(name).ok_or_else(|| undeclared(name))?;
+        let mut cell = sym
+            .fact
+            .write()
+            .map_err(|_| Error::value(format!("the facts of {name} are unavailable")))?;
+        *cell = f(*cell)?;
         Ok(())
     }
 
-    fn fact_mut(&mut self, name: &str) -> Result<&mut Fact> {
-        match self.facts.get_mut(name) {
-            Some((_, f)) => Ok(f),
-            None => Err(undeclared(name)),
-        }
+    fn symbol_of(&self, name: &str) -> Option<&Arc<Symbol>> {
+        self.index
+            .get(name)
+            .and_then(|&o| self.symbols.get(o as usize))
     }
 
     /// The facts of `name`, if it is declared.
     pub fn fact(&self, name: &str) -> Option<Fact> {
-        self.facts.get(name).map(|(_, f)| *f)
+        self.symbol_of(name).map(|s| s.fact())
     }
 
     /// The declared symbols, in declaration order.
     pub fn names(&self) -> impl Iterator<Item = &str> {
-        self.names.iter().map(|n| &**n)
+        self.symbols.iter().map(|s| &*s.name)
     }
 
     /// Checks that `value` is admissible for `name`: positive, a multiple of
@@ -198,10 +233,6 @@ impl Facts {
     pub fn check_value(&self, name: &str, value: i64) -> Result<()> {
         let f = self.fact(name).ok_or_else(|| undeclared(name))?;
         f.check(name, value)
-    }
-
-    fn ord(&self, name: &str) -> Option<u32> {
-        self.facts.get(name).map(|(o, _)| *o)
     }
 }
 
@@ -216,16 +247,25 @@ fn undeclared(name: &str) -> Error {
     ))
 }
 
-/// A declared symbol as the values that use it hold it: its declaration
-/// order (the printing order), its name and the facts known when the value
-/// was made. Two symbols are the same symbol when their order and name are;
-/// the facts do not take part (a later `assume` only strengthens them, and
-/// either set is true, so any of them proves only true statements).
-#[derive(Clone, Debug)]
+/// A declared symbol: its declaration order (the printing order), its name
+/// and its facts, shared by the table that declared it and every value that
+/// uses it. Two symbols are the same symbol when their order and name are.
+#[derive(Debug)]
 struct Symbol {
     ord: u32,
     name: Arc<str>,
-    fact: Fact,
+    fact: RwLock<Fact>,
+}
+
+impl Symbol {
+    /// The facts known now (the weakest facts, which hold for every
+    /// symbol, if the cell is unavailable).
+    fn fact(&self) -> Fact {
+        self.fact
+            .read()
+            .map(|f| *f)
+            .unwrap_or(Fact { divisor: 1, min: 1 })
+    }
 }
 
 impl PartialEq for Symbol {
@@ -266,6 +306,21 @@ enum Atom {
 /// A product of atoms with positive exponents, sorted; empty for 1.
 type Mono = Vec<(Atom, u32)>;
 
+/// A term of a [`SymInt`]: its coefficient and its factors with their
+/// exponents (see [`SymInt::structure`]).
+pub type Term = (i64, Vec<(Factor, u32)>);
+
+/// A factor of a term of a [`SymInt`] (see [`SymInt::structure`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Factor {
+    /// A symbol, by name.
+    Symbol(String),
+    /// An unresolved floor division `floor(p / q)`.
+    Floor(SymInt, SymInt),
+    /// An unresolved modulo `p mod q` (the sign of `q`).
+    Mod(SymInt, SymInt),
+}
+
 /// A symbolic integer: `(Σ c_i m_i) / den` with integer coefficients `c_i`,
 /// monomials `m_i` over symbols (and unresolved floor divisions and
 /// modulos), and a positive common denominator `den` that the facts prove
@@ -290,7 +345,8 @@ impl From<i64> for SymInt {
 
 fn too_big() -> Error {
     Error::overflow(format!(
-        "symbolic integer: more than {MAX_TERMS} terms or coefficients beyond 64 bits"
+        "symbolic integer: more than {MAX_TERMS} terms, a degree above {MAX_DEGREE} or a \
+         coefficient beyond 64 bits"
     ))
 }
 
@@ -336,14 +392,9 @@ impl SymInt {
     /// The symbol `name`, which must be declared in `facts`. Errors: `value`
     /// for an undeclared name.
     pub fn symbol(facts: &Facts, name: &str) -> Result<SymInt> {
-        let ord = facts.ord(name).ok_or_else(|| undeclared(name))?;
-        let name = facts.names[ord as usize].clone();
-        let fact = facts.fact(&name).ok_or_else(|| undeclared(&name))?;
+        let sym = facts.symbol_of(name).ok_or_else(|| undeclared(name))?;
         let mut terms = BTreeMap::new();
-        terms.insert(
-            vec![(Atom::Sym(Arc::new(Symbol { ord, name, fact })), 1)],
-            1,
-        );
+        terms.insert(vec![(Atom::Sym(sym.clone()), 1)], 1);
         Ok(SymInt { den: 1, terms })
     }
 
@@ -449,7 +500,7 @@ impl SymInt {
         let mut k: i128 = 1;
         for (a, e) in m {
             if let Atom::Sym(s) = a {
-                let d = s.fact.divisor as i128;
+                let d = s.fact().divisor as i128;
                 if d == 1 {
                     continue;
                 }
@@ -545,6 +596,12 @@ impl SymInt {
         } else if let Some(r) = self.exact_quotient(q) {
             return Ok((r, SymInt::from(0)));
         }
+        if self.nesting() >= MAX_NESTING || q.nesting() >= MAX_NESTING {
+            return Err(Error::overflow(format!(
+                "symbolic integer: unresolved floor divisions and modulos nested deeper than \
+                 {MAX_NESTING} levels"
+            )));
+        }
         let fl = SymInt::atom(Atom::Floor(Box::new(self.clone()), Box::new(q.clone())));
         let md = SymInt::atom(Atom::Mod(Box::new(self.clone()), Box::new(q.clone())));
         Ok((fl, md))
@@ -599,6 +656,21 @@ impl SymInt {
         Ok(r)
     }
 
+    /// How deep unresolved floor divisions and modulos nest in the value
+    /// (0 for a polynomial in symbols); at most [`MAX_NESTING`], which the
+    /// operations that make such atoms keep.
+    fn nesting(&self) -> usize {
+        let mut d = 0;
+        for m in self.terms.keys() {
+            for (a, _) in m {
+                if let Atom::Floor(p, q) | Atom::Mod(p, q) = a {
+                    d = d.max(1 + p.nesting().max(q.nesting()));
+                }
+            }
+        }
+        d
+    }
+
     fn atom(a: Atom) -> SymInt {
         let mut terms = BTreeMap::new();
         terms.insert(vec![(a, 1)], 1);
@@ -643,7 +715,7 @@ impl SymInt {
             poly.insert(Vec::new(), *c as i128);
             for (a, e) in m {
                 let Atom::Sym(s) = a else { return None };
-                let f = s.fact;
+                let f = s.fact();
                 for _ in 0..*e {
                     let mut next: BTreeMap<Mono, i128> = BTreeMap::new();
                     for (pm, pc) in &poly {
@@ -673,6 +745,72 @@ impl SymInt {
         other.sub(self).ok()?.proven_positive()
     }
 
+    /// The structure of the value, `(Σ c_i Π f_ij^e_ij) / den`: the common
+    /// denominator and the terms, each a coefficient and its factors with
+    /// their exponents (for converting to another algebra system, such as
+    /// sympy, without going through the printed form).
+    ///
+    /// ```
+    /// use rcute::sym::{Facts, Factor, SymInt};
+    /// let mut f = Facts::new();
+    /// f.declare("K").unwrap();
+    /// let k = SymInt::symbol(&f, "K").unwrap();
+    /// let e = k.mul(&k).unwrap().add(&SymInt::from(3)).unwrap();
+    /// let (den, terms) = e.structure();
+    /// assert_eq!(den, 1);
+    /// assert_eq!(terms.len(), 2);
+    /// assert!(terms.iter().any(|(c, fs)| *c == 1 && matches!(&fs[..], [(Factor::Symbol(n), 2)] if n == "K")));
+    /// ```
+    pub fn structure(&self) -> (i64, Vec<Term>) {
+        let terms = self
+            .terms
+            .iter()
+            .map(|(m, c)| {
+                let fs = m
+                    .iter()
+                    .map(|(a, e)| {
+                        let f = match a {
+                            Atom::Sym(s) => Factor::Symbol(s.name.to_string()),
+                            Atom::Floor(p, q) => Factor::Floor((**p).clone(), (**q).clone()),
+                            Atom::Mod(p, q) => Factor::Mod((**p).clone(), (**q).clone()),
+                        };
+                        (f, *e)
+                    })
+                    .collect();
+                (*c, fs)
+            })
+            .collect();
+        (self.den, terms)
+    }
+
+    /// The value as an operand of a printed operator: in parentheses
+    /// unless it is a positive constant or one symbol (`(N + 1)`, `N`, `4`).
+    ///
+    /// ```
+    /// use rcute::sym::{Facts, SymInt};
+    /// let mut f = Facts::new();
+    /// f.declare("N").unwrap();
+    /// let n = SymInt::symbol(&f, "N").unwrap();
+    /// assert_eq!(n.add(&SymInt::from(1)).unwrap().operand().to_string(), "(N + 1)");
+    /// assert_eq!(n.operand().to_string(), "N");
+    /// ```
+    pub fn operand(&self) -> impl fmt::Display + '_ {
+        Paren(self)
+    }
+
+    /// The name of the symbol this value is (`N`: one symbol, coefficient
+    /// 1), if it is one.
+    pub fn as_symbol(&self) -> Option<&str> {
+        if self.den != 1 || self.terms.len() != 1 {
+            return None;
+        }
+        let (m, c) = self.terms.iter().next()?;
+        match (&m[..], c) {
+            ([(Atom::Sym(s), 1)], 1) => Some(&s.name),
+            _ => None,
+        }
+    }
+
     /// The symbols the value depends on (also inside unresolved floor
     /// divisions and modulos), in printing order, each with the facts the
     /// value holds for it.
@@ -694,15 +832,13 @@ impl SymInt {
         out.sort();
         out.dedup();
         out.into_iter()
-            .map(|s| (s.name.to_string(), s.fact))
+            .map(|s| (s.name.to_string(), s.fact()))
             .collect()
     }
 
     fn collect_symbols(&self, out: &mut Vec<Arc<Symbol>>, depth: usize) {
-        // atoms nest at most as deep as the operations that built them,
-        // each of which is bounded; the depth guard keeps this walk bounded
-        // whatever the input
-        if depth > 64 {
+        // atoms nest at most MAX_NESTING deep (divmod refuses deeper ones)
+        if depth > MAX_NESTING {
             return;
         }
         for m in self.terms.keys() {
@@ -819,9 +955,15 @@ impl fmt::Display for Paren<'_> {
         let s = self.0;
         let simple = s.den == 1
             && s.terms.len() <= 1
-            && s.terms
-                .iter()
-                .all(|(m, c)| *c > 0 && (m.is_empty() || (*c == 1 && m.len() == 1)));
+            && s.terms.iter().all(|(m, c)| {
+                // a constant, or one symbol to the first power
+                *c > 0
+                    && (m.is_empty()
+                        || (*c == 1
+                            && m.len() == 1
+                            && m[0].1 == 1
+                            && matches!(m[0].0, Atom::Sym(_))))
+            });
         if simple {
             write!(f, "{s}")
         } else {
@@ -860,8 +1002,11 @@ impl fmt::Display for SymInt {
                 if a != 1 {
                     write!(f, "{a}*")?;
                 }
-                let alone = terms.len() == 1 && a == 1 && m.len() == 1 && self.den == 1;
-                SymInt::fmt_mono(m, alone, a != 1 || self.den != 1, f)?;
+                // a leading '-' binds tighter than '//' and '%': a floor
+                // division or modulo after it is parenthesised
+                let negated = i == 0 && c < 0;
+                let alone = terms.len() == 1 && a == 1 && m.len() == 1 && self.den == 1 && !negated;
+                SymInt::fmt_mono(m, alone, a != 1 || self.den != 1 || negated, f)?;
             }
         }
         if wrap {

@@ -180,7 +180,7 @@ fn stub_params(sig: &str) -> Vec<String> {
                 .trim()
                 .trim_start_matches('*')
         })
-        .filter(|n| !n.is_empty() && *n != "self" && *n != "mode")
+        .filter(|n| !n.is_empty() && *n != "self" && *n != "mode" && *n != "/")
         .map(str::to_string)
         .collect()
 }

@@ -72,6 +72,8 @@ def _signature_of(name):
                 ps.append(P(pname, P.VAR_POSITIONAL))
             elif kind == "keywords":
                 ps.append(P(pname, P.VAR_KEYWORD))
+            elif kind == "positional_only":
+                ps.append(P(pname, P.POSITIONAL_ONLY))
             elif default is None:
                 ps.append(P(pname, P.POSITIONAL_OR_KEYWORD))
             else:
@@ -168,6 +170,7 @@ def _from_sympy(e):
                 f"value: the sympy symbol {e} is not a positive integer "
                 "(rcute's symbols are; declare it sympy.Symbol(name, positive=True, integer=True))"
             )
+        _SYMPY_SYMBOLS.setdefault(e.name, e)
         return Symbol(e.name)
     if e.is_Add:
         r = 0
@@ -194,6 +197,37 @@ def _from_sympy(e):
     if isinstance(e, sympy.Mod):
         return _from_sympy(e.args[0]) % _from_sympy(e.args[1])
     raise TypeError(f"type: the sympy expression {e} is not an integer expression rcute reads")
+
+
+_SYMPY_SYMBOLS: dict = {}
+
+
+def _symint_to_sympy(x):
+    """The sympy expression of the `SymInt` `x`, built from its structure:
+    each symbol is the sympy symbol of that name that came in through
+    `_from_sympy` (so a user's own symbols come back), else a new
+    positive-integer sympy symbol."""
+    import sympy
+
+    def conv(v):
+        return _symint_to_sympy(v) if isinstance(v, SymInt) else sympy.Integer(v)
+
+    den, terms = x._structure()
+    total = sympy.Integer(0)
+    for coef, factors in terms:
+        t = sympy.Integer(coef)
+        for kind, payload, exp in factors:
+            if kind == "sym":
+                f = _SYMPY_SYMBOLS.get(payload)
+                if f is None:
+                    f = sympy.Symbol(payload, positive=True, integer=True)
+            elif kind == "floor":
+                f = sympy.floor(conv(payload[0]) / conv(payload[1]))
+            else:
+                f = sympy.Mod(conv(payload[0]), conv(payload[1]))
+            t = t * f**exp
+        total = total + t
+    return total / den
 
 
 def _to_sympy(x):

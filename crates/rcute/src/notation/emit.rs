@@ -121,7 +121,11 @@ fn value(out: &mut String, v: &Value, style: CodeStyle) -> Result<()> {
         Value::Swizzled(s) => swizzled(out, s, style)?,
         Value::Fraction(..) => return Err(unsupported("the fraction", v, style)),
         Value::Sym(_) => return Err(unsupported("the symbolic integer", v, style)),
-        Value::Fact(_) => return Err(unsupported("the fact", v, style)),
+        // an assumption has no C++ form: it is written as a comment
+        Value::Fact(f) => {
+            out.push_str("// ");
+            out.push_str(f);
+        }
         Value::List(_) => return Err(unsupported("the list", v, style)),
         Value::Tensor(_) | Value::Array(_) => return Err(unsupported("the tensor", v, style)),
     }

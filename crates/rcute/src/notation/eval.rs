@@ -294,7 +294,11 @@ impl Session {
     /// `overflow`.
     pub(super) fn assume(&mut self, names: &[String], fact: Assumption) -> Result<Value> {
         for n in names {
-            check_assignable(n)?;
+            if is_operation(n) || is_reserved(n) {
+                return Err(Error::value(format!(
+                    "assume {n}: '{n}' names an operation or a constant, not a symbol"
+                )));
+            }
             if self.vars.contains_key(n) {
                 return Err(Error::value(format!(
                     "assume {n}: '{n}' is a variable; a symbol needs a name of its own"
@@ -571,8 +575,10 @@ fn sym_binary(op: BinOp, x: &SymInt, y: &SymInt) -> Result<Value> {
                         || d.neg()?.proven_positive() == Some(true);
                     if !nonzero {
                         return Err(Error::value(format!(
-                            "{x} {} {y}: the facts assumed decide neither equality nor inequality",
-                            op.symbol()
+                            "{} {} {}: the facts assumed decide neither equality nor inequality",
+                            x.operand(),
+                            op.symbol(),
+                            y.operand()
                         )));
                     }
                     false
@@ -584,14 +590,19 @@ fn sym_binary(op: BinOp, x: &SymInt, y: &SymInt) -> Result<Value> {
             // exact division: where the facts prove it exact
             let q = x.floor_div(y)?;
             if q.mul(y)? != *x {
-                let syms = x.symbols();
-                let hint = match (syms.as_slice(), y.as_const()) {
-                    ([(n, _)], Some(d)) => format!("`assume {n} % {d} == 0`"),
-                    _ => "`assume N % 16 == 0`".to_string(),
+                // a fact to suggest only when it would help: x one symbol
+                // whose known divisor does not already make it divisible
+                let hint = match (x.as_symbol(), y.as_const()) {
+                    (Some(n), Some(d)) if d > 0 => format!("e.g. `assume {n} % {d} == 0`, "),
+                    _ => String::new(),
                 };
                 return Err(Error::divisibility(format!(
-                    "{x} / {y}: the facts assumed do not prove that {y} divides {x} (state \
-                     it with `assume`, e.g. {hint}, or use '//' for the floor division)"
+                    "{} / {}: the facts assumed do not prove that {} divides {} (state a \
+                     fact with `assume`, {hint}or use '//' for the floor division)",
+                    x.operand(),
+                    y.operand(),
+                    y.operand(),
+                    x.operand()
                 )));
             }
             q

@@ -54,6 +54,9 @@ impl Args<'_, '_> {
     /// Argument `i`, by position or keyword.
     fn opt(&mut self, i: usize) -> Result<Option<Value>> {
         let key = self.key(i);
+        if self.params.get(i).map(|p| p.kind) == Some(super::param::ParamKind::PositionalOnly) {
+            return Ok(self.pos.get_mut(i).and_then(|v| v.take()));
+        }
         let by_kw = self
             .kw
             .iter_mut()
@@ -1486,8 +1489,19 @@ pub(crate) mod op {
     pub(crate) fn idx2crd(a: &mut Args, _: &[i64]) -> Result<Value> {
         let (c, s) = (a.req(0)?, a.req(1)?);
         let d = a.opt(2)?;
-        if (c.has_sym() || s.has_sym()) && matches!(d, None | Some(Value::None)) {
-            let r = shape::idx2crd_sym(c.to_sym_shape()?.as_ref(), s.to_sym_shape()?.as_ref())?;
+        if c.has_sym() || s.has_sym() {
+            if !matches!(d, None | Some(Value::None)) {
+                return Err(Error::type_(
+                    "idx2crd: the strided form (a third argument) takes concrete integers; \
+                     symbolic indices and shapes are accepted without it",
+                ));
+            }
+            let s = s.to_sym_shape()?;
+            if matches!(c, Value::None) {
+                // `_`: the zero coordinate, as for concrete shapes
+                return Ok(Value::from_htuple(&s, |_| Value::Int(0)));
+            }
+            let r = shape::idx2crd_sym(c.to_sym_shape()?.as_ref(), s.as_ref())?;
             return Ok(Value::from_htuple(&r, |x| Value::from_sym(x.clone())));
         }
         let c = c.to_coord()?;
@@ -1507,7 +1521,13 @@ pub(crate) mod op {
     pub(crate) fn crd2idx(a: &mut Args, _: &[i64]) -> Result<Value> {
         let (c, s) = (a.req(0)?, a.req(1)?);
         let d = a.opt(2)?;
-        if (c.has_sym() || s.has_sym()) && matches!(d, None | Some(Value::None)) {
+        if c.has_sym() || s.has_sym() {
+            if !matches!(d, None | Some(Value::None)) {
+                return Err(Error::type_(
+                    "crd2idx: the strided form (a third argument) takes concrete integers; \
+                     symbolic coordinates and shapes are accepted without it",
+                ));
+            }
             let r = shape::crd2idx_sym(c.to_sym_shape()?.as_ref(), s.to_sym_shape()?.as_ref())?;
             return Ok(Value::from_sym(r));
         }

@@ -10,6 +10,9 @@ pub enum ParamKind {
     Positional,
     /// Any number of positional arguments (`*name`), no keyword.
     Variadic,
+    /// One positional argument that cannot be passed by keyword (Python's
+    /// `name, /`): its name stays free for the `**` parameter.
+    PositionalOnly,
     /// Any keyword arguments (`**name`), by their own names (`subs(X,
     /// N=128)`).
     Keywords,

@@ -66,6 +66,15 @@ const fn rest(name: &'static str) -> Param {
     }
 }
 
+/// A required parameter passed only by position (`name, /`).
+const fn posonly(name: &'static str) -> Param {
+    Param {
+        name,
+        default: None,
+        kind: ParamKind::PositionalOnly,
+    }
+}
+
 /// Any keyword arguments `**name`.
 const fn kwrest(name: &'static str) -> Param {
     Param {
@@ -174,12 +183,16 @@ impl Operation {
             match p.kind {
                 ParamKind::Variadic => s.push('*'),
                 ParamKind::Keywords => s.push_str("**"),
-                ParamKind::Positional => {}
+                ParamKind::Positional | ParamKind::PositionalOnly => {}
             }
             s.push_str(p.name);
             if let Some(d) = p.default {
                 s.push('=');
                 s.push_str(d);
+            }
+            let next = self.params.get(i + 1).map(|q| q.kind);
+            if p.kind == ParamKind::PositionalOnly && next != Some(ParamKind::PositionalOnly) {
+                s.push_str(", /");
             }
         }
         s
@@ -221,7 +234,7 @@ impl Operation {
         let variadic = self
             .params
             .last()
-            .is_some_and(|p| p.kind != ParamKind::Positional);
+            .is_some_and(|p| matches!(p.kind, ParamKind::Variadic | ParamKind::Keywords));
         match (self.mode_indexed, params.is_empty()) {
             (false, _) => self.signature(),
             (true, true) => format!("{}(*, mode=())", self.name),
@@ -707,7 +720,7 @@ const TABLE: &[Operation] = &[
     Operation {
         name: "subs",
         group: Properties,
-        params: &[req("x"), kwrest("values")],
+        params: &[posonly("x"), kwrest("values")],
         mode_indexed: false,
         tensor_first: false,
         summary: "substitutes values for symbols",
@@ -1920,7 +1933,7 @@ mod tests {
             // a variadic one last
             for (i, p) in op.params.iter().enumerate() {
                 assert!(op.params[..i].iter().all(|q| q.name != p.name), "{n}");
-                if p.kind != ParamKind::Positional {
+                if matches!(p.kind, ParamKind::Variadic | ParamKind::Keywords) {
                     assert!(i + 1 == op.params.len() && p.default.is_none(), "{n}");
                 }
                 if i > 0 && p.default.is_none() && p.kind == ParamKind::Positional {

@@ -244,6 +244,12 @@ fn notation_expr(rng: &mut Rng, depth: u32, out: &mut String) {
         }
         return;
     }
+    if rng.below(6) == 0 {
+        // unary minus (binds tighter than every binary operator)
+        out.push('-');
+        notation_expr(rng, depth - 1, out);
+        return;
+    }
     out.push('(');
     notation_expr(rng, depth - 1, out);
     let op = [" + ", " - ", " * ", " // ", " % ", " / "][rng.below(6) as usize];
@@ -312,15 +318,37 @@ fn notation_case(seed: u64) -> Result<bool, String> {
             e = format!("{a} {} {b}", ["==", "!="][rng.below(2) as usize]);
         }
     }
-    let symbolic = matches!(s.eval_line(&format!("X = {e}")), Some(Ok(_)));
-    if !symbolic {
-        return Ok(false);
+    let printed = match s.eval_line(&format!("X = {e}")) {
+        Some(Ok(v)) => v.to_string(),
+        _ => return Ok(false),
+    };
+    // the printed form reads back as the same value
+    if !printed.contains("True") && !printed.contains("False") {
+        match s.eval_line(&format!("X == ({printed})")) {
+            Some(Ok(v)) if v.to_string() == "True" => {}
+            Some(Err(_)) if printed.starts_with('(') => {} // a tuple: compared below
+            r => {
+                return Err(format!(
+                    "{e} prints {printed}, which reads back as another value ({:?})",
+                    r.map(|x| x.map(|v| v.to_string()))
+                ))
+            }
+        }
+        let back = s
+            .eval_line(&format!("subs({printed}, {})", subs_list(&vals)))
+            .ok_or("no value")?;
+        let again = s
+            .eval_line(&format!("subs(X, {})", subs_list(&vals)))
+            .ok_or("no value")?;
+        if let (Ok(a), Ok(b)) = (&back, &again) {
+            if a.to_string() != b.to_string() {
+                return Err(format!(
+                    "{e} prints {printed}: read back {a} but the value {b}"
+                ));
+            }
+        }
     }
-    let subs = vals
-        .iter()
-        .map(|(n, v)| format!("{n}={v}"))
-        .collect::<Vec<_>>()
-        .join(", ");
+    let subs = subs_list(&vals);
     let got = s.eval_line(&format!("subs(X, {subs})")).ok_or("no value")?;
     let mut concrete = e.clone();
     for (n, v) in &vals {
@@ -337,6 +365,13 @@ fn notation_case(seed: u64) -> Result<bool, String> {
             w
         )),
     }
+}
+
+fn subs_list(vals: &[(&str, i64)]) -> String {
+    vals.iter()
+        .map(|(n, v)| format!("{n}={v}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn notation_cases(n: u64, base: u64) {
