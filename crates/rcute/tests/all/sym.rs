@@ -298,10 +298,7 @@ fn notation_case(seed: u64) -> Result<bool, String> {
             e = format!("{a} {} {b}", ["==", "!="][rng.below(2) as usize]);
         }
     }
-    let symbolic = match s.eval_line(&format!("X = {e}")) {
-        Some(Ok(_)) => true,
-        _ => false,
-    };
+    let symbolic = matches!(s.eval_line(&format!("X = {e}")), Some(Ok(_)));
     if !symbolic {
         return Ok(false);
     }
