@@ -6,7 +6,9 @@
 //! * Layout arguments are borrowed from the (frozen) `Layout` objects.
 //! * Python ints and tuples are read directly into shapes, strides and
 //!   coordinates ([`shape_of`], [`stride_of`], [`coord_of`]) and tilers
-//!   ([`with_tiler`]), up to [`FAST_DEPTH`] levels of nesting.
+//!   ([`with_tiler`]), up to [`FAST_DEPTH`] levels of nesting; the
+//!   `Layout(S, D)` constructor reads `S` and `D` straight into the new
+//!   layout's storage ([`layout_of`]).
 //!
 //! A fast path answers `None` ("not covered") for any argument it does not
 //! read (lists, numpy integers, fractions, swizzles, tensors, keywords
@@ -27,7 +29,7 @@ use smallvec::SmallVec;
 use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
 
 use rcute::algebra::{self, Scale};
-use rcute::htuple::Builder;
+use rcute::htuple::{Builder, TupleWriter};
 use rcute::ops::{Binary, Direct, Operation, Unary};
 use rcute::shape::{self, Coord};
 use rcute::{HRef, HTuple, Layout as RLayout, Result as RResult, Scalar, TilerRef};
@@ -86,7 +88,25 @@ pub(crate) const FAST_DEPTH: usize = 16;
 /// as the generic conversion reads it.
 #[inline(always)]
 pub(crate) fn int_of(ob: &Bound<'_, PyAny>) -> Option<i64> {
-    ob.downcast::<PyInt>().ok()?.extract::<i64>().ok()
+    let p = ob.as_ptr();
+    // SAFETY: `p` is a live object; `PyLong_AsLongAndOverflow` reads an
+    // int's value without calling any Python code (a `c_long` is 64 bits
+    // on the platforms the module is built for)
+    unsafe {
+        if ffi::PyLong_Check(p) == 0 {
+            return None;
+        }
+        let mut overflow = 0;
+        let v = ffi::PyLong_AsLongAndOverflow(p, &mut overflow);
+        if overflow != 0 {
+            return None;
+        }
+        if v == -1 && !ffi::PyErr_Occurred().is_null() {
+            ffi::PyErr_Clear();
+            return None;
+        }
+        Some(v as i64)
+    }
 }
 
 /// Appends the Python value `ob` (an int, another leaf `leaf` accepts, or a
@@ -99,8 +119,8 @@ fn build<T>(
     int: fn(i64) -> T,
     depth: usize,
 ) -> Option<()> {
-    if let Ok(i) = ob.downcast::<PyInt>() {
-        b.leaf(int(i.extract::<i64>().ok()?));
+    if ob.is_instance_of::<PyInt>() {
+        b.leaf(int(int_of(ob)?));
         return Some(());
     }
     if let Ok(t) = ob.downcast::<PyTuple>() {
@@ -161,33 +181,143 @@ pub(crate) fn shape_of(ob: &Bound<'_, PyAny>) -> Option<HTuple<i64>> {
     Some(b.finish())
 }
 
-/// The layout `Layout(S, D)` of two flat tuples of (at most 8) ints, the
-/// common form, read straight into its leaves: `None` when `S` and `D` are
-/// not of that form (the general conversion then reads them),
-/// `Some(None)` when the layout is invalid (the generic path then reports
-/// the error).
+/// Why [`layout_of`] did not build a layout.
+pub(crate) enum NotBuilt {
+    /// A stride scalar other than an int seeds the prefix products over a
+    /// tuple of the shape (`Layout((2, 3), E(0))`): not read here.
+    ScalarSeed,
+    /// Another argument form, or an invalid layout: the generic path
+    /// reads the arguments (and reports the error).
+    Other,
+}
+
+/// The layout `Layout(S, D)` (`Layout(S)` when `stride` is `None`) of a
+/// shape `S` of ints and tuples and a stride `D` of stride scalars and
+/// tuples, read straight into the storage of the box the Python object
+/// will hold ([`RLayout::build_in_place`], which checks it as
+/// `Layout::new` does).
+///
+/// `S` and `D` are read together: where `D` has a tuple, `S` must have a
+/// tuple of the same length; where `D` has an integer and `S` a tuple, the
+/// stride of that sub-shape is its prefix product seeded by the integer
+/// (`Layout::with_stride`, from the first leaf, each product checked);
+/// `Layout(S)` is the prefix product seeded by 1 (`Layout::column_major`).
 #[inline]
-pub(crate) fn flat_layout(
+pub(crate) fn layout_of(
+    shape: &Bound<'_, PyAny>,
+    stride: Option<&Bound<'_, PyAny>>,
+) -> Result<Box<RLayout>, NotBuilt> {
+    let mut l = Box::new(RLayout::leaf(1, Scalar::Int(0)));
+    let mut scalar_seed = false;
+    let r = l.build_in_place(|sw, dw| {
+        let ok = match stride {
+            Some(d) => write_pair(shape, d, sw, dw, &mut scalar_seed, 0),
+            None => write_seeded(shape, &mut Seed::new(1), sw, dw, 0),
+        };
+        ok.ok_or_else(|| rcute::Error::type_(""))
+    });
+    match r {
+        Ok(()) => Ok(l),
+        Err(_) if scalar_seed => Err(NotBuilt::ScalarSeed),
+        Err(_) => Err(NotBuilt::Other),
+    }
+}
+
+/// Tuple `ob` when it is one (a tuple subclass too), with its items.
+#[inline(always)]
+fn tuple_items<'a, 'py>(ob: &'a Bound<'py, PyAny>) -> Option<&'a Bound<'py, PyTuple>> {
+    if ob.is_instance_of::<PyTuple>() {
+        // SAFETY: checked just above
+        Some(unsafe { ob.downcast_unchecked::<PyTuple>() })
+    } else {
+        None
+    }
+}
+
+/// Writes the shape `s` and the stride `d` read together (see
+/// [`layout_of`]); `None` for what is not read.
+fn write_pair(
     s: &Bound<'_, PyAny>,
     d: &Bound<'_, PyAny>,
-) -> Option<Option<Box<RLayout>>> {
-    let s = s.downcast::<PyTuple>().ok()?;
-    let d = d.downcast::<PyTuple>().ok()?;
-    let n = s.len();
-    if n != d.len() || n > 8 {
+    sw: &mut TupleWriter<'_, i64>,
+    dw: &mut TupleWriter<'_, Scalar>,
+    scalar_seed: &mut bool,
+    depth: usize,
+) -> Option<()> {
+    if let Some(dt) = tuple_items(d) {
+        let st = tuple_items(s)?;
+        let n = st.len();
+        if n != dt.len() || depth >= FAST_DEPTH {
+            return None;
+        }
+        sw.tuple(n);
+        dw.tuple(n);
+        for (x, y) in st.iter_borrowed().zip(dt.iter_borrowed()) {
+            write_pair(&x, &y, sw, dw, scalar_seed, depth + 1)?;
+        }
+        return Some(());
+    }
+    if let Some(v) = int_of(d) {
+        if let Some(e) = int_of(s) {
+            sw.leaf(e);
+            dw.leaf(Scalar::Int(v));
+            return Some(());
+        }
+        return write_seeded(s, &mut Seed::new(v), sw, dw, depth);
+    }
+    let v = scalar_leaf(d)?;
+    if tuple_items(s).is_some() {
+        *scalar_seed = true;
         return None;
     }
-    let mut shape: SmallVec<[i64; 8]> = SmallVec::new();
-    let mut stride: SmallVec<[Scalar; 8]> = SmallVec::new();
-    for (x, y) in s.iter_borrowed().zip(d.iter_borrowed()) {
-        shape.push(int_of(&x)?);
-        stride.push(Scalar::Int(int_of(&y)?));
+    sw.leaf(int_of(s)?);
+    dw.leaf(v);
+    Some(())
+}
+
+/// The running prefix product of [`write_seeded`]: the stride of the next
+/// leaf is `acc` times the extent of the previous leaf (multiplied only
+/// when a next leaf comes, as the library's prefix product does).
+struct Seed {
+    acc: i64,
+    prev: Option<i64>,
+}
+
+impl Seed {
+    fn new(v: i64) -> Seed {
+        Seed { acc: v, prev: None }
     }
-    Some(
-        RLayout::new(HTuple::flat(shape), HTuple::flat(stride))
-            .ok()
-            .map(Box::new),
-    )
+}
+
+/// Writes the shape `s` (ints and tuples) and, for its stride, the prefix
+/// product of its leaves carried by `seed`; `None` for what is not read
+/// or on overflow.
+fn write_seeded(
+    s: &Bound<'_, PyAny>,
+    seed: &mut Seed,
+    sw: &mut TupleWriter<'_, i64>,
+    dw: &mut TupleWriter<'_, Scalar>,
+    depth: usize,
+) -> Option<()> {
+    if let Some(t) = tuple_items(s) {
+        if depth >= FAST_DEPTH {
+            return None;
+        }
+        sw.tuple(t.len());
+        dw.tuple(t.len());
+        for x in t.iter_borrowed() {
+            write_seeded(&x, seed, sw, dw, depth + 1)?;
+        }
+        return Some(());
+    }
+    let e = int_of(s)?;
+    if let Some(p) = seed.prev {
+        seed.acc = seed.acc.checked_mul(p)?;
+    }
+    seed.prev = Some(e);
+    sw.leaf(e);
+    dw.leaf(Scalar::Int(seed.acc));
+    Some(())
 }
 
 /// True for a Python tuple or int (cheap flag checks): the values read as

@@ -250,15 +250,18 @@ impl PyLayout {
 /// The layout `Layout(shape, stride)` on the typed core, when the shape and
 /// stride are ints, tuples and stride scalars the direct conversion reads;
 /// `None` otherwise or on an error (the generic path then reports it).
+/// Read straight into the layout's box ([`fast::layout_of`]); a stride
+/// scalar other than an int seeding a sub-shape's prefix products is read
+/// into separate values and expanded by `Layout::with_stride`.
 #[inline]
 pub(crate) fn fast_layout(
     shape: &Bound<'_, PyAny>,
     stride: Option<&Bound<'_, PyAny>>,
 ) -> Option<Box<RLayout>> {
-    if let Some(d) = stride {
-        if let Some(l) = fast::flat_layout(shape, d) {
-            return l;
-        }
+    match fast::layout_of(shape, stride) {
+        Ok(l) => return Some(l),
+        Err(fast::NotBuilt::Other) => return None,
+        Err(fast::NotBuilt::ScalarSeed) => {}
     }
     let s = fast::shape_of(shape)?;
     let l = match stride {

@@ -96,6 +96,33 @@ def test_layout_constructor(shape):
             same_both_ways(lambda: lay.stride)
 
 
+# (shape, stride) pairs read together into the layout's storage: strides
+# weakly congruent to the shape (an integer seeding the prefix products of a
+# sub-shape), products at the edge of 64 bits (the last extent of a seeded
+# sub-shape is not multiplied), and the errors of each form
+PAIRS = [
+    (((2, 3), 4), (7, 100)), (((2, 3), 4), 5), (((2, 3), (4, 5)), ((1, 2), 7)),
+    (((2, 3), (4, 5)), (1, (2, 3, 4))), ((2, 3), ((1, 2), 3)), (((2, 3), 4), (E(0), 1)),
+    (((2, 3), 4), (F2(1), 4)), ((2, 3), E(1)), ((4, (0, 2)), (1, 3)), ((4, (0, 2)), 1),
+    ((2**40, 2**23), 1), ((2**40, 2**23), 2**0), ((2**40, 2**23, 2), 1), ((2**62, 4), 4),
+    ((4, 2**62), 4), ((4, 8), (1, 2**63)), ((4, 8), (1, -2**63)), ((4, 8), (1, 2**63 - 1)),
+    (tuple(range(1, 5001)), 1), (tuple([1] * 4096), tuple(range(4096))), (((),), ((),)),
+    (((), 3), ((), 1)), (((), 3), 1), (DEEP, 1), (DEEP, DEEP), ((4, 8), [1, 4]),
+    (TupleSub((4, TupleSub((2, 2)))), (1, (4, 8))), ((4, IntSub(8)), (IntSub(1), True)),
+]
+
+
+@pytest.mark.parametrize("shape,stride", PAIRS, ids=repr)
+def test_layout_constructor_pairs(shape, stride):
+    same_both_ways(lambda: Layout(shape, stride))
+    same_both_ways(lambda: Layout(shape))
+    same_both_ways(lambda: Layout(stride))
+    got = outcome(lambda: Layout(shape, stride))
+    if got[0] == "value":
+        lay = Layout(shape, stride)
+        same_both_ways(lambda: (lay.shape, lay.stride))
+
+
 @pytest.mark.parametrize("x", ARGUMENTS, ids=repr)
 def test_queries_and_evaluation(x):
     for op in (size, rank, depth, cosize, shape, stride, coalesce, right_inverse, left_inverse,
