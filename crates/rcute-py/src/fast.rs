@@ -24,6 +24,7 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyInt, PyString, PyTuple};
 use pyo3::IntoPyObjectExt;
+use pyo3::PyClassInitializer;
 use pyo3::{ffi, PyTypeInfo};
 use smallvec::SmallVec;
 use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
@@ -443,7 +444,20 @@ pub(crate) fn layout_obj(py: Python<'_>, l: RLayout) -> PyResult<PyObject> {
 /// A new Python `Layout` holding the box `l`.
 #[inline]
 pub(crate) fn boxed_layout_obj(py: Python<'_>, l: Box<RLayout>) -> PyResult<PyObject> {
-    Ok(Py::new(py, (PyLayout::boxed(l), LayoutBase))?.into_any())
+    use pyo3::impl_::pyclass_init::PyObjectInit;
+    let tp = LAYOUT_TYPE.load(Ordering::Relaxed);
+    if tp.is_null() {
+        return Ok(Py::new(py, (PyLayout::boxed(l), LayoutBase))?.into_any());
+    }
+    let init = PyClassInitializer::from((PyLayout::boxed(l), LayoutBase));
+    // SAFETY: `tp` is the `Layout` type object (recorded at module
+    // initialisation), the type the initializer creates an object of; the
+    // new reference is owned by the result. (The type object recorded
+    // here spares looking it up for each new object, as `Py::new` does.)
+    unsafe {
+        let p = init.into_new_object(py, tp)?;
+        Ok(PyObject::from_owned_ptr(py, p))
+    }
 }
 
 /// A stride scalar as the generic conversion returns it (`int`, `F2` or

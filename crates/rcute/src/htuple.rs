@@ -775,10 +775,17 @@ impl<'a, T> TupleWriter<'a, T> {
 
     /// `value` error unless what was written is one complete value; `what`
     /// names it.
+    #[inline]
     pub(crate) fn check_complete(&self, what: &str) -> Result<()> {
         if !self.too_wide && complete(self.nodes, self.leaves.len()) {
             return Ok(());
         }
+        self.incomplete(what)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn incomplete(&self, what: &str) -> Result<()> {
         Err(Error::value(format!(
             "{what} was not written as one complete tuple ({} node bytes, {} leaves)",
             self.nodes.len(),
@@ -789,6 +796,7 @@ impl<'a, T> TupleWriter<'a, T> {
 
 /// True when `nodes` encodes exactly one value (canonically: the wide form
 /// only for ranks from [`WIDE`]) with `nleaves` leaves.
+#[inline]
 fn complete(nodes: &[u8], nleaves: usize) -> bool {
     let mut pending: u64 = 1;
     let mut leaves = 0;

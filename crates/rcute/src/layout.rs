@@ -586,7 +586,26 @@ fn eval_int(
 
 /// The checks of [`Layout::new`] on a shape and a stride: limits,
 /// congruence, positive extents.
+#[inline]
 fn check_parts(shape: HRef<'_, i64>, stride: HRef<'_, Scalar>) -> Result<()> {
+    use crate::htuple::{MAX_DEPTH, MAX_LEAVES};
+    // all checks passed, without building any message
+    if shape.num_leaves() <= MAX_LEAVES
+        && stride.num_leaves() <= MAX_LEAVES
+        && shape.depth_within(MAX_DEPTH)
+        && stride.depth_within(MAX_DEPTH)
+        && shape.congruent(stride)
+        && shape.leaves().iter().all(|&e| e > 0)
+    {
+        return Ok(());
+    }
+    parts_error(shape, stride)
+}
+
+/// The error [`check_parts`] reports (the first check that fails).
+#[cold]
+#[inline(never)]
+fn parts_error(shape: HRef<'_, i64>, stride: HRef<'_, Scalar>) -> Result<()> {
     shape.check_limits("layout: the shape")?;
     stride.check_limits("layout: the stride")?;
     if !shape.congruent(stride) {
