@@ -18,6 +18,7 @@
 
 use pyo3::exceptions::{PyIndexError, PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString, PyTuple};
 use pyo3::IntoPyObjectExt;
 
@@ -69,7 +70,6 @@ impl LayoutBase {
 /// weakly congruent to `shape`: a scalar stands for the prefix product
 /// starting at it.
 #[pyclass(extends = LayoutBase, module = "rcute", name = "Layout", frozen)]
-#[derive(Clone)]
 struct PyLayout {
     /// Boxed: building the Python object moves its value several times, and
     /// a 272-byte layout costs a copy each time where a pointer does not.
@@ -77,6 +77,11 @@ struct PyLayout {
     /// The vectorcall of `L(c)` (`vcall`), read by the interpreter at a
     /// fixed offset in every `Layout` object.
     vectorcall: pyo3::ffi::vectorcallfunc,
+    /// `.shape` and `.stride` as Python values, made at the first read
+    /// (a `Layout` never changes; the values are tuples of ints and of
+    /// frozen stride scalars, so sharing them is safe).
+    shape_py: GILOnceCell<PyObject>,
+    stride_py: GILOnceCell<PyObject>,
 }
 
 impl PyLayout {
@@ -92,6 +97,8 @@ impl PyLayout {
         PyLayout {
             inner: l,
             vectorcall: vcall::LAYOUT_CALL,
+            shape_py: GILOnceCell::new(),
+            stride_py: GILOnceCell::new(),
         }
     }
 }
@@ -129,20 +136,24 @@ impl PyLayout {
 
     /// The shape, as a Python int or tuple.
     #[getter]
-    fn shape(&self, py: Python<'_>) -> PyResult<PyObject> {
+    pub(crate) fn shape(&self, py: Python<'_>) -> PyResult<PyObject> {
         if !fast::enabled() {
             return from_value(py, Value::from_shape(self.inner.shape()));
         }
-        fast::shape_obj(py, self.inner.shape().as_ref())
+        self.shape_py
+            .get_or_try_init(py, || fast::shape_obj(py, self.inner.shape().as_ref()))
+            .map(|v| v.clone_ref(py))
     }
 
     /// The stride, as a Python tuple of `int`, `ArithTuple` or `F2` leaves.
     #[getter]
-    fn stride(&self, py: Python<'_>) -> PyResult<PyObject> {
+    pub(crate) fn stride(&self, py: Python<'_>) -> PyResult<PyObject> {
         if !fast::enabled() {
             return from_value(py, Value::from_stride(self.inner.stride()));
         }
-        fast::stride_obj(py, self.inner.stride().as_ref())
+        self.stride_py
+            .get_or_try_init(py, || fast::stride_obj(py, self.inner.stride().as_ref()))
+            .map(|v| v.clone_ref(py))
     }
 
     /// `L(c)` / `L(c0, c1, ...)`: evaluation at an integral, flat or natural

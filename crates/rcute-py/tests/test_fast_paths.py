@@ -185,3 +185,28 @@ def test_results_are_fresh_objects():
     assert composition(A, Layout(4, 1)) == Layout(4, 1)
     assert A == Layout((4, 8), (1, 4))
     assert sys.getrefcount(A) >= 2
+
+
+def test_shape_and_stride_made_once_per_layout():
+    # a layout never changes: its .shape and .stride are made at the first
+    # read and the same objects are returned after, without leaking a
+    # reference per read; the layout releases them when it goes
+    L = Layout(((4, 8), (2, 2)), ((32, 1), (16, 8)))
+    s, d = L.shape, L.stride
+    assert (s, d) == (((4, 8), (2, 2)), ((32, 1), (16, 8)))  # as constructed
+    held = sys.getrefcount(s), sys.getrefcount(d)
+    for _ in range(100):
+        assert L.shape is s and L.stride is d
+    assert (sys.getrefcount(s), sys.getrefcount(d)) == held
+    del L
+    assert (sys.getrefcount(s), sys.getrefcount(d)) == (held[0] - 1, held[1] - 1)
+    M = Layout((4, 8), (E(0), F2(3)))
+    assert M.stride is M.stride
+    same_both_ways(lambda: (M.shape, M.stride))
+    # read-only attributes with their docstrings, as before
+    assert Layout.shape.__doc__ == "The shape, as a Python int or tuple."
+    assert Layout.stride.__doc__.startswith("The stride, as a Python tuple")
+    with pytest.raises(AttributeError):
+        A.shape = (4, 8)
+    with pytest.raises(TypeError):
+        Layout.shape.__get__(3)
