@@ -363,6 +363,85 @@ pub(crate) fn coord_of(ob: &Bound<'_, PyAny>, none_is_zero: bool) -> Option<Coor
     Some(b.finish())
 }
 
+/// `L(c)` of a layout with integer strides at a coordinate `c` of ints,
+/// `None`s (read as 0, as [`coord_of`] with `none_is_zero` reads them) and
+/// tuples, the modes of `c` given by `items`: the offset computed by walking
+/// the Python coordinate against the shape, without building the
+/// coordinate. The walk is the library's (`Layout::eval`'s integer walk:
+/// an int against a sub-shape is split into its digits, the products summed
+/// in traversal order, each step checked), so where it answers the library
+/// gives the same offset; `None` where the walk stops (another coordinate
+/// form, another profile, an overflow): the general path then decides.
+pub(crate) fn eval_int_coord<'py>(
+    l: &RLayout,
+    items: impl ExactSizeIterator<Item = Borrowed<'py, 'py, PyAny>>,
+) -> Option<i64> {
+    let s = l.shape().as_ref();
+    let st = l.stride().leaves();
+    let (mut pos, mut acc) = (0, 0);
+    eval_modes(items, s, st, &mut pos, &mut acc, 0)?;
+    (pos == st.len()).then_some(acc)
+}
+
+/// The walk of [`eval_int_coord`] over the modes `items` of a coordinate
+/// tuple against the (sub-)shape `s`.
+fn eval_modes<'py>(
+    items: impl ExactSizeIterator<Item = Borrowed<'py, 'py, PyAny>>,
+    s: HRef<'_, i64>,
+    st: &[Scalar],
+    pos: &mut usize,
+    acc: &mut i64,
+    depth: usize,
+) -> Option<()> {
+    if s.is_leaf() || items.len() != s.rank() || depth >= FAST_DEPTH {
+        return None;
+    }
+    for (c, m) in items.zip(s.modes()) {
+        eval_walk(&c, m, st, pos, acc, depth + 1)?;
+    }
+    Some(())
+}
+
+/// The walk of [`eval_int_coord`] at one coordinate value `c` against the
+/// (sub-)shape `s`, whose strides start at `st[*pos]`.
+fn eval_walk(
+    c: &Bound<'_, PyAny>,
+    s: HRef<'_, i64>,
+    st: &[Scalar],
+    pos: &mut usize,
+    acc: &mut i64,
+    depth: usize,
+) -> Option<()> {
+    if let Some(t) = tuple_items(c) {
+        return eval_modes(t.iter_borrowed(), s, st, pos, acc, depth);
+    }
+    let i = if c.is_none() { 0 } else { int_of(c)? };
+    if let (Some(_), Some(Scalar::Int(d))) = (s.as_leaf(), st.get(*pos)) {
+        // an int against a leaf: its own digit
+        *acc = acc.checked_add(i.checked_mul(*d)?)?;
+        *pos += 1;
+        return Some(());
+    }
+    let leaves = s.leaves();
+    let n = leaves.len();
+    let mut q = i;
+    for (k, &e) in leaves.iter().enumerate() {
+        let digit = if k + 1 == n {
+            q
+        } else {
+            let (qq, r) = rcute::int::floor_divmod(q, e).ok()?;
+            q = qq;
+            r
+        };
+        let Scalar::Int(d) = st.get(*pos + k)? else {
+            return None;
+        };
+        *acc = acc.checked_add(digit.checked_mul(*d)?)?;
+    }
+    *pos += n;
+    Some(())
+}
+
 /// Checks that `ob` is a tiler the direct conversion reads (layouts, ints,
 /// `None`, tuples of them), collecting its layouts in traversal order.
 fn collect_tiler<'py>(

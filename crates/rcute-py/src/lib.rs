@@ -246,10 +246,18 @@ impl PyLayout {
         }
         let r = match fast::int_of(a) {
             Some(i) => self.inner.eval_index(i),
-            None => match fast::coord_of(a, true) {
-                Some(c) => self.inner.eval(c.as_ref()),
-                None => return Ok(None),
-            },
+            None => {
+                if let Ok(t) = a.downcast::<PyTuple>() {
+                    // a tuple of ints and `None`s: walked without building it
+                    if let Some(v) = fast::eval_int_coord(&self.inner, t.iter_borrowed()) {
+                        return v.into_py_any(py).map(Some);
+                    }
+                }
+                match fast::coord_of(a, true) {
+                    Some(c) => self.inner.eval(c.as_ref()),
+                    None => return Ok(None),
+                }
+            }
         };
         match r {
             Ok(v) => fast::scalar_obj(py, &v).map(Some),

@@ -143,11 +143,20 @@ unsafe extern "C" fn layout_call(
     unsafe {
         entry(|py| {
             let n = nargs(nargsf);
-            if kwnames.is_null() && n == 1 {
+            if kwnames.is_null() && n >= 1 {
                 let this = Borrowed::from_ptr(py, callable);
                 let l = this.downcast_unchecked::<PyLayout>().get();
-                if let Some(r) = l.fast_call1(py, &arg(py, args, 0))? {
-                    return Ok(r.into_ptr());
+                if n == 1 {
+                    if let Some(r) = l.fast_call1(py, &arg(py, args, 0))? {
+                        return Ok(r.into_ptr());
+                    }
+                } else if fast::enabled() {
+                    // `L(c0, c1, ...)`: the coordinate `(c0, c1, ...)` read
+                    // from the argument array, without packing it
+                    let items = (0..n).map(|i| arg(py, args, i));
+                    if let Some(v) = fast::eval_int_coord(&l.inner, items) {
+                        return Ok(ffi::PyLong_FromLongLong(v));
+                    }
                 }
             }
             let tp_call = (*ffi::Py_TYPE(callable)).tp_call;

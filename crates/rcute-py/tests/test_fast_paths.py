@@ -210,3 +210,23 @@ def test_shape_and_stride_made_once_per_layout():
         A.shape = (4, 8)
     with pytest.raises(TypeError):
         Layout.shape.__get__(3)
+
+
+# coordinates walked against the shape without being built: ints against
+# leaves and against sub-shapes (split into digits), None (0), negative
+# ints, products and sums at the edge of 64 bits, other profiles
+COORDS = [
+    (3, 5), ((3, 5), (1, 1)), (17, 3), ((3, 5), 3), (None, (1, 1)), ((None, 2), None),
+    (-1, 2), ((3, -5), (1, 1)), (2**62, 1), (2**63 - 1, 0), (1, 2**62), ((1, 2), (3, 4, 5)),
+    (((1, 2),), 3), (True, (False, 1)), ((3, 5), (1, 1), 0), (1,), (), (IntSub(3), 5),
+    TupleSub((3, 5)), (3, E(0)), (3, F2(1)), (3, 1.0), (3, [1]), (2**64, 0),
+]
+
+
+@pytest.mark.parametrize("c", COORDS, ids=repr)
+def test_evaluation_at_tuples(c):
+    for L in (A, TV, Layout((4, (4, 2)), (4, (1, 16))), Layout(((2, 3), 4), ((1, 2), 100)),
+              Layout((2**40, 2**40), (2**22, 2**23)), Layout((4, 8), (-2**62, 2**62)),
+              Layout((4, 8), (E(0), E(1))), Layout((4, 8), (1, F2(8))), Layout(24, 1)):
+        same_both_ways(lambda: L(c))
+        same_both_ways(lambda: L(*c) if isinstance(c, tuple) else L(c))
