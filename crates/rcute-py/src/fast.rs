@@ -89,10 +89,19 @@ pub(crate) const FAST_DEPTH: usize = 16;
 /// as the generic conversion reads it.
 #[inline(always)]
 pub(crate) fn int_of(ob: &Bound<'_, PyAny>) -> Option<i64> {
-    let p = ob.as_ptr();
-    // SAFETY: `p` is a live object; `PyLong_AsLongAndOverflow` reads an
-    // int's value without calling any Python code (a `c_long` is 64 bits
-    // on the platforms the module is built for)
+    // SAFETY: a live object
+    unsafe { int_at(ob.as_ptr()) }
+}
+
+/// [`int_of`] of the object at `p`.
+///
+/// # Safety
+/// `p` is a live object and the GIL is held.
+#[inline(always)]
+unsafe fn int_at(p: *mut ffi::PyObject) -> Option<i64> {
+    // SAFETY: `PyLong_AsLongAndOverflow` reads an int's value without
+    // calling any Python code (a `c_long` is 64 bits on the platforms the
+    // module is built for)
     unsafe {
         if ffi::PyLong_Check(p) == 0 {
             return None;
@@ -253,8 +262,21 @@ fn write_pair(
         }
         sw.tuple(n);
         dw.tuple(n);
-        for (x, y) in st.iter_borrowed().zip(dt.iter_borrowed()) {
-            write_pair(&x, &y, sw, dw, scalar_seed, depth + 1)?;
+        let (sp, dp) = (st.as_ptr(), dt.as_ptr());
+        for i in 0..n as ffi::Py_ssize_t {
+            // SAFETY: two live tuples of `n` items, borrowed for the walk
+            // (reading them runs no Python code, so they stay alive)
+            unsafe {
+                let (x, y) = (ffi::PyTuple_GET_ITEM(sp, i), ffi::PyTuple_GET_ITEM(dp, i));
+                // the common modes first: two ints
+                if ffi::PyLong_Check(x) != 0 && ffi::PyLong_Check(y) != 0 {
+                    sw.leaf(int_at(x)?);
+                    dw.leaf(Scalar::Int(int_at(y)?));
+                    continue;
+                }
+                let (x, y) = (Borrowed::from_ptr(s.py(), x), Borrowed::from_ptr(s.py(), y));
+                write_pair(&x, &y, sw, dw, scalar_seed, depth + 1)?;
+            }
         }
         return Some(());
     }
