@@ -81,6 +81,65 @@ pub(crate) fn as_layout<'a, 'py>(ob: &'a Bound<'py, PyAny>) -> Option<&'a Bound<
     }
 }
 
+/// The box of a `Layout` object's layout: when the object goes, the box
+/// is kept (up to [`POOL_SIZE`] of them, per thread, and only when the
+/// layout has no heap storage of its own) for the next layout object
+/// (built in it in place by [`layout_of`] or an operation's `*_into`
+/// function, or moved into it), instead of being freed and allocated again.
+pub(crate) struct LayoutBox(std::mem::ManuallyDrop<Box<RLayout>>);
+
+/// The most boxes kept for reuse, per thread.
+const POOL_SIZE: usize = 64;
+
+thread_local! {
+    // the boxes themselves are what is kept (the objects hold boxes)
+    #[allow(clippy::vec_box)]
+    static POOL: std::cell::RefCell<Vec<Box<RLayout>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+impl LayoutBox {
+    #[inline(always)]
+    pub(crate) fn new(l: Box<RLayout>) -> Self {
+        LayoutBox(std::mem::ManuallyDrop::new(l))
+    }
+
+    /// A box to build a layout in: a kept one (holding an old layout) or
+    /// a new one.
+    #[inline]
+    pub(crate) fn take() -> Box<RLayout> {
+        POOL.try_with(|p| p.try_borrow_mut().ok().and_then(|mut p| p.pop()))
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| Box::new(RLayout::leaf(1, Scalar::Int(0))))
+    }
+}
+
+impl std::ops::Deref for LayoutBox {
+    type Target = RLayout;
+    #[inline(always)]
+    fn deref(&self) -> &RLayout {
+        &self.0
+    }
+}
+
+impl Drop for LayoutBox {
+    fn drop(&mut self) {
+        // SAFETY: the box is taken once, here, and never used after
+        let b = unsafe { std::mem::ManuallyDrop::take(&mut self.0) };
+        if !(b.shape().is_inline() && b.stride().is_inline()) {
+            // (only boxes without heap storage of their own are kept)
+            return;
+        }
+        let _ = POOL.try_with(|p| {
+            if let Ok(mut p) = p.try_borrow_mut() {
+                if p.len() < POOL_SIZE {
+                    p.push(b);
+                }
+            }
+        });
+    }
+}
+
 /// The deepest nesting the direct conversions read (deeper values take the
 /// generic path, whose own bound is 64 levels).
 pub(crate) const FAST_DEPTH: usize = 16;
@@ -217,7 +276,7 @@ pub(crate) fn layout_of(
     shape: &Bound<'_, PyAny>,
     stride: Option<&Bound<'_, PyAny>>,
 ) -> Result<Box<RLayout>, NotBuilt> {
-    let mut l = Box::new(RLayout::leaf(1, Scalar::Int(0)));
+    let mut l = LayoutBox::take();
     let mut scalar_seed = false;
     let r = l.build_in_place(|sw, dw| {
         let ok = match stride {
@@ -539,7 +598,9 @@ pub(crate) fn with_tiler<R>(
 /// A new Python `Layout`.
 #[inline]
 pub(crate) fn layout_obj(py: Python<'_>, l: RLayout) -> PyResult<PyObject> {
-    boxed_layout_obj(py, Box::new(l))
+    let mut b = LayoutBox::take();
+    *b = l;
+    boxed_layout_obj(py, b)
 }
 
 /// A new Python `Layout` holding the box `l`.
@@ -715,7 +776,8 @@ fn layout_into(
     py: Python<'_>,
     f: impl FnOnce(&mut RLayout) -> RResult<()>,
 ) -> PyResult<Option<PyObject>> {
-    let mut out = Box::new(RLayout::leaf(1, Scalar::Int(0)));
+    // (the operations write into a layout holding any earlier value)
+    let mut out = LayoutBox::take();
     match f(&mut out) {
         Ok(()) => boxed_layout_obj(py, out).map(Some),
         Err(_) => GENERIC,

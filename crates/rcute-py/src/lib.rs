@@ -73,7 +73,7 @@ impl LayoutBase {
 struct PyLayout {
     /// Boxed: building the Python object moves its value several times, and
     /// a 272-byte layout costs a copy each time where a pointer does not.
-    inner: Box<RLayout>,
+    inner: fast::LayoutBox,
     /// The vectorcall of `L(c)` (`vcall`), read by the interpreter at a
     /// fixed offset in every `Layout` object.
     vectorcall: pyo3::ffi::vectorcallfunc,
@@ -95,7 +95,7 @@ impl PyLayout {
     #[inline(always)]
     fn boxed(l: Box<RLayout>) -> Self {
         PyLayout {
-            inner: l,
+            inner: fast::LayoutBox::new(l),
             vectorcall: vcall::LAYOUT_CALL,
             shape_py: GILOnceCell::new(),
             stride_py: GILOnceCell::new(),

@@ -230,3 +230,21 @@ def test_evaluation_at_tuples(c):
               Layout((4, 8), (E(0), E(1))), Layout((4, 8), (1, F2(8))), Layout(24, 1)):
         same_both_ways(lambda: L(c))
         same_both_ways(lambda: L(*c) if isinstance(c, tuple) else L(c))
+
+
+def test_layouts_built_where_earlier_ones_were():
+    # the storage of a layout that goes is reused for the next ones: each new
+    # layout (built from tuples or by an operation) holds exactly its value,
+    # whatever the earlier layout held (coordinate strides, more modes)
+    kinds = [((4, 8), (E(0), E(1))), (((4, 8), (2, 2)), ((32, 1), (16, 8))), (24, 1),
+             ((2, 3, 4, 5, 6, 7, 8, 9, 10), 1), ((4, (4, 2)), (4, (1, 16))), ((), ())]
+    for _ in range(3):
+        made = [Layout(s, d) for s, d in kinds]
+        made += [coalesce(x) for x in made] + [complement(made[2], 48), right_inverse(made[1])]
+        texts = [str(x) for x in made]
+        del made
+        with generic_path():
+            expected = [str(Layout(s, d)) for s, d in kinds]
+            expected += [str(coalesce(Layout(s, d))) for s, d in kinds]
+            expected += [str(complement(Layout(24, 1), 48)), str(right_inverse(Layout(*kinds[1])))]
+        assert texts == expected

@@ -266,6 +266,20 @@ impl<T> HTuple<T> {
         })
     }
 
+    /// True when the value is stored inline, without heap memory (as
+    /// values of up to 8 leaves and 24 node bytes are).
+    ///
+    /// ```
+    /// use rcute::HTuple;
+    /// assert!(HTuple::flat([4i64, 8]).is_inline());
+    /// assert!(!HTuple::flat(0..9i64).is_inline());
+    /// assert!(!HTuple::tuple(vec![HTuple::<i64>::empty(); 30]).is_inline());
+    /// ```
+    #[inline]
+    pub fn is_inline(&self) -> bool {
+        !self.nodes.spilled() && !self.leaves.spilled()
+    }
+
     /// Consumes the value into its leaves.
     pub fn into_leaves(self) -> Leaves<T> {
         self.leaves
