@@ -101,17 +101,31 @@ impl Layout {
         let ((sn, sl), (dn, dl)) = self.raw_mut();
         let mut s = TupleWriter::new(sn, sl);
         let mut d = TupleWriter::new(dn, dl);
-        let r = write(&mut s, &mut d)
-            .and_then(|()| s.check_complete("layout: the shape"))
-            .and_then(|()| d.check_complete("layout: the stride"))
-            .and_then(|()| check_parts(self.shape.as_ref(), self.stride.as_ref()));
+        // (a panic of `write` leaves the layout `1:0` too, then goes on)
+        let written =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| write(&mut s, &mut d)));
+        let r = match written {
+            Ok(r) => r
+                .and_then(|()| s.check_complete("layout: the shape"))
+                .and_then(|()| d.check_complete("layout: the stride"))
+                .and_then(|()| check_parts(self.shape.as_ref(), self.stride.as_ref())),
+            Err(panic) => {
+                self.set_unit();
+                std::panic::resume_unwind(panic)
+            }
+        };
         if r.is_err() {
-            self.reset();
-            let ((sn, sl), (dn, dl)) = self.raw_mut();
-            TupleWriter::new(sn, sl).leaf(1);
-            TupleWriter::new(dn, dl).leaf(Scalar::Int(0));
+            self.set_unit();
         }
         r
+    }
+
+    /// Makes this layout `1:0`, keeping its storage.
+    fn set_unit(&mut self) {
+        self.reset();
+        let ((sn, sl), (dn, dl)) = self.raw_mut();
+        TupleWriter::new(sn, sl).leaf(1);
+        TupleWriter::new(dn, dl).leaf(Scalar::Int(0));
     }
 
     /// "set S:D": builds the layout without checks (used by the algebra to
@@ -791,6 +805,16 @@ mod tests {
             })
             .unwrap_err();
         assert_eq!((e.kind(), e.message()), (ErrorKind::Type, "not read"));
+        assert_eq!(l, unit);
+        // a panic of the writer: the layout is `1:0` where it is caught
+        let mut l = Layout::leaf(7, Scalar::Int(3));
+        let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let _ = l.build_in_place(|s, _| {
+                s.tuple(3);
+                panic!("stopped while writing");
+            });
+        }));
+        assert!(caught.is_err());
         assert_eq!(l, unit);
     }
 }
