@@ -523,43 +523,30 @@ fn eval_walk(
     Some(())
 }
 
-/// Checks that `ob` is a tiler the direct conversion reads (layouts, ints,
-/// `None`, tuples of them), collecting its layouts in traversal order.
-fn collect_tiler<'py>(
-    ob: &Bound<'py, PyAny>,
-    layouts: &mut SmallVec<[Bound<'py, PyLayout>; 4]>,
-    depth: usize,
-) -> Option<()> {
+/// The tiler (`Value::to_tiler`) of `ob`: a layout (borrowed), an int,
+/// `None` or a tuple of tilers, read in one walk; `None` for anything
+/// else.
+///
+/// # Safety
+/// The tiler borrows the layouts inside `ob` (a layout, or the layouts
+/// `ob`'s tuples hold: a tuple's items cannot change); the caller uses it
+/// only while `ob` is alive and runs no Python code meanwhile.
+unsafe fn build_tiler<'a>(ob: &Bound<'_, PyAny>, depth: usize) -> Option<TilerRef<'a>> {
     if let Some(l) = as_layout(ob) {
-        layouts.push(l.clone());
-    } else if let Ok(t) = ob.downcast::<PyTuple>() {
+        let l: *const RLayout = &*l.get().inner;
+        // SAFETY: the layout lives in its box, which its object (held by
+        // `ob` or one of its tuples) owns for as long as the caller uses
+        // the tiler (see above)
+        return Some(TilerRef::Borrowed(unsafe { &*l }));
+    }
+    if let Some(t) = tuple_items(ob) {
         if depth >= FAST_DEPTH {
             return None;
         }
-        for x in t.iter() {
-            collect_tiler(&x, layouts, depth + 1)?;
-        }
-    } else if !ob.is_none() {
-        int_of(ob)?;
-    }
-    Some(())
-}
-
-/// The tiler of `ob`, borrowing the layouts collected by [`collect_tiler`].
-fn build_tiler<'a>(
-    ob: &Bound<'_, PyAny>,
-    layouts: &'a [Bound<'_, PyLayout>],
-    next: &mut usize,
-) -> Option<TilerRef<'a>> {
-    if as_layout(ob).is_some() {
-        let l = layouts.get(*next)?;
-        *next += 1;
-        return Some(TilerRef::Borrowed(&l.get().inner));
-    }
-    if let Ok(t) = ob.downcast::<PyTuple>() {
         let mut items = Vec::with_capacity(t.len());
-        for x in t.iter() {
-            items.push(build_tiler(&x, layouts, next)?);
+        for x in t.iter_borrowed() {
+            // SAFETY: `x` is held by `ob` (the caller's contract)
+            items.push(unsafe { build_tiler(&x, depth + 1) }?);
         }
         return Some(TilerRef::Tuple(items));
     }
@@ -576,20 +563,9 @@ pub(crate) fn with_tiler<R>(
     ob: &Bound<'_, PyAny>,
     f: impl FnOnce(&TilerRef<'_>) -> R,
 ) -> Option<R> {
-    if !ob.is_instance_of::<PyTuple>() {
-        if let Some(i) = int_of(ob) {
-            return Some(f(&TilerRef::Int(i)));
-        }
-        if ob.is_none() {
-            return Some(f(&TilerRef::None));
-        }
-        let l = as_layout(ob)?;
-        return Some(f(&TilerRef::Borrowed(&l.get().inner)));
-    }
-    let mut layouts = SmallVec::new();
-    collect_tiler(ob, &mut layouts, 0)?;
-    let mut next = 0;
-    let t = build_tiler(ob, &layouts, &mut next)?;
+    // SAFETY: the tiler is used by `f` only, while `ob` is borrowed here;
+    // `f` calls a library function, no Python code
+    let t = unsafe { build_tiler(ob, 0) }?;
     Some(f(&t))
 }
 
