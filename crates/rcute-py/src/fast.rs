@@ -6,7 +6,9 @@
 //! * Layout arguments are borrowed from the (frozen) `Layout` objects.
 //! * Python ints and tuples are read directly into shapes, strides and
 //!   coordinates ([`shape_of`], [`stride_of`], [`coord_of`]) and tilers
-//!   ([`with_tiler`]), up to [`FAST_DEPTH`] levels of nesting.
+//!   ([`with_tiler`]), up to [`FAST_DEPTH`] levels of nesting; the
+//!   `Layout(S, D)` constructor reads `S` and `D` straight into the new
+//!   layout's storage ([`layout_of`]).
 //!
 //! A fast path answers `None` ("not covered") for any argument it does not
 //! read (lists, numpy integers, fractions, swizzles, tensors, keywords
@@ -22,12 +24,13 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyInt, PyString, PyTuple};
 use pyo3::IntoPyObjectExt;
+use pyo3::PyClassInitializer;
 use pyo3::{ffi, PyTypeInfo};
 use smallvec::SmallVec;
 use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
 
 use rcute::algebra::{self, Scale};
-use rcute::htuple::Builder;
+use rcute::htuple::{Builder, TupleWriter};
 use rcute::ops::{Binary, Direct, Operation, Unary};
 use rcute::shape::{self, Coord};
 use rcute::{HRef, HTuple, Layout as RLayout, Result as RResult, Scalar, TilerRef};
@@ -78,6 +81,65 @@ pub(crate) fn as_layout<'a, 'py>(ob: &'a Bound<'py, PyAny>) -> Option<&'a Bound<
     }
 }
 
+/// The box of a `Layout` object's layout: when the object goes, the box
+/// is kept (up to [`POOL_SIZE`] of them, per thread, and only when the
+/// layout has no heap storage of its own) for the next layout object
+/// (built in it in place by [`layout_of`] or an operation's `*_into`
+/// function, or moved into it), instead of being freed and allocated again.
+pub(crate) struct LayoutBox(std::mem::ManuallyDrop<Box<RLayout>>);
+
+/// The most boxes kept for reuse, per thread.
+const POOL_SIZE: usize = 64;
+
+thread_local! {
+    // the boxes themselves are what is kept (the objects hold boxes)
+    #[allow(clippy::vec_box)]
+    static POOL: std::cell::RefCell<Vec<Box<RLayout>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+impl LayoutBox {
+    #[inline(always)]
+    pub(crate) fn new(l: Box<RLayout>) -> Self {
+        LayoutBox(std::mem::ManuallyDrop::new(l))
+    }
+
+    /// A box to build a layout in: a kept one (holding an old layout) or
+    /// a new one.
+    #[inline]
+    pub(crate) fn take() -> Box<RLayout> {
+        POOL.try_with(|p| p.try_borrow_mut().ok().and_then(|mut p| p.pop()))
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| Box::new(RLayout::leaf(1, Scalar::Int(0))))
+    }
+}
+
+impl std::ops::Deref for LayoutBox {
+    type Target = RLayout;
+    #[inline(always)]
+    fn deref(&self) -> &RLayout {
+        &self.0
+    }
+}
+
+impl Drop for LayoutBox {
+    fn drop(&mut self) {
+        // SAFETY: the box is taken once, here, and never used after
+        let b = unsafe { std::mem::ManuallyDrop::take(&mut self.0) };
+        if !(b.shape().is_inline() && b.stride().is_inline()) {
+            // (only boxes without heap storage of their own are kept)
+            return;
+        }
+        let _ = POOL.try_with(|p| {
+            if let Ok(mut p) = p.try_borrow_mut() {
+                if p.len() < POOL_SIZE {
+                    p.push(b);
+                }
+            }
+        });
+    }
+}
+
 /// The deepest nesting the direct conversions read (deeper values take the
 /// generic path, whose own bound is 64 levels).
 pub(crate) const FAST_DEPTH: usize = 16;
@@ -86,7 +148,34 @@ pub(crate) const FAST_DEPTH: usize = 16;
 /// as the generic conversion reads it.
 #[inline(always)]
 pub(crate) fn int_of(ob: &Bound<'_, PyAny>) -> Option<i64> {
-    ob.downcast::<PyInt>().ok()?.extract::<i64>().ok()
+    // SAFETY: a live object
+    unsafe { int_at(ob.as_ptr()) }
+}
+
+/// [`int_of`] of the object at `p`.
+///
+/// # Safety
+/// `p` is a live object and the GIL is held.
+#[inline(always)]
+unsafe fn int_at(p: *mut ffi::PyObject) -> Option<i64> {
+    // SAFETY: `PyLong_AsLongAndOverflow` reads an int's value without
+    // calling any Python code (a `c_long` is 64 bits on the platforms the
+    // module is built for)
+    unsafe {
+        if ffi::PyLong_Check(p) == 0 {
+            return None;
+        }
+        let mut overflow = 0;
+        let v = ffi::PyLong_AsLongAndOverflow(p, &mut overflow);
+        if overflow != 0 {
+            return None;
+        }
+        if v == -1 && !ffi::PyErr_Occurred().is_null() {
+            ffi::PyErr_Clear();
+            return None;
+        }
+        Some(v as i64)
+    }
 }
 
 /// Appends the Python value `ob` (an int, another leaf `leaf` accepts, or a
@@ -99,8 +188,8 @@ fn build<T>(
     int: fn(i64) -> T,
     depth: usize,
 ) -> Option<()> {
-    if let Ok(i) = ob.downcast::<PyInt>() {
-        b.leaf(int(i.extract::<i64>().ok()?));
+    if ob.is_instance_of::<PyInt>() {
+        b.leaf(int(int_of(ob)?));
         return Some(());
     }
     if let Ok(t) = ob.downcast::<PyTuple>() {
@@ -161,33 +250,156 @@ pub(crate) fn shape_of(ob: &Bound<'_, PyAny>) -> Option<HTuple<i64>> {
     Some(b.finish())
 }
 
-/// The layout `Layout(S, D)` of two flat tuples of (at most 8) ints, the
-/// common form, read straight into its leaves: `None` when `S` and `D` are
-/// not of that form (the general conversion then reads them),
-/// `Some(None)` when the layout is invalid (the generic path then reports
-/// the error).
+/// Why [`layout_of`] did not build a layout.
+pub(crate) enum NotBuilt {
+    /// A stride scalar other than an int seeds the prefix products over a
+    /// tuple of the shape (`Layout((2, 3), E(0))`): not read here.
+    ScalarSeed,
+    /// Another argument form, or an invalid layout: the generic path
+    /// reads the arguments (and reports the error).
+    Other,
+}
+
+/// The layout `Layout(S, D)` (`Layout(S)` when `stride` is `None`) of a
+/// shape `S` of ints and tuples and a stride `D` of stride scalars and
+/// tuples, read straight into the storage of the box the Python object
+/// will hold ([`RLayout::build_in_place`], which checks it as
+/// `Layout::new` does).
+///
+/// `S` and `D` are read together: where `D` has a tuple, `S` must have a
+/// tuple of the same length; where `D` has an integer and `S` a tuple, the
+/// stride of that sub-shape is its prefix product seeded by the integer
+/// (`Layout::with_stride`, from the first leaf, each product checked);
+/// `Layout(S)` is the prefix product seeded by 1 (`Layout::column_major`).
 #[inline]
-pub(crate) fn flat_layout(
+pub(crate) fn layout_of(
+    shape: &Bound<'_, PyAny>,
+    stride: Option<&Bound<'_, PyAny>>,
+) -> Result<Box<RLayout>, NotBuilt> {
+    let mut l = LayoutBox::take();
+    let mut scalar_seed = false;
+    let r = l.build_in_place(|sw, dw| {
+        let ok = match stride {
+            Some(d) => write_pair(shape, d, sw, dw, &mut scalar_seed, 0),
+            None => write_seeded(shape, &mut Seed::new(1), sw, dw, 0),
+        };
+        ok.ok_or_else(|| rcute::Error::type_(""))
+    });
+    match r {
+        Ok(()) => Ok(l),
+        Err(_) if scalar_seed => Err(NotBuilt::ScalarSeed),
+        Err(_) => Err(NotBuilt::Other),
+    }
+}
+
+/// Tuple `ob` when it is one (a tuple subclass too), with its items.
+#[inline(always)]
+fn tuple_items<'a, 'py>(ob: &'a Bound<'py, PyAny>) -> Option<&'a Bound<'py, PyTuple>> {
+    if ob.is_instance_of::<PyTuple>() {
+        // SAFETY: checked just above
+        Some(unsafe { ob.downcast_unchecked::<PyTuple>() })
+    } else {
+        None
+    }
+}
+
+/// Writes the shape `s` and the stride `d` read together (see
+/// [`layout_of`]); `None` for what is not read.
+fn write_pair(
     s: &Bound<'_, PyAny>,
     d: &Bound<'_, PyAny>,
-) -> Option<Option<Box<RLayout>>> {
-    let s = s.downcast::<PyTuple>().ok()?;
-    let d = d.downcast::<PyTuple>().ok()?;
-    let n = s.len();
-    if n != d.len() || n > 8 {
+    sw: &mut TupleWriter<'_, i64>,
+    dw: &mut TupleWriter<'_, Scalar>,
+    scalar_seed: &mut bool,
+    depth: usize,
+) -> Option<()> {
+    if let Some(dt) = tuple_items(d) {
+        let st = tuple_items(s)?;
+        let n = st.len();
+        if n != dt.len() || depth >= FAST_DEPTH {
+            return None;
+        }
+        sw.tuple(n);
+        dw.tuple(n);
+        let (sp, dp) = (st.as_ptr(), dt.as_ptr());
+        for i in 0..n as ffi::Py_ssize_t {
+            // SAFETY: two live tuples of `n` items, borrowed for the walk
+            // (reading them runs no Python code, so they stay alive)
+            unsafe {
+                let (x, y) = (ffi::PyTuple_GET_ITEM(sp, i), ffi::PyTuple_GET_ITEM(dp, i));
+                // the common modes first: two ints
+                if ffi::PyLong_Check(x) != 0 && ffi::PyLong_Check(y) != 0 {
+                    sw.leaf(int_at(x)?);
+                    dw.leaf(Scalar::Int(int_at(y)?));
+                    continue;
+                }
+                let (x, y) = (Borrowed::from_ptr(s.py(), x), Borrowed::from_ptr(s.py(), y));
+                write_pair(&x, &y, sw, dw, scalar_seed, depth + 1)?;
+            }
+        }
+        return Some(());
+    }
+    if let Some(v) = int_of(d) {
+        if let Some(e) = int_of(s) {
+            sw.leaf(e);
+            dw.leaf(Scalar::Int(v));
+            return Some(());
+        }
+        return write_seeded(s, &mut Seed::new(v), sw, dw, depth);
+    }
+    let v = scalar_leaf(d)?;
+    if tuple_items(s).is_some() {
+        *scalar_seed = true;
         return None;
     }
-    let mut shape: SmallVec<[i64; 8]> = SmallVec::new();
-    let mut stride: SmallVec<[Scalar; 8]> = SmallVec::new();
-    for (x, y) in s.iter_borrowed().zip(d.iter_borrowed()) {
-        shape.push(int_of(&x)?);
-        stride.push(Scalar::Int(int_of(&y)?));
+    sw.leaf(int_of(s)?);
+    dw.leaf(v);
+    Some(())
+}
+
+/// The running prefix product of [`write_seeded`]: the stride of the next
+/// leaf is `acc` times the extent of the previous leaf (multiplied only
+/// when a next leaf comes, as the library's prefix product does).
+struct Seed {
+    acc: i64,
+    prev: Option<i64>,
+}
+
+impl Seed {
+    fn new(v: i64) -> Seed {
+        Seed { acc: v, prev: None }
     }
-    Some(
-        RLayout::new(HTuple::flat(shape), HTuple::flat(stride))
-            .ok()
-            .map(Box::new),
-    )
+}
+
+/// Writes the shape `s` (ints and tuples) and, for its stride, the prefix
+/// product of its leaves carried by `seed`; `None` for what is not read
+/// or on overflow.
+fn write_seeded(
+    s: &Bound<'_, PyAny>,
+    seed: &mut Seed,
+    sw: &mut TupleWriter<'_, i64>,
+    dw: &mut TupleWriter<'_, Scalar>,
+    depth: usize,
+) -> Option<()> {
+    if let Some(t) = tuple_items(s) {
+        if depth >= FAST_DEPTH {
+            return None;
+        }
+        sw.tuple(t.len());
+        dw.tuple(t.len());
+        for x in t.iter_borrowed() {
+            write_seeded(&x, seed, sw, dw, depth + 1)?;
+        }
+        return Some(());
+    }
+    let e = int_of(s)?;
+    if let Some(p) = seed.prev {
+        seed.acc = seed.acc.checked_mul(p)?;
+    }
+    seed.prev = Some(e);
+    sw.leaf(e);
+    dw.leaf(Scalar::Int(seed.acc));
+    Some(())
 }
 
 /// True for a Python tuple or int (cheap flag checks): the values read as
@@ -232,43 +444,109 @@ pub(crate) fn coord_of(ob: &Bound<'_, PyAny>, none_is_zero: bool) -> Option<Coor
     Some(b.finish())
 }
 
-/// Checks that `ob` is a tiler the direct conversion reads (layouts, ints,
-/// `None`, tuples of them), collecting its layouts in traversal order.
-fn collect_tiler<'py>(
-    ob: &Bound<'py, PyAny>,
-    layouts: &mut SmallVec<[Bound<'py, PyLayout>; 4]>,
+/// `L(c)` of a layout with integer strides at a coordinate `c` of ints,
+/// `None`s (read as 0, as [`coord_of`] with `none_is_zero` reads them) and
+/// tuples, the modes of `c` given by `items`: the offset computed by walking
+/// the Python coordinate against the shape, without building the
+/// coordinate. The walk is the library's (`Layout::eval`'s integer walk:
+/// an int against a sub-shape is split into its digits, the products summed
+/// in traversal order, each step checked), so where it answers the library
+/// gives the same offset; `None` where the walk stops (another coordinate
+/// form, another profile, an overflow): the general path then decides.
+pub(crate) fn eval_int_coord<'py>(
+    l: &RLayout,
+    items: impl ExactSizeIterator<Item = Borrowed<'py, 'py, PyAny>>,
+) -> Option<i64> {
+    let s = l.shape().as_ref();
+    let st = l.stride().leaves();
+    let (mut pos, mut acc) = (0, 0);
+    eval_modes(items, s, st, &mut pos, &mut acc, 0)?;
+    (pos == st.len()).then_some(acc)
+}
+
+/// The walk of [`eval_int_coord`] over the modes `items` of a coordinate
+/// tuple against the (sub-)shape `s`.
+fn eval_modes<'py>(
+    items: impl ExactSizeIterator<Item = Borrowed<'py, 'py, PyAny>>,
+    s: HRef<'_, i64>,
+    st: &[Scalar],
+    pos: &mut usize,
+    acc: &mut i64,
     depth: usize,
 ) -> Option<()> {
-    if let Some(l) = as_layout(ob) {
-        layouts.push(l.clone());
-    } else if let Ok(t) = ob.downcast::<PyTuple>() {
-        if depth >= FAST_DEPTH {
-            return None;
-        }
-        for x in t.iter() {
-            collect_tiler(&x, layouts, depth + 1)?;
-        }
-    } else if !ob.is_none() {
-        int_of(ob)?;
+    if s.is_leaf() || items.len() != s.rank() || depth >= FAST_DEPTH {
+        return None;
+    }
+    for (c, m) in items.zip(s.modes()) {
+        eval_walk(&c, m, st, pos, acc, depth + 1)?;
     }
     Some(())
 }
 
-/// The tiler of `ob`, borrowing the layouts collected by [`collect_tiler`].
-fn build_tiler<'a>(
-    ob: &Bound<'_, PyAny>,
-    layouts: &'a [Bound<'_, PyLayout>],
-    next: &mut usize,
-) -> Option<TilerRef<'a>> {
-    if as_layout(ob).is_some() {
-        let l = layouts.get(*next)?;
-        *next += 1;
-        return Some(TilerRef::Borrowed(&l.get().inner));
+/// The walk of [`eval_int_coord`] at one coordinate value `c` against the
+/// (sub-)shape `s`, whose strides start at `st[*pos]`.
+fn eval_walk(
+    c: &Bound<'_, PyAny>,
+    s: HRef<'_, i64>,
+    st: &[Scalar],
+    pos: &mut usize,
+    acc: &mut i64,
+    depth: usize,
+) -> Option<()> {
+    if let Some(t) = tuple_items(c) {
+        return eval_modes(t.iter_borrowed(), s, st, pos, acc, depth);
     }
-    if let Ok(t) = ob.downcast::<PyTuple>() {
+    let i = if c.is_none() { 0 } else { int_of(c)? };
+    if let (Some(_), Some(Scalar::Int(d))) = (s.as_leaf(), st.get(*pos)) {
+        // an int against a leaf: its own digit
+        *acc = acc.checked_add(i.checked_mul(*d)?)?;
+        *pos += 1;
+        return Some(());
+    }
+    let leaves = s.leaves();
+    let n = leaves.len();
+    let mut q = i;
+    for (k, &e) in leaves.iter().enumerate() {
+        let digit = if k + 1 == n {
+            q
+        } else {
+            let (qq, r) = rcute::int::floor_divmod(q, e).ok()?;
+            q = qq;
+            r
+        };
+        let Scalar::Int(d) = st.get(*pos + k)? else {
+            return None;
+        };
+        *acc = acc.checked_add(digit.checked_mul(*d)?)?;
+    }
+    *pos += n;
+    Some(())
+}
+
+/// The tiler (`Value::to_tiler`) of `ob`: a layout (borrowed), an int,
+/// `None` or a tuple of tilers, read in one walk; `None` for anything
+/// else.
+///
+/// # Safety
+/// The tiler borrows the layouts inside `ob` (a layout, or the layouts
+/// `ob`'s tuples hold: a tuple's items cannot change); the caller uses it
+/// only while `ob` is alive and runs no Python code meanwhile.
+unsafe fn build_tiler<'a>(ob: &Bound<'_, PyAny>, depth: usize) -> Option<TilerRef<'a>> {
+    if let Some(l) = as_layout(ob) {
+        let l: *const RLayout = &*l.get().inner;
+        // SAFETY: the layout lives in its box, which its object (held by
+        // `ob` or one of its tuples) owns for as long as the caller uses
+        // the tiler (see above)
+        return Some(TilerRef::Borrowed(unsafe { &*l }));
+    }
+    if let Some(t) = tuple_items(ob) {
+        if depth >= FAST_DEPTH {
+            return None;
+        }
         let mut items = Vec::with_capacity(t.len());
-        for x in t.iter() {
-            items.push(build_tiler(&x, layouts, next)?);
+        for x in t.iter_borrowed() {
+            // SAFETY: `x` is held by `ob` (the caller's contract)
+            items.push(unsafe { build_tiler(&x, depth + 1) }?);
         }
         return Some(TilerRef::Tuple(items));
     }
@@ -285,20 +563,9 @@ pub(crate) fn with_tiler<R>(
     ob: &Bound<'_, PyAny>,
     f: impl FnOnce(&TilerRef<'_>) -> R,
 ) -> Option<R> {
-    if !ob.is_instance_of::<PyTuple>() {
-        if let Some(i) = int_of(ob) {
-            return Some(f(&TilerRef::Int(i)));
-        }
-        if ob.is_none() {
-            return Some(f(&TilerRef::None));
-        }
-        let l = as_layout(ob)?;
-        return Some(f(&TilerRef::Borrowed(&l.get().inner)));
-    }
-    let mut layouts = SmallVec::new();
-    collect_tiler(ob, &mut layouts, 0)?;
-    let mut next = 0;
-    let t = build_tiler(ob, &layouts, &mut next)?;
+    // SAFETY: the tiler is used by `f` only, while `ob` is borrowed here;
+    // `f` calls a library function, no Python code
+    let t = unsafe { build_tiler(ob, 0) }?;
     Some(f(&t))
 }
 
@@ -307,13 +574,28 @@ pub(crate) fn with_tiler<R>(
 /// A new Python `Layout`.
 #[inline]
 pub(crate) fn layout_obj(py: Python<'_>, l: RLayout) -> PyResult<PyObject> {
-    boxed_layout_obj(py, Box::new(l))
+    let mut b = LayoutBox::take();
+    *b = l;
+    boxed_layout_obj(py, b)
 }
 
 /// A new Python `Layout` holding the box `l`.
 #[inline]
 pub(crate) fn boxed_layout_obj(py: Python<'_>, l: Box<RLayout>) -> PyResult<PyObject> {
-    Ok(Py::new(py, (PyLayout::boxed(l), LayoutBase))?.into_any())
+    use pyo3::impl_::pyclass_init::PyObjectInit;
+    let tp = LAYOUT_TYPE.load(Ordering::Relaxed);
+    if tp.is_null() {
+        return Ok(Py::new(py, (PyLayout::boxed(l), LayoutBase))?.into_any());
+    }
+    let init = PyClassInitializer::from((PyLayout::boxed(l), LayoutBase));
+    // SAFETY: `tp` is the `Layout` type object (recorded at module
+    // initialisation), the type the initializer creates an object of; the
+    // new reference is owned by the result. (The type object recorded
+    // here spares looking it up for each new object, as `Py::new` does.)
+    unsafe {
+        let p = init.into_new_object(py, tp)?;
+        Ok(PyObject::from_owned_ptr(py, p))
+    }
 }
 
 /// A stride scalar as the generic conversion returns it (`int`, `F2` or
@@ -470,7 +752,8 @@ fn layout_into(
     py: Python<'_>,
     f: impl FnOnce(&mut RLayout) -> RResult<()>,
 ) -> PyResult<Option<PyObject>> {
-    let mut out = Box::new(RLayout::leaf(1, Scalar::Int(0)));
+    // (the operations write into a layout holding any earlier value)
+    let mut out = LayoutBox::take();
     match f(&mut out) {
         Ok(()) => boxed_layout_obj(py, out).map(Some),
         Err(_) => GENERIC,

@@ -18,6 +18,7 @@
 
 use pyo3::exceptions::{PyIndexError, PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString, PyTuple};
 use pyo3::IntoPyObjectExt;
 
@@ -70,14 +71,18 @@ impl LayoutBase {
 /// weakly congruent to `shape`: a scalar stands for the prefix product
 /// starting at it.
 #[pyclass(extends = LayoutBase, module = "rcute", name = "Layout", frozen)]
-#[derive(Clone)]
 struct PyLayout {
     /// Boxed: building the Python object moves its value several times, and
     /// a 272-byte layout costs a copy each time where a pointer does not.
-    inner: Box<RLayout>,
+    inner: fast::LayoutBox,
     /// The vectorcall of `L(c)` (`vcall`), read by the interpreter at a
     /// fixed offset in every `Layout` object.
     vectorcall: pyo3::ffi::vectorcallfunc,
+    /// `.shape` and `.stride` as Python values, made at the first read
+    /// (a `Layout` never changes; the values are tuples of ints and of
+    /// frozen stride scalars, so sharing them is safe).
+    shape_py: GILOnceCell<PyObject>,
+    stride_py: GILOnceCell<PyObject>,
 }
 
 impl PyLayout {
@@ -91,8 +96,10 @@ impl PyLayout {
     #[inline(always)]
     fn boxed(l: Box<RLayout>) -> Self {
         PyLayout {
-            inner: l,
+            inner: fast::LayoutBox::new(l),
             vectorcall: vcall::LAYOUT_CALL,
+            shape_py: GILOnceCell::new(),
+            stride_py: GILOnceCell::new(),
         }
     }
 }
@@ -130,20 +137,24 @@ impl PyLayout {
 
     /// The shape, as a Python int or tuple.
     #[getter]
-    fn shape(&self, py: Python<'_>) -> PyResult<PyObject> {
+    pub(crate) fn shape(&self, py: Python<'_>) -> PyResult<PyObject> {
         if !fast::enabled() {
             return from_value(py, Value::from_shape(self.inner.shape()));
         }
-        fast::shape_obj(py, self.inner.shape().as_ref())
+        self.shape_py
+            .get_or_try_init(py, || fast::shape_obj(py, self.inner.shape().as_ref()))
+            .map(|v| v.clone_ref(py))
     }
 
     /// The stride, as a Python tuple of `int`, `ArithTuple` or `F2` leaves.
     #[getter]
-    fn stride(&self, py: Python<'_>) -> PyResult<PyObject> {
+    pub(crate) fn stride(&self, py: Python<'_>) -> PyResult<PyObject> {
         if !fast::enabled() {
             return from_value(py, Value::from_stride(self.inner.stride()));
         }
-        fast::stride_obj(py, self.inner.stride().as_ref())
+        self.stride_py
+            .get_or_try_init(py, || fast::stride_obj(py, self.inner.stride().as_ref()))
+            .map(|v| v.clone_ref(py))
     }
 
     /// `L(c)` / `L(c0, c1, ...)`: evaluation at an integral, flat or natural
@@ -236,10 +247,18 @@ impl PyLayout {
         }
         let r = match fast::int_of(a) {
             Some(i) => self.inner.eval_index(i),
-            None => match fast::coord_of(a, true) {
-                Some(c) => self.inner.eval(c.as_ref()),
-                None => return Ok(None),
-            },
+            None => {
+                if let Ok(t) = a.downcast::<PyTuple>() {
+                    // a tuple of ints and `None`s: walked without building it
+                    if let Some(v) = fast::eval_int_coord(&self.inner, t.iter_borrowed()) {
+                        return v.into_py_any(py).map(Some);
+                    }
+                }
+                match fast::coord_of(a, true) {
+                    Some(c) => self.inner.eval(c.as_ref()),
+                    None => return Ok(None),
+                }
+            }
         };
         match r {
             Ok(v) => fast::scalar_obj(py, &v).map(Some),
@@ -251,15 +270,18 @@ impl PyLayout {
 /// The layout `Layout(shape, stride)` on the typed core, when the shape and
 /// stride are ints, tuples and stride scalars the direct conversion reads;
 /// `None` otherwise or on an error (the generic path then reports it).
+/// Read straight into the layout's box ([`fast::layout_of`]); a stride
+/// scalar other than an int seeding a sub-shape's prefix products is read
+/// into separate values and expanded by `Layout::with_stride`.
 #[inline]
 pub(crate) fn fast_layout(
     shape: &Bound<'_, PyAny>,
     stride: Option<&Bound<'_, PyAny>>,
 ) -> Option<Box<RLayout>> {
-    if let Some(d) = stride {
-        if let Some(l) = fast::flat_layout(shape, d) {
-            return l;
-        }
+    match fast::layout_of(shape, stride) {
+        Ok(l) => return Some(l),
+        Err(fast::NotBuilt::Other) => return None,
+        Err(fast::NotBuilt::ScalarSeed) => {}
     }
     let s = fast::shape_of(shape)?;
     let l = match stride {

@@ -1,5 +1,6 @@
 //! Vectorcall entry points (PEP 590) of the hot calls: `Layout(shape,
-//! stride)`, `L(c)` and the operations (`size(A)`, `composition(A, B)`, ...).
+//! stride)`, `L(c)` and the operations (`size(A)`, `composition(A, B)`, ...);
+//! and C getters of `L.shape` and `L.stride`.
 //!
 //! The interpreter hands a vectorcall its arguments as an array, without
 //! packing them into a tuple and a dict, and without the generic argument
@@ -142,11 +143,20 @@ unsafe extern "C" fn layout_call(
     unsafe {
         entry(|py| {
             let n = nargs(nargsf);
-            if kwnames.is_null() && n == 1 {
+            if kwnames.is_null() && n >= 1 {
                 let this = Borrowed::from_ptr(py, callable);
                 let l = this.downcast_unchecked::<PyLayout>().get();
-                if let Some(r) = l.fast_call1(py, &arg(py, args, 0))? {
-                    return Ok(r.into_ptr());
+                if n == 1 {
+                    if let Some(r) = l.fast_call1(py, &arg(py, args, 0))? {
+                        return Ok(r.into_ptr());
+                    }
+                } else if fast::enabled() {
+                    // `L(c0, c1, ...)`: the coordinate `(c0, c1, ...)` read
+                    // from the argument array, without packing it
+                    let items = (0..n).map(|i| arg(py, args, i));
+                    if let Some(v) = fast::eval_int_coord(&l.inner, items) {
+                        return Ok(ffi::PyLong_FromLongLong(v));
+                    }
                 }
             }
             let tp_call = (*ffi::Py_TYPE(callable)).tp_call;
@@ -205,6 +215,66 @@ unsafe fn is_extend(py: Python<'_>, kwnames: *mut ffi::PyObject) -> bool {
             .unwrap_or(false)
 }
 
+/// `L.shape` / `L.stride`: the C getter of the attribute (`which` 0 or 1),
+/// installed in place of the descriptor the class defines, so that a read
+/// goes straight to the cached value ([`PyLayout`]'s getters) without the
+/// generic method wrapper.
+unsafe fn layout_attr(slf: *mut ffi::PyObject, which: usize) -> *mut ffi::PyObject {
+    unsafe {
+        entry(|py| {
+            // SAFETY: the attribute's descriptor is bound to the `Layout`
+            // type, which has no subclasses: the interpreter checks that
+            // `slf` is a `Layout` before calling the getter
+            let this = Borrowed::from_ptr(py, slf);
+            let l = this.downcast_unchecked::<PyLayout>().get();
+            let v = if which == 0 {
+                l.shape(py)
+            } else {
+                l.stride(py)
+            };
+            Ok(v?.into_ptr())
+        })
+    }
+}
+
+unsafe extern "C" fn layout_shape(
+    slf: *mut ffi::PyObject,
+    _closure: *mut std::ffi::c_void,
+) -> *mut ffi::PyObject {
+    unsafe { layout_attr(slf, 0) }
+}
+
+unsafe extern "C" fn layout_stride(
+    slf: *mut ffi::PyObject,
+    _closure: *mut std::ffi::c_void,
+) -> *mut ffi::PyObject {
+    unsafe { layout_attr(slf, 1) }
+}
+
+/// Replaces the `Layout` attribute `name`'s descriptor by one calling the C
+/// getter `get`, with the same docstring.
+fn install_getter(py: Python<'_>, name: &'static std::ffi::CStr, get: ffi::getter) -> PyResult<()> {
+    let tp = PyLayout::type_object(py);
+    let doc: Option<String> = tp.getattr(name.to_str()?)?.getattr("__doc__")?.extract()?;
+    let doc = match doc {
+        Some(d) => std::ffi::CString::new(d)?.into_raw() as *const _,
+        None => std::ptr::null(),
+    };
+    // the definition lives as long as the type: leaked, once per attribute
+    let def = Box::leak(Box::new(ffi::PyGetSetDef {
+        name: name.as_ptr(),
+        get: Some(get),
+        set: None,
+        doc,
+        closure: null_mut(),
+    }));
+    // SAFETY: a live type object and a definition that is never freed; the
+    // new descriptor is an owned reference (or null with an error raised)
+    let descr =
+        unsafe { Bound::from_owned_ptr_or_err(py, ffi::PyDescr_NewGetSet(tp.as_type_ptr(), def))? };
+    tp.setattr(name.to_str()?, descr)
+}
+
 /// The vectorcall function of each `Layout` object (its `vectorcall` field).
 pub(crate) const LAYOUT_CALL: ffi::vectorcallfunc = layout_call;
 /// The vectorcall function of each operation object (its `vectorcall` field).
@@ -242,5 +312,7 @@ pub(crate) fn install(py: Python<'_>, sample_op: Op) -> PyResult<()> {
         enable_instances::<Op>(py, o_off);
         (*PyLayout::type_object_raw(py)).tp_vectorcall = Some(layout_new);
     }
+    install_getter(py, c"shape", layout_shape)?;
+    install_getter(py, c"stride", layout_stride)?;
     Ok(())
 }

@@ -96,6 +96,33 @@ def test_layout_constructor(shape):
             same_both_ways(lambda: lay.stride)
 
 
+# (shape, stride) pairs read together into the layout's storage: strides
+# weakly congruent to the shape (an integer seeding the prefix products of a
+# sub-shape), products at the edge of 64 bits (the last extent of a seeded
+# sub-shape is not multiplied), and the errors of each form
+PAIRS = [
+    (((2, 3), 4), (7, 100)), (((2, 3), 4), 5), (((2, 3), (4, 5)), ((1, 2), 7)),
+    (((2, 3), (4, 5)), (1, (2, 3, 4))), ((2, 3), ((1, 2), 3)), (((2, 3), 4), (E(0), 1)),
+    (((2, 3), 4), (F2(1), 4)), ((2, 3), E(1)), ((4, (0, 2)), (1, 3)), ((4, (0, 2)), 1),
+    ((2**40, 2**23), 1), ((2**40, 2**23), 2**0), ((2**40, 2**23, 2), 1), ((2**62, 4), 4),
+    ((4, 2**62), 4), ((4, 8), (1, 2**63)), ((4, 8), (1, -2**63)), ((4, 8), (1, 2**63 - 1)),
+    (tuple(range(1, 5001)), 1), (tuple([1] * 4096), tuple(range(4096))), (((),), ((),)),
+    (((), 3), ((), 1)), (((), 3), 1), (DEEP, 1), (DEEP, DEEP), ((4, 8), [1, 4]),
+    (TupleSub((4, TupleSub((2, 2)))), (1, (4, 8))), ((4, IntSub(8)), (IntSub(1), True)),
+]
+
+
+@pytest.mark.parametrize("shape,stride", PAIRS, ids=repr)
+def test_layout_constructor_pairs(shape, stride):
+    same_both_ways(lambda: Layout(shape, stride))
+    same_both_ways(lambda: Layout(shape))
+    same_both_ways(lambda: Layout(stride))
+    got = outcome(lambda: Layout(shape, stride))
+    if got[0] == "value":
+        lay = Layout(shape, stride)
+        same_both_ways(lambda: (lay.shape, lay.stride))
+
+
 @pytest.mark.parametrize("x", ARGUMENTS, ids=repr)
 def test_queries_and_evaluation(x):
     for op in (size, rank, depth, cosize, shape, stride, coalesce, right_inverse, left_inverse,
@@ -158,3 +185,66 @@ def test_results_are_fresh_objects():
     assert composition(A, Layout(4, 1)) == Layout(4, 1)
     assert A == Layout((4, 8), (1, 4))
     assert sys.getrefcount(A) >= 2
+
+
+def test_shape_and_stride_made_once_per_layout():
+    # a layout never changes: its .shape and .stride are made at the first
+    # read and the same objects are returned after, without leaking a
+    # reference per read; the layout releases them when it goes
+    L = Layout(((4, 8), (2, 2)), ((32, 1), (16, 8)))
+    s, d = L.shape, L.stride
+    assert (s, d) == (((4, 8), (2, 2)), ((32, 1), (16, 8)))  # as constructed
+    held = sys.getrefcount(s), sys.getrefcount(d)
+    for _ in range(100):
+        assert L.shape is s and L.stride is d
+    assert (sys.getrefcount(s), sys.getrefcount(d)) == held
+    del L
+    assert (sys.getrefcount(s), sys.getrefcount(d)) == (held[0] - 1, held[1] - 1)
+    M = Layout((4, 8), (E(0), F2(3)))
+    assert M.stride is M.stride
+    same_both_ways(lambda: (M.shape, M.stride))
+    # read-only attributes with their docstrings, as before
+    assert Layout.shape.__doc__ == "The shape, as a Python int or tuple."
+    assert Layout.stride.__doc__.startswith("The stride, as a Python tuple")
+    with pytest.raises(AttributeError):
+        A.shape = (4, 8)
+    with pytest.raises(TypeError):
+        Layout.shape.__get__(3)
+
+
+# coordinates walked against the shape without being built: ints against
+# leaves and against sub-shapes (split into digits), None (0), negative
+# ints, products and sums at the edge of 64 bits, other profiles
+COORDS = [
+    (3, 5), ((3, 5), (1, 1)), (17, 3), ((3, 5), 3), (None, (1, 1)), ((None, 2), None),
+    (-1, 2), ((3, -5), (1, 1)), (2**62, 1), (2**63 - 1, 0), (1, 2**62), ((1, 2), (3, 4, 5)),
+    (((1, 2),), 3), (True, (False, 1)), ((3, 5), (1, 1), 0), (1,), (), (IntSub(3), 5),
+    TupleSub((3, 5)), (3, E(0)), (3, F2(1)), (3, 1.0), (3, [1]), (2**64, 0),
+]
+
+
+@pytest.mark.parametrize("c", COORDS, ids=repr)
+def test_evaluation_at_tuples(c):
+    for L in (A, TV, Layout((4, (4, 2)), (4, (1, 16))), Layout(((2, 3), 4), ((1, 2), 100)),
+              Layout((2**40, 2**40), (2**22, 2**23)), Layout((4, 8), (-2**62, 2**62)),
+              Layout((4, 8), (E(0), E(1))), Layout((4, 8), (1, F2(8))), Layout(24, 1)):
+        same_both_ways(lambda: L(c))
+        same_both_ways(lambda: L(*c) if isinstance(c, tuple) else L(c))
+
+
+def test_layouts_built_where_earlier_ones_were():
+    # the storage of a layout that goes is reused for the next ones: each new
+    # layout (built from tuples or by an operation) holds exactly its value,
+    # whatever the earlier layout held (coordinate strides, more modes)
+    kinds = [((4, 8), (E(0), E(1))), (((4, 8), (2, 2)), ((32, 1), (16, 8))), (24, 1),
+             ((2, 3, 4, 5, 6, 7, 8, 9, 10), 1), ((4, (4, 2)), (4, (1, 16))), ((), ())]
+    for _ in range(3):
+        made = [Layout(s, d) for s, d in kinds]
+        made += [coalesce(x) for x in made] + [complement(made[2], 48), right_inverse(made[1])]
+        texts = [str(x) for x in made]
+        del made
+        with generic_path():
+            expected = [str(Layout(s, d)) for s, d in kinds]
+            expected += [str(coalesce(Layout(s, d))) for s, d in kinds]
+            expected += [str(complement(Layout(24, 1), 48)), str(right_inverse(Layout(*kinds[1])))]
+        assert texts == expected

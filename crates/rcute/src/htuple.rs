@@ -266,6 +266,20 @@ impl<T> HTuple<T> {
         })
     }
 
+    /// True when the value is stored inline, without heap memory (as
+    /// values of up to 8 leaves and 24 node bytes are).
+    ///
+    /// ```
+    /// use rcute::HTuple;
+    /// assert!(HTuple::flat([4i64, 8]).is_inline());
+    /// assert!(!HTuple::flat(0..9i64).is_inline());
+    /// assert!(!HTuple::tuple(vec![HTuple::<i64>::empty(); 30]).is_inline());
+    /// ```
+    #[inline]
+    pub fn is_inline(&self) -> bool {
+        !self.nodes.spilled() && !self.leaves.spilled()
+    }
+
     /// Consumes the value into its leaves.
     pub fn into_leaves(self) -> Leaves<T> {
         self.leaves
@@ -730,6 +744,107 @@ impl<T: Clone> Builder<T> {
     }
 }
 
+/// Writes one hierarchical tuple in pre-order straight into the storage of
+/// a layout under construction ([`Layout::build_in_place`](crate::Layout::build_in_place)):
+/// a tuple is its number of modes ([`tuple`](Self::tuple)) followed by its
+/// modes, a leaf its value ([`leaf`](Self::leaf)).
+///
+/// What is written is checked when the construction ends: it must be one
+/// complete value (each tuple followed by exactly its number of modes).
+pub struct TupleWriter<'a, T> {
+    nodes: &'a mut Nodes,
+    leaves: &'a mut Leaves<T>,
+    /// A rank past the encoding's 32 bits was written.
+    too_wide: bool,
+}
+
+impl<'a, T> TupleWriter<'a, T> {
+    /// A writer appending to `nodes` and `leaves` (empty when a
+    /// construction starts).
+    #[inline(always)]
+    pub(crate) fn new(nodes: &'a mut Nodes, leaves: &'a mut Leaves<T>) -> Self {
+        TupleWriter {
+            nodes,
+            leaves,
+            too_wide: false,
+        }
+    }
+
+    /// Starts a tuple of `rank` modes (the next `rank` values written,
+    /// each a leaf or a whole tuple, are its modes).
+    #[inline(always)]
+    pub fn tuple(&mut self, rank: usize) {
+        if rank > u32::MAX as usize {
+            self.too_wide = true;
+        }
+        push_rank(self.nodes, rank);
+    }
+
+    /// Writes the leaf `v`.
+    #[inline(always)]
+    pub fn leaf(&mut self, v: T) {
+        self.nodes.push(LEAF);
+        self.leaves.push(v);
+    }
+
+    /// `value` error unless what was written is one complete value; `what`
+    /// names it.
+    #[inline]
+    pub(crate) fn check_complete(&self, what: &str) -> Result<()> {
+        if !self.too_wide && complete(self.nodes, self.leaves.len()) {
+            return Ok(());
+        }
+        self.incomplete(what)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn incomplete(&self, what: &str) -> Result<()> {
+        Err(Error::value(format!(
+            "{what} was not written as one complete tuple ({} node bytes, {} leaves)",
+            self.nodes.len(),
+            self.leaves.len()
+        )))
+    }
+}
+
+/// True when `nodes` encodes exactly one value (canonically: the wide form
+/// only for ranks from [`WIDE`]) with `nleaves` leaves.
+#[inline]
+fn complete(nodes: &[u8], nleaves: usize) -> bool {
+    let mut pending: u64 = 1;
+    let mut leaves = 0;
+    let mut i = 0;
+    while i < nodes.len() {
+        if pending == 0 {
+            return false;
+        }
+        pending -= 1;
+        match nodes[i] {
+            LEAF => {
+                leaves += 1;
+                i += 1;
+            }
+            WIDE => {
+                let Some(b) = nodes.get(i + 1..i + 5) else {
+                    return false;
+                };
+                let r = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+                if r < WIDE as u32 {
+                    return false;
+                }
+                pending += r as u64;
+                i += 5;
+            }
+            r => {
+                pending += r as u64;
+                i += 1;
+            }
+        }
+    }
+    pending == 0 && leaves == nleaves
+}
+
 fn fmt_ref<T>(
     r: HRef<'_, T>,
     f: &mut fmt::Formatter<'_>,
@@ -812,6 +927,24 @@ impl<T> From<T> for HTuple<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn complete_accepts_exactly_one_canonical_value() {
+        let t = HTuple::tuple([HTuple::leaf(3i64), HTuple::flat([4i64, 5])]);
+        assert!(complete(&t.nodes, 3));
+        assert!(!complete(&t.nodes, 2), "leaf count");
+        assert!(!complete(&t.nodes[..3], 1), "a missing mode");
+        let mut two = t.nodes.clone();
+        two.push(LEAF);
+        assert!(!complete(&two, 4), "a node past the end");
+        assert!(!complete(&[], 0), "nothing written");
+        assert!(complete(&[0], 0), "the empty tuple");
+        // the wide form of rank 2: not canonical
+        assert!(!complete(&[WIDE, 2, 0, 0, 0, LEAF, LEAF], 2));
+        assert!(!complete(&[WIDE, 2, 0], 0), "a cut wide rank");
+        let wide = HTuple::flat(0..300i64);
+        assert!(complete(&wide.nodes, 300));
+    }
 
     #[test]
     fn wide_ranks_use_the_escape_encoding() {

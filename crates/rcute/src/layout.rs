@@ -6,7 +6,7 @@ use std::fmt;
 
 use crate::convert::{IntoShape, IntoStride};
 use crate::error::{Error, Result};
-use crate::htuple::{Builder, HRef, HTuple};
+use crate::htuple::{Builder, HRef, HTuple, TupleWriter};
 use crate::int;
 use crate::shape::{self, Shape};
 use crate::stride::{self, Scalar};
@@ -63,15 +63,69 @@ impl Layout {
     pub fn new(shape: impl IntoShape, stride: impl IntoStride) -> Result<Layout> {
         let shape = shape.into_shape()?;
         let stride = stride.into_stride()?;
-        shape.as_ref().check_limits("layout: the shape")?;
-        stride.as_ref().check_limits("layout: the stride")?;
-        if !shape.as_ref().congruent(stride.as_ref()) {
-            return Err(Error::congruence(format!(
-                "layout: shape {shape} and stride {stride} are not congruent"
-            )));
-        }
-        check_positive(shape.as_ref())?;
+        check_parts(shape.as_ref(), stride.as_ref())?;
         Ok(Layout { shape, stride })
+    }
+
+    /// Rebuilds this layout in place: `write` writes the shape and the
+    /// stride in pre-order ([`TupleWriter`]) straight into the layout's
+    /// storage (reused, so no value is built elsewhere and moved in), then
+    /// the result is checked as [`Layout::new`] checks its operands, with
+    /// the same errors; in addition each of the two must have been written
+    /// as one complete value (a `value` error otherwise). An error of
+    /// `write` is returned as it is. On any error the layout is `1:0`.
+    ///
+    /// ```
+    /// use rcute::{Layout, Scalar};
+    /// let mut l = Layout::leaf(1, Scalar::Int(0));
+    /// l.build_in_place(|s, d| {
+    ///     s.tuple(2); s.leaf(4); s.tuple(2); s.leaf(4); s.leaf(2);
+    ///     d.tuple(2); d.leaf(Scalar::Int(4)); d.tuple(2); d.leaf(Scalar::Int(1)); d.leaf(Scalar::Int(16));
+    ///     Ok(())
+    /// }).unwrap();
+    /// assert_eq!(l.to_string(), "(4, (4, 2)):(4, (1, 16))");
+    /// // a stride of another profile: the error of Layout::new, and `1:0`
+    /// let e = l.build_in_place(|s, d| {
+    ///     s.tuple(2); s.leaf(4); s.leaf(8);
+    ///     d.leaf(Scalar::Int(1));
+    ///     Ok(())
+    /// }).unwrap_err();
+    /// assert_eq!(e.message(), "layout: shape (4, 8) and stride 1 are not congruent");
+    /// assert_eq!(l.to_string(), "1:0");
+    /// ```
+    pub fn build_in_place(
+        &mut self,
+        write: impl FnOnce(&mut TupleWriter<'_, i64>, &mut TupleWriter<'_, Scalar>) -> Result<()>,
+    ) -> Result<()> {
+        self.reset();
+        let ((sn, sl), (dn, dl)) = self.raw_mut();
+        let mut s = TupleWriter::new(sn, sl);
+        let mut d = TupleWriter::new(dn, dl);
+        // (a panic of `write` leaves the layout `1:0` too, then goes on)
+        let written =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| write(&mut s, &mut d)));
+        let r = match written {
+            Ok(r) => r
+                .and_then(|()| s.check_complete("layout: the shape"))
+                .and_then(|()| d.check_complete("layout: the stride"))
+                .and_then(|()| check_parts(self.shape.as_ref(), self.stride.as_ref())),
+            Err(panic) => {
+                self.set_unit();
+                std::panic::resume_unwind(panic)
+            }
+        };
+        if r.is_err() {
+            self.set_unit();
+        }
+        r
+    }
+
+    /// Makes this layout `1:0`, keeping its storage.
+    fn set_unit(&mut self) {
+        self.reset();
+        let ((sn, sl), (dn, dl)) = self.raw_mut();
+        TupleWriter::new(sn, sl).leaf(1);
+        TupleWriter::new(dn, dl).leaf(Scalar::Int(0));
     }
 
     /// "set S:D": builds the layout without checks (used by the algebra to
@@ -544,8 +598,45 @@ fn eval_int(
     }
 }
 
+/// The checks of [`Layout::new`] on a shape and a stride: limits,
+/// congruence, positive extents.
+#[inline]
+fn check_parts(shape: HRef<'_, i64>, stride: HRef<'_, Scalar>) -> Result<()> {
+    use crate::htuple::{MAX_DEPTH, MAX_LEAVES};
+    // all checks passed, without building any message
+    if shape.num_leaves() <= MAX_LEAVES
+        && stride.num_leaves() <= MAX_LEAVES
+        && shape.depth_within(MAX_DEPTH)
+        && stride.depth_within(MAX_DEPTH)
+        && shape.congruent(stride)
+        && shape.leaves().iter().all(|&e| e > 0)
+    {
+        return Ok(());
+    }
+    parts_error(shape, stride)
+}
+
+/// The error [`check_parts`] reports (the first check that fails).
+#[cold]
+#[inline(never)]
+fn parts_error(shape: HRef<'_, i64>, stride: HRef<'_, Scalar>) -> Result<()> {
+    shape.check_limits("layout: the shape")?;
+    stride.check_limits("layout: the stride")?;
+    if !shape.congruent(stride) {
+        return Err(Error::congruence(format!(
+            "layout: shape {shape} and stride {stride} are not congruent"
+        )));
+    }
+    check_extents(shape)
+}
+
 pub(crate) fn check_positive(s: HRef<'_, i64>) -> Result<()> {
     s.check_limits("layout: the shape")?;
+    check_extents(s)
+}
+
+/// `value` error for a zero or negative extent of the shape `s`.
+fn check_extents(s: HRef<'_, i64>) -> Result<()> {
     if let Some(&e) = s.leaves().iter().find(|&&e| e <= 0) {
         return Err(Error::value(format!(
             "shape {s} has the non-positive extent {e}; shapes must be positive"
@@ -584,5 +675,146 @@ impl fmt::Debug for Layout {
             .field("shape", &Plain(&self.shape))
             .field("stride", &Plain(&self.stride))
             .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ErrorKind;
+
+    /// Writes the value `t` through the writer `w`, node by node.
+    fn write_all<T: Clone>(t: HRef<'_, T>, w: &mut TupleWriter<'_, T>) {
+        match t.as_leaf() {
+            Some(v) => w.leaf(v.clone()),
+            None => {
+                w.tuple(t.rank());
+                for m in t.modes() {
+                    write_all(m, w);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn build_in_place_checks_as_new() {
+        let unit = Layout::leaf(1, Scalar::Int(0));
+        let s2 = HTuple::flat([4i64, 8]);
+        let cases: Vec<(HTuple<i64>, HTuple<i64>)> = vec![
+            // valid (expected: Layout::new's value)
+            (s2.clone(), HTuple::flat([1i64, 4])),
+            (HTuple::leaf(24), HTuple::leaf(1)),
+            (HTuple::empty(), HTuple::empty()),
+            // not congruent, a zero and a negative extent (Layout::new's errors)
+            (s2.clone(), HTuple::leaf(1)),
+            (HTuple::flat([4i64, 0]), HTuple::flat([1i64, 4])),
+            (
+                HTuple::tuple([HTuple::leaf(-2i64), s2.clone()]),
+                HTuple::flat([1i64, 1, 1]),
+            ),
+        ];
+        for (s, d) in cases {
+            let d = d.map(|&v| Scalar::Int(v));
+            let expected = Layout::new(s.clone(), d.clone());
+            let mut l = Layout::leaf(7, Scalar::Int(3));
+            let got = l.build_in_place(|sw, dw| {
+                write_all(s.as_ref(), sw);
+                write_all(d.as_ref(), dw);
+                Ok(())
+            });
+            match expected {
+                Ok(e) => {
+                    assert!(got.is_ok(), "{s}:{d}");
+                    assert_eq!(l, e);
+                }
+                Err(e) => {
+                    let g = got.unwrap_err();
+                    assert_eq!((g.kind(), g.message()), (e.kind(), e.message()), "{s}:{d}");
+                    assert_eq!(l, unit, "left as 1:0 after an error");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn build_in_place_refuses_incomplete_writes() {
+        let unit = Layout::leaf(1, Scalar::Int(0));
+        type Write = fn(&mut TupleWriter<'_, i64>, &mut TupleWriter<'_, Scalar>);
+        let bad: [(Write, &str); 5] = [
+            // a mode missing in the shape
+            (
+                |s, d| {
+                    s.tuple(2);
+                    s.leaf(4);
+                    d.tuple(2);
+                    d.leaf(Scalar::Int(1));
+                    d.leaf(Scalar::Int(4));
+                },
+                "layout: the shape was not written",
+            ),
+            // a leaf past the end of the stride
+            (
+                |s, d| {
+                    s.leaf(4);
+                    d.leaf(Scalar::Int(1));
+                    d.leaf(Scalar::Int(2));
+                },
+                "layout: the stride was not written",
+            ),
+            // nothing written
+            (|_, _| {}, "layout: the shape was not written"),
+            // both incomplete the same way: still refused
+            (
+                |s, d| {
+                    s.tuple(3);
+                    d.tuple(3);
+                },
+                "layout: the shape was not written",
+            ),
+            // a rank past 32 bits
+            (
+                |s, d| {
+                    s.tuple(u32::MAX as usize + 3);
+                    s.leaf(1);
+                    s.leaf(1);
+                    d.tuple(2);
+                    d.leaf(Scalar::Int(1));
+                    d.leaf(Scalar::Int(1));
+                },
+                "layout: the shape was not written",
+            ),
+        ];
+        for (k, (write, msg)) in bad.into_iter().enumerate() {
+            let mut l = Layout::leaf(7, Scalar::Int(3));
+            let e = l
+                .build_in_place(|s, d| {
+                    write(s, d);
+                    Ok(())
+                })
+                .unwrap_err();
+            assert_eq!(e.kind(), ErrorKind::Value, "case {k}");
+            assert!(e.message().starts_with(msg), "case {k}: {}", e.message());
+            assert_eq!(l, unit, "case {k}");
+        }
+        // the writer's own error is returned as it is
+        let mut l = Layout::leaf(7, Scalar::Int(3));
+        let e = l
+            .build_in_place(|s, _| {
+                s.leaf(2);
+                Err(Error::type_("not read"))
+            })
+            .unwrap_err();
+        assert_eq!((e.kind(), e.message()), (ErrorKind::Type, "not read"));
+        assert_eq!(l, unit);
+        // a panic of the writer: the layout is `1:0` where it is caught
+        let mut l = Layout::leaf(7, Scalar::Int(3));
+        let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let _ = l.build_in_place(|s, _| {
+                s.tuple(3);
+                panic!("stopped while writing");
+            });
+        }));
+        assert!(caught.is_err());
+        assert_eq!(l, unit);
     }
 }
