@@ -11,7 +11,7 @@ use crate::error::{Error, Result};
 use crate::int;
 
 /// The base case `A ∘ s:d` of `docs/operations.md` (A's leaf modes taken as a
-/// flat list `a_shape`, `a_stride`; `d` an integer): "keep the first `s*d`
+/// flat list `a` of `(extent, stride)`; `d` an integer): "keep the first `s*d`
 /// elements" (shape divisibility), then "every `d`-th of them" (stride
 /// divisibility), written into `sh` and `st` (their earlier contents are
 /// discarded). One statement of the algorithm for integer strides (the
@@ -20,8 +20,7 @@ use crate::int;
 /// Errors: `divisibility` when either condition fails (the caller adds the
 /// operands); `overflow` beyond 64 bits.
 pub(crate) fn base_case_into<D: StrideLeaf>(
-    a_shape: &[i64],
-    a_stride: &[D],
+    a: &[(i64, D)],
     s: i64,
     d: i64,
     sh: &mut SmallVec<[i64; 8]>,
@@ -35,8 +34,8 @@ pub(crate) fn base_case_into<D: StrideLeaf>(
     // step 1: the modes of A before the last, while `s*d` is left of them
     let mut rest = int::mul(d, s)?;
     let mut ended = false;
-    if let Some((_, before)) = a_shape.split_last() {
-        for &ai in before {
+    if let Some((_, before)) = a.split_last() {
+        for &(ai, _) in before {
             let (q, r) = int::floor_divmod(rest, ai)?;
             if q == 0 {
                 sh.push(r);
@@ -44,7 +43,7 @@ pub(crate) fn base_case_into<D: StrideLeaf>(
                 break;
             }
             if r != 0 {
-                return Err(divisibility_error(a_shape, s, d, SHAPE));
+                return Err(divisibility_error(a, s, d, SHAPE));
             }
             sh.push(ai);
             rest = q;
@@ -72,7 +71,7 @@ pub(crate) fn base_case_into<D: StrideLeaf>(
         d = q2;
         *x = 1;
         if r2 != 0 {
-            return Err(divisibility_error(a_shape, s, d0, STRIDE));
+            return Err(divisibility_error(a, s, d0, STRIDE));
         }
     }
     let scaled = match scaled {
@@ -83,7 +82,7 @@ pub(crate) fn base_case_into<D: StrideLeaf>(
         }
     };
     for i in 0..m {
-        let x = a_stride.get(i).cloned().unwrap_or_else(D::zero);
+        let x = a.get(i).map_or_else(D::zero, |m| m.1.clone());
         st.push(if i == scaled { x.mul_int(d)? } else { x });
     }
     Ok(())
@@ -100,8 +99,10 @@ const STRIDE: &str = "Stride divisibility condition violated";
 /// (`(4,6,8):(2,3,5) ∘ 6:3`) even though the shape step, which rcute
 /// checks first, fails too. Where that order accepts the case (rcute's
 /// rule is the stricter one), `ours` is kept.
-fn divisibility_error(a_shape: &[i64], s: i64, d: i64, ours: &'static str) -> Error {
-    Error::divisibility(reference_order(a_shape, s, d).unwrap_or(ours))
+#[cold]
+fn divisibility_error<D>(a: &[(i64, D)], s: i64, d: i64, ours: &'static str) -> Error {
+    let a_shape: SmallVec<[i64; 8]> = a.iter().map(|m| m.0).collect();
+    Error::divisibility(reference_order(&a_shape, s, d).unwrap_or(ours))
 }
 
 /// The condition the stride-first order (stride through A's modes, then

@@ -11,10 +11,11 @@ use std::borrow::Cow;
 use smallvec::SmallVec;
 
 use crate::error::{Error, Result};
-use crate::htuple::{push_rank, MAX_DEPTH};
+use crate::htuple::{push_rank, Leaves, Nodes, MAX_DEPTH};
 use crate::layout::{push_view, Layout};
 use crate::stride::Scalar;
 
+use super::composition::View;
 use super::divide::{by_mode, int_tiler, two_modes, unpack};
 
 /// `logical_product(A, B)` (`docs/operations.md`; C++ CuTe
@@ -99,48 +100,40 @@ fn product_core(a: &Layout, b: &Layout) -> Result<Layout> {
 }
 
 /// The core of the product with a layout B, `(A, complement(A) ∘ B)`,
-/// built in `out`.
+/// built in `out`: A's view, then the tail appended in place.
 fn product_core_into(a: &Layout, b: &Layout, out: &mut Layout) -> Result<()> {
-    // integer strides: the tail appended in place after A's view
     out.reset();
     let ((nodes, sh), (dn, st)) = out.raw_mut();
     nodes.push(2);
     push_view(a.shape().as_ref(), a.stride().as_ref(), nodes, sh, st);
-    if super::fast::complement_compose_append(a, b, nodes, sh, st).is_some() {
-        dn.extend_from_slice(nodes);
-        return Ok(());
-    }
-    // (the integer path declined: the general tail, not the integer one again)
-    let mut tail = Layout::blank();
-    tail_general_into(a, b, &mut tail)?;
-    Layout::concat_pair_into(a, &tail, out);
+    tail_append(a, b, nodes, sh, st)?;
+    dn.extend_from_slice(nodes);
     Ok(())
 }
 
-/// `complement(A) ∘ B`, the second mode of the product, built in `out`:
-/// the complement, then the composition.
+/// `complement(A) ∘ B`, the second mode of the product, built in `out`.
 fn product_tail_into(a: &Layout, b: &Layout, out: &mut Layout) -> Result<()> {
-    // integer strides: the complement's chain goes straight into the
-    // composition, without the complement as a layout
-    if super::fast::complement_compose_into(a, b, out).is_some() {
-        return Ok(());
-    }
-    tail_general_into(a, b, out)
+    out.reset();
+    let ((nodes, sh), (dn, st)) = out.raw_mut();
+    tail_append(a, b, nodes, sh, st)?;
+    dn.extend_from_slice(nodes);
+    Ok(())
 }
 
-/// [`product_tail_into`] without the integer path: the complement as a
-/// layout, then the composition.
-fn tail_general_into(a: &Layout, b: &Layout, out: &mut Layout) -> Result<()> {
+/// `complement(A) ∘ B` appended to a layout under construction: the
+/// complement, then the composition.
+fn tail_append(
+    a: &Layout,
+    b: &Layout,
+    nodes: &mut Nodes,
+    sh: &mut Leaves<i64>,
+    st: &mut Leaves<Scalar>,
+) -> Result<()> {
     let mut c = Layout::blank();
     super::complement::complement_into(a, None, &mut c)?;
-    super::composition::composition_into(&c, &TilerRef::Borrowed(b), out)
-}
-
-#[cfg(test)]
-pub(crate) fn product_core_general(a: &Layout, b: &Layout) -> Result<Layout> {
-    let c = super::complement(a, None)?;
-    let cb = super::composition::composition_layout(&c, b)?;
-    Ok(Layout::concat_pair(a, &cb))
+    let l0 = sh.len();
+    super::composition::layout_core_append(View::of(&c), b, true, nodes, sh, st)?;
+    super::composition::positive(&c, b, &sh[l0..])
 }
 
 /// `zip2_by(L, G)` (`docs/operations.md`): regroups the by-mode pairs of
