@@ -1,8 +1,7 @@
-//! The two integer kernels composition is built from, shared by its general
-//! path (`composition.rs`) and its integer path (`fast.rs`): the base case
-//! `A ∘ s:d` on a flat list of A's modes, and the digit box that decides
-//! whether A is additive across B's modes (`docs/differences.md` 1.1).
-//! Below both, so that neither imports the other.
+//! The two kernels the composition core (`composition.rs`) is built from:
+//! the base case `A ∘ s:d` on a flat list of A's modes (generic over the
+//! stride leaf), and the digit box that decides whether A is additive
+//! across B's modes (`docs/differences.md` 1.1).
 
 use smallvec::SmallVec;
 
@@ -14,8 +13,8 @@ use crate::int;
 /// flat list `a` of `(extent, stride)`; `d` an integer): "keep the first `s*d`
 /// elements" (shape divisibility), then "every `d`-th of them" (stride
 /// divisibility), written into `sh` and `st` (their earlier contents are
-/// discarded). One statement of the algorithm for integer strides (the
-/// integer fast path) and for [`Scalar`] strides.
+/// discarded). One statement of the algorithm for integer strides and for
+/// [`Scalar`] strides.
 ///
 /// Errors: `divisibility` when either condition fails (the caller adds the
 /// operands); `overflow` beyond 64 bits.
@@ -244,7 +243,8 @@ pub(crate) fn digit_box(
 /// (`(t, e)`, `t > 1`, `e != 0`) of B on it: true when every leaf has a
 /// non-negative stride and a digit box and no digit's largest values sum
 /// to its extent, so A is additive across B's modes (the first part of
-/// [`verify`], for the integer fast path). `false` means "undecided here".
+/// the composition check, which accepts without its records).
+/// `false` means "undecided here".
 pub(crate) fn digits_pass(a_shape: &[i64], recs: &[(i64, i64)]) -> bool {
     if recs.iter().any(|&(_, e)| e < 0) {
         return false;

@@ -91,7 +91,12 @@ pub fn composition(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
 pub(crate) fn composition_into(a: &Layout, b: &TilerRef<'_>, out: &mut Layout) -> Result<()> {
     out.reset();
     let ((nodes, sh), (dn, st)) = out.raw_mut();
-    dispatch_append(View::of(a), b, true, 0, nodes, sh, st)?;
+    match b {
+        TilerRef::Layout(l) | &TilerRef::Borrowed(l) => {
+            layout_core_append(AOperand::View(View::of(a)), l, true, nodes, sh, st)?
+        }
+        _ => dispatch_append(View::of(a), b, true, 0, nodes, sh, st)?,
+    }
     dn.extend_from_slice(nodes);
     // Negative strides in B make the reference's base case produce negative
     // extents (`composition((2,3):(1,10), 2:-1)` would be `(-2,-1):(-1,10)`);
@@ -169,10 +174,10 @@ fn dispatch_append(
                 )));
             }
             let b = Layout::leaf(*n, Scalar::Int(1));
-            layout_core_append(a, &b, checked, nodes, sh, st)
+            layout_core_append(AOperand::View(a), &b, checked, nodes, sh, st)
         }
         TilerRef::Layout(l) | &TilerRef::Borrowed(l) => {
-            layout_core_append(a, l, checked, nodes, sh, st)
+            layout_core_append(AOperand::View(a), l, checked, nodes, sh, st)
         }
         TilerRef::Tuple(v) => {
             if a.s.rank() < v.len() {
@@ -270,17 +275,21 @@ struct Ctx {
 /// coalesce_z'd by B's coprofile first, as `docs/operations.md` states
 /// it).
 pub(crate) fn layout_core_append(
-    a: View<'_>,
+    a: AOperand<'_>,
     b: &Layout,
     checked: bool,
     nodes: &mut Nodes,
     sh: &mut Leaves<i64>,
     st: &mut Leaves<Scalar>,
 ) -> Result<()> {
-    if let Some(d) = b.stride().leaves().iter().find(|d| has_f2(d)) {
+    if let Some(d) = b
+        .stride()
+        .leaves()
+        .iter()
+        .find(|d| !matches!(d, Scalar::Int(_)) && has_f2(d))
+    {
         return Err(Error::type_(format!(
-            "composition({}, {b}): B has the F2 stride {d}; composition needs integer or coordinate strides in B",
-            a.layout()
+            "composition({a}, {b}): B has the F2 stride {d}; composition needs integer or coordinate strides in B"
         )));
     }
     let bref = b.shape().as_ref();
@@ -295,19 +304,80 @@ pub(crate) fn layout_core_append(
     }
     let (bn, bs, bd) = (bref.node_bytes(), bref.leaves(), b.stride().leaves());
     let parts = (nodes, sh, st);
-    if a.d.leaves().iter().all(|d| matches!(d, Scalar::Int(_))) {
-        let mut b_st = Ints::new();
-        if int_strides_into(b, &mut b_st).is_some() {
-            return run::<i64, i64, _>(&a, bn, bs, &b_st, true, checked, || b.clone(), parts);
+    let mut b_st = Ints::new();
+    let int_b = int_strides_into(b, &mut b_st).is_some();
+    match a {
+        AOperand::Modes(m) if int_b => {
+            let src = Flat(m);
+            return run::<i64, i64, _>(&src, bn, bs, &b_st, true, checked, || b.clone(), parts);
         }
-        if basis_on_modes(a, bd) {
-            return run::<i64, Scalar, _>(&a, bn, bs, bd, false, checked, || b.clone(), parts);
+        AOperand::View(v) if v.d.leaves().iter().all(|d| matches!(d, Scalar::Int(_))) => {
+            if int_b {
+                return run::<i64, i64, _>(&v, bn, bs, &b_st, true, checked, || b.clone(), parts);
+            }
+            if basis_on_modes(v, bd) {
+                return run::<i64, Scalar, _>(&v, bn, bs, bd, false, checked, || b.clone(), parts);
+            }
         }
+        _ => {}
     }
     let a_l = a.layout();
     let a_c = coalesced_for(&a_l, bref, b.stride().as_ref())?;
     let src = Coalesced { a_c: &a_c, a: &a_l };
     run::<Scalar, Scalar, _>(&src, bn, bs, bd, false, checked, || b.clone(), parts)
+}
+
+/// A as the layout core takes it: a layout or a mode of one, by view; or
+/// the flat integer modes `(extent, stride)` of a layout built as a list
+/// (one mode: a leaf), as the product's complement is.
+#[derive(Clone, Copy)]
+pub(crate) enum AOperand<'x> {
+    View(View<'x>),
+    Modes(&'x [(i64, i64)]),
+}
+
+impl AOperand<'_> {
+    /// A as a layout.
+    fn layout(&self) -> Layout {
+        match self {
+            AOperand::View(v) => v.layout(),
+            AOperand::Modes(m) => Flat(m).layout(),
+        }
+    }
+}
+
+impl std::fmt::Display for AOperand<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.layout())
+    }
+}
+
+/// A flat integer layout by its modes (one mode: a leaf), on the axis
+/// `()` only.
+struct Flat<'x>(&'x [(i64, i64)]);
+
+impl Flat<'_> {
+    fn layout(&self) -> Layout {
+        let mut l = Layout::blank();
+        unwrapped_into(self.0, &mut l);
+        l
+    }
+}
+
+impl ASource<i64> for Flat<'_> {
+    #[inline]
+    fn fold_axis(&self, path: &[usize], out: &mut Folded<i64>) -> Result<()> {
+        if let Some(i) = path.first() {
+            return Err(Error::type_(format!("get: index {i} into a flat list")));
+        }
+        fold_into(self.0.iter().copied(), out)
+    }
+    fn eval(&self, e: &Scalar) -> Result<Scalar> {
+        self.layout().eval(HTuple::leaf(Some(e.clone())).as_ref())
+    }
+    fn orig(&self) -> Cow<'_, Layout> {
+        Cow::Owned(self.layout())
+    }
 }
 
 /// True when the strides of B can take the `i64` instantiation with the
@@ -453,7 +523,10 @@ pub(crate) struct View<'x> {
 impl<D: StrideLeaf> ASource<D> for View<'_> {
     #[inline]
     fn fold_axis(&self, path: &[usize], out: &mut Folded<D>) -> Result<()> {
-        let (s, d) = (self.s.get(path)?, self.d.get(path)?);
+        let (s, d) = match path {
+            [] => (self.s, self.d),
+            _ => (self.s.get(path)?, self.d.get(path)?),
+        };
         fold_into(
             s.leaves()
                 .iter()
@@ -648,10 +721,14 @@ struct AxisModes<D> {
 
 /// The axes the core has read and its records, with its scratch lists.
 struct Walk<D> {
-    axes: SmallVec<[AxisModes<D>; 2]>,
+    /// the axes read, in the order of first use: the first in place (the
+    /// common case has one; a value moved into a list is copied whole)
+    first: AxisModes<D>,
+    n_axes: usize,
+    more: Vec<AxisModes<D>>,
     /// `(leaf of B, axis, t, v)` per term of a leaf `t:e` of B composed by
     /// the base case (`t != 1`, `e != 0`)
-    terms: SmallVec<[(usize, usize, i64, i64); 8]>,
+    terms: SmallVec<[(u32, u32, i64, i64); 8]>,
     rs: Ints,
     rd: SmallVec<[D; 8]>,
     f: Folded<D>,
@@ -661,7 +738,12 @@ impl<D: StrideLeaf> Walk<D> {
     #[inline(always)]
     fn new() -> Self {
         Walk {
-            axes: SmallVec::new(),
+            first: AxisModes {
+                path: Path::new(),
+                modes: Folded::new(),
+            },
+            n_axes: 0,
+            more: Vec::new(),
             terms: SmallVec::new(),
             rs: Ints::new(),
             rd: SmallVec::new(),
@@ -669,26 +751,74 @@ impl<D: StrideLeaf> Walk<D> {
         }
     }
 
+    /// The axes read, in order.
+    #[inline]
+    fn axes(&self) -> impl Iterator<Item = &AxisModes<D>> {
+        std::iter::once(&self.first)
+            .take(self.n_axes)
+            .chain(self.more.iter())
+    }
+
+    /// The modes of A on the axis `i`.
+    #[inline(always)]
+    fn modes(&self, i: usize) -> &[(i64, D)] {
+        match i {
+            0 => &self.first.modes,
+            _ => &self.more[i - 1].modes,
+        }
+    }
+
     /// The index of the axis `path` of A, read on first use.
     #[inline]
     fn axis<S: ASource<D>>(&mut self, a: &S, path: &[usize]) -> Result<usize> {
-        if self.axes.first().is_some_and(|x| x.path.as_slice() == path) {
+        // (compared element by element: a slice comparison calls memcmp)
+        let same = |p: &Path| p.len() == path.len() && p.iter().zip(path).all(|(x, y)| x == y);
+        if self.n_axes > 0 && same(&self.first.path) {
             return Ok(0);
         }
-        if let Some(i) = self.axes.iter().position(|x| x.path.as_slice() == path) {
-            return Ok(i);
+        if let Some(i) = self.more.iter().position(|x| same(&x.path)) {
+            return Ok(i + 1);
         }
-        self.axes.push(AxisModes {
-            path: Path::from_slice(path),
-            modes: Folded::new(),
-        });
-        let i = self.axes.len() - 1;
-        let ax = &mut self.axes[i];
+        let ax = if self.n_axes == 0 {
+            self.first.path.extend_from_slice(path);
+            &mut self.first
+        } else {
+            self.more.push(AxisModes {
+                path: Path::from_slice(path),
+                modes: Folded::new(),
+            });
+            let last = self.more.len() - 1;
+            &mut self.more[last]
+        };
+        self.n_axes += 1;
         a.fold_axis(path, &mut ax.modes)?;
         if ax.modes.is_empty() {
             ax.modes.push((1, D::zero()));
         }
-        Ok(i)
+        Ok(self.n_axes - 1)
+    }
+
+    /// The base case of the term `v` of the leaf `t:e` (the `j`-th of B)
+    /// on the axis `ax` into the scratch lists `rs`, `rd`, recorded for
+    /// the check.
+    #[inline]
+    fn base_case<S: ASource<D>, L: BLeaf>(
+        &mut self,
+        a: &S,
+        ax: usize,
+        j: usize,
+        t: i64,
+        v: i64,
+        e: &L,
+    ) -> Result<()> {
+        let modes = match ax {
+            0 => &self.first.modes,
+            _ => &self.more[ax - 1].modes,
+        };
+        base_case_into(modes, t, v, &mut self.rs, &mut self.rd)
+            .map_err(|err| base_case_error(err, a, t, e))?;
+        self.terms.push((j as u32, ax as u32, t, v));
+        Ok(())
     }
 
     /// The first part of the check (`verify`): no axis has F2 strides and
@@ -699,7 +829,7 @@ impl<D: StrideLeaf> Walk<D> {
     fn digits_accept(&self) -> bool {
         let mut pairs: SmallVec<[(i64, i64); 8]> = SmallVec::new();
         let mut shape = Ints::new();
-        for (i, ax) in self.axes.iter().enumerate() {
+        for (i, ax) in self.axes().enumerate() {
             if ax.modes.iter().any(|m| m.1.has_f2()) {
                 return false;
             }
@@ -709,7 +839,7 @@ impl<D: StrideLeaf> Walk<D> {
             pairs.extend(
                 self.terms
                     .iter()
-                    .filter(|r| r.1 == i && r.2 > 1)
+                    .filter(|r| r.1 as usize == i && r.2 > 1)
                     .map(|r| (r.2, r.3)),
             );
             if !digits_pass(&shape, &pairs) {
@@ -748,14 +878,13 @@ impl<D: StrideLeaf> Walk<D> {
                 terms: self
                     .terms
                     .iter()
-                    .filter(|x| x.0 == j)
-                    .map(|x| (x.1, x.3))
+                    .filter(|x| x.0 as usize == j)
+                    .map(|x| (x.1 as usize, x.3))
                     .collect(),
             })
             .collect();
         let axes = self
-            .axes
-            .iter()
+            .axes()
             .map(|ax| Axis {
                 path: ax.path.clone(),
                 modes: ax
@@ -818,7 +947,7 @@ fn walk<D: StrideLeaf, L: BLeaf, S: ASource<D>>(
             _ if t != 1 => None,
             Term::One(None, v) => {
                 let ax = w.axis(a, &[])?;
-                Some(D::eval_flat(&w.axes[ax].modes, v)?.into_scalar())
+                Some(D::eval_flat(w.modes(ax), v)?.into_scalar())
             }
             _ => Some(a.eval(&e.to_scalar())?),
         };
@@ -836,9 +965,7 @@ fn walk<D: StrideLeaf, L: BLeaf, S: ASource<D>>(
             None => w.axis(a, &[])?,
             Some(i) => w.axis(a, &[i])?,
         };
-        base_case_into(&w.axes[ax].modes, t, v, &mut w.rs, &mut w.rd)
-            .map_err(|err| base_case_error(err, a, t, e))?;
-        w.terms.push((j, ax, t, v));
+        w.base_case(a, ax, j, t, v, e)?;
         // coalesce(set_flat(sh, st)) without the intermediate layout
         fold_into(w.rs.iter().copied().zip(w.rd.iter().cloned()), &mut w.f)?;
         if w.f.len() >= 2 && w.f.last().is_some_and(|m| m.0 == 1) {
@@ -897,9 +1024,7 @@ fn many_terms<D: StrideLeaf, L: BLeaf, S: ASource<D>>(
             )));
         };
         let ax = w.axis(a, &path)?;
-        base_case_into(&w.axes[ax].modes, t, v, &mut w.rs, &mut w.rd)
-            .map_err(|err| base_case_error(err, a, t, e))?;
-        w.terms.push((j, ax, t, v));
+        w.base_case(a, ax, j, t, v, e)?;
         let modes: SmallVec<[(i64, D); 8]> =
             w.rs.iter().copied().zip(w.rd.iter().cloned()).collect();
         let mut term = Layout::blank();
@@ -1357,7 +1482,7 @@ mod tests {
     fn layout_core(a: &Layout, b: &Layout) -> Result<Layout> {
         let mut out = Layout::blank();
         let ((nodes, sh), (dn, st)) = out.raw_mut();
-        layout_core_append(View::of(a), b, true, nodes, sh, st)?;
+        layout_core_append(AOperand::View(View::of(a)), b, true, nodes, sh, st)?;
         dn.extend_from_slice(nodes);
         Ok(out)
     }

@@ -7,7 +7,7 @@
 
 use super::coalesce::Folded;
 use super::complement::int_complement_into;
-use super::composition::{self, by_mode_append, layout_core_append, View};
+use super::composition::{self, by_mode_append, layout_core_append, AOperand, View};
 use super::leaf::{int_strides_into, Ints};
 use crate::error::{Error, Result};
 use crate::htuple::{Builder, HRef, HTuple, Leaves, Nodes, LEAF, MAX_DEPTH};
@@ -225,7 +225,7 @@ fn divide_core_append(
     }
     dn.extend_from_slice(n);
     let l0 = sh.len();
-    layout_core_append(a, &bc, true, nodes, sh, st)?;
+    layout_core_append(AOperand::View(a), &bc, true, nodes, sh, st)?;
     composition::positive(&a, &bc, &sh[l0..])
 }
 

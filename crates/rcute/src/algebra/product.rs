@@ -15,7 +15,8 @@ use crate::htuple::{push_rank, Leaves, Nodes, MAX_DEPTH};
 use crate::layout::{push_view, Layout};
 use crate::stride::Scalar;
 
-use super::composition::View;
+use super::coalesce::Folded;
+use super::composition::{layout_core_append, positive, AOperand, View};
 use super::divide::{by_mode, int_tiler, two_modes, unpack};
 
 /// `logical_product(A, B)` (`docs/operations.md`; C++ CuTe
@@ -129,11 +130,23 @@ fn tail_append(
     sh: &mut Leaves<i64>,
     st: &mut Leaves<Scalar>,
 ) -> Result<()> {
+    let l0 = sh.len();
+    // integer strides: the complement's modes as a list, not a layout
+    let mut modes = Folded::<i64>::new();
+    if super::complement::int_complement_into(a, None, &mut modes)? {
+        if modes.is_empty() {
+            modes.push((1, 0));
+        }
+        layout_core_append(AOperand::Modes(&modes), b, true, nodes, sh, st)?;
+        if sh[l0..].iter().any(|&e| e <= 0) {
+            return positive(&AOperand::Modes(&modes), b, &sh[l0..]);
+        }
+        return Ok(());
+    }
     let mut c = Layout::blank();
     super::complement::complement_into(a, None, &mut c)?;
-    let l0 = sh.len();
-    super::composition::layout_core_append(View::of(&c), b, true, nodes, sh, st)?;
-    super::composition::positive(&c, b, &sh[l0..])
+    layout_core_append(AOperand::View(View::of(&c)), b, true, nodes, sh, st)?;
+    positive(&c, b, &sh[l0..])
 }
 
 /// `zip2_by(L, G)` (`docs/operations.md`): regroups the by-mode pairs of
