@@ -801,7 +801,7 @@ impl<D: StrideLeaf> Walk<D> {
     /// The base case of the term `v` of the leaf `t:e` (the `j`-th of B)
     /// on the axis `ax` into the scratch lists `rs`, `rd`, recorded for
     /// the check.
-    #[inline]
+    #[inline(always)]
     fn base_case<S: ASource<D>, L: BLeaf>(
         &mut self,
         a: &S,

@@ -102,7 +102,7 @@ pub(crate) fn int_tiler(n: i64, op: &str) -> Result<Layout> {
 }
 
 /// The `rank` error of a tuple tiler `ts` longer than the rank of A.
-fn rank_fits(a: View<'_>, ts: &[TilerRef<'_>], op_name: &str) -> Result<()> {
+pub(crate) fn rank_fits(a: View<'_>, ts: &[TilerRef<'_>], op_name: &str) -> Result<()> {
     if a.s.rank() < ts.len() {
         return Err(Error::rank(format!(
             "{op_name}: Rank mismatch: the tiler {} has {} modes but {} has rank {}",
@@ -113,34 +113,6 @@ fn rank_fits(a: View<'_>, ts: &[TilerRef<'_>], op_name: &str) -> Result<()> {
         )));
     }
     Ok(())
-}
-
-/// The by-mode rule of the tiler dispatch (`docs/language.md`, "Tilers"):
-/// `make_layout(op(A_i, B_i))` with `B_i = None` past the tuple's end
-/// ([`by_mode_append`] with the modes' results as layouts).
-pub(crate) fn by_mode(
-    a: &Layout,
-    ts: &[TilerRef<'_>],
-    op_name: &str,
-    mut op: impl FnMut(&Layout, &TilerRef<'_>) -> Result<Layout>,
-) -> Result<Layout> {
-    rank_fits(View::of(a), ts, op_name)?;
-    let mut out = Layout::blank();
-    let ((nodes, sh), (dn, st)) = out.raw_mut();
-    by_mode_append(
-        View::of(a),
-        ts,
-        nodes,
-        sh,
-        st,
-        &mut |m, t, nodes, sh, st| {
-            let r = op(&m.layout(), t)?;
-            push_view(r.shape().as_ref(), r.stride().as_ref(), nodes, sh, st);
-            Ok(())
-        },
-    )?;
-    dn.extend_from_slice(nodes);
-    Ok(out)
 }
 
 /// `A ⊘ B = A ∘ (B, complement(B, extent(A, coprofile(B))))` for a layout
