@@ -211,3 +211,60 @@ pub(crate) fn div_exact(a: i64, b: i64) -> i64 {
         a / b
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::testing::Rng;
+
+    /// `int::fdm` (which `int::floor_divmod` reports through) is floor
+    /// division, checked against 128-bit arithmetic on edge values and
+    /// random pairs of both signs: `None` exactly for a zero divisor or a
+    /// quotient outside 64 bits.
+    #[test]
+    fn fdm_is_floor_division() {
+        use crate::int::fdm;
+        let edge = [
+            i64::MIN,
+            i64::MIN + 1,
+            -7,
+            -2,
+            -1,
+            0,
+            1,
+            2,
+            3,
+            7,
+            i64::MAX - 1,
+            i64::MAX,
+        ];
+        let mut r = Rng(41);
+        let mut pairs: Vec<(i64, i64)> = Vec::new();
+        for &a in &edge {
+            for &b in &edge {
+                pairs.push((a, b));
+            }
+        }
+        let signed = |r: &mut Rng| {
+            let raw = (r.next(1 << 31) << 33) | (r.next(1 << 31) << 2) | r.next(4);
+            (raw as i64) >> r.next(64)
+        };
+        for _ in 0..100_000 {
+            let a = signed(&mut r);
+            let b = signed(&mut r);
+            pairs.push((a, b));
+        }
+        assert!(pairs.iter().filter(|p| p.0 < 0 && p.1 < 0).count() > 10_000);
+        for (a, b) in pairs {
+            let want = (b != 0)
+                .then(|| {
+                    let (x, y) = (a as i128, b as i128);
+                    let q = x.div_euclid(y) - i128::from(y < 0 && x.rem_euclid(y) != 0);
+                    let r = x - q * y;
+                    i64::try_from(q).ok().map(|q| (q, r as i64))
+                })
+                .flatten();
+            assert_eq!(fdm(a, b), want, "fdm({a}, {b})");
+            assert_eq!(crate::int::floor_divmod(a, b).ok(), want);
+        }
+    }
+}

@@ -1,8 +1,7 @@
-//! The two integer kernels composition is built from, shared by its general
-//! path (`composition.rs`) and its integer path (`fast.rs`): the base case
-//! `A ∘ s:d` on a flat list of A's modes, and the digit box that decides
-//! whether A is additive across B's modes (`docs/differences.md` 1.1).
-//! Below both, so that neither imports the other.
+//! The two kernels the composition core (`composition.rs`) is built from:
+//! the base case `A ∘ s:d` on a flat list of A's modes (generic over the
+//! stride leaf), and the digit box that decides whether A is additive
+//! across B's modes (`docs/differences.md` 1.1).
 
 use smallvec::SmallVec;
 
@@ -11,17 +10,16 @@ use crate::error::{Error, Result};
 use crate::int;
 
 /// The base case `A ∘ s:d` of `docs/operations.md` (A's leaf modes taken as a
-/// flat list `a_shape`, `a_stride`; `d` an integer): "keep the first `s*d`
+/// flat list `a` of `(extent, stride)`; `d` an integer): "keep the first `s*d`
 /// elements" (shape divisibility), then "every `d`-th of them" (stride
 /// divisibility), written into `sh` and `st` (their earlier contents are
-/// discarded). One statement of the algorithm for integer strides (the
-/// integer fast path) and for [`Scalar`] strides.
+/// discarded). One statement of the algorithm for integer strides and for
+/// [`Scalar`] strides.
 ///
 /// Errors: `divisibility` when either condition fails (the caller adds the
 /// operands); `overflow` beyond 64 bits.
 pub(crate) fn base_case_into<D: StrideLeaf>(
-    a_shape: &[i64],
-    a_stride: &[D],
+    a: &[(i64, D)],
     s: i64,
     d: i64,
     sh: &mut SmallVec<[i64; 8]>,
@@ -35,8 +33,8 @@ pub(crate) fn base_case_into<D: StrideLeaf>(
     // step 1: the modes of A before the last, while `s*d` is left of them
     let mut rest = int::mul(d, s)?;
     let mut ended = false;
-    if let Some((_, before)) = a_shape.split_last() {
-        for &ai in before {
+    if let Some((_, before)) = a.split_last() {
+        for &(ai, _) in before {
             let (q, r) = int::floor_divmod(rest, ai)?;
             if q == 0 {
                 sh.push(r);
@@ -44,7 +42,7 @@ pub(crate) fn base_case_into<D: StrideLeaf>(
                 break;
             }
             if r != 0 {
-                return Err(divisibility_error(a_shape, s, d, SHAPE));
+                return Err(divisibility_error(a, s, d, SHAPE));
             }
             sh.push(ai);
             rest = q;
@@ -72,7 +70,7 @@ pub(crate) fn base_case_into<D: StrideLeaf>(
         d = q2;
         *x = 1;
         if r2 != 0 {
-            return Err(divisibility_error(a_shape, s, d0, STRIDE));
+            return Err(divisibility_error(a, s, d0, STRIDE));
         }
     }
     let scaled = match scaled {
@@ -83,7 +81,7 @@ pub(crate) fn base_case_into<D: StrideLeaf>(
         }
     };
     for i in 0..m {
-        let x = a_stride.get(i).cloned().unwrap_or_else(D::zero);
+        let x = a.get(i).map_or_else(D::zero, |m| m.1.clone());
         st.push(if i == scaled { x.mul_int(d)? } else { x });
     }
     Ok(())
@@ -100,8 +98,10 @@ const STRIDE: &str = "Stride divisibility condition violated";
 /// (`(4,6,8):(2,3,5) ∘ 6:3`) even though the shape step, which rcute
 /// checks first, fails too. Where that order accepts the case (rcute's
 /// rule is the stricter one), `ours` is kept.
-fn divisibility_error(a_shape: &[i64], s: i64, d: i64, ours: &'static str) -> Error {
-    Error::divisibility(reference_order(a_shape, s, d).unwrap_or(ours))
+#[cold]
+fn divisibility_error<D>(a: &[(i64, D)], s: i64, d: i64, ours: &'static str) -> Error {
+    let a_shape: SmallVec<[i64; 8]> = a.iter().map(|m| m.0).collect();
+    Error::divisibility(reference_order(&a_shape, s, d).unwrap_or(ours))
 }
 
 /// The condition the stride-first order (stride through A's modes, then
@@ -243,7 +243,8 @@ pub(crate) fn digit_box(
 /// (`(t, e)`, `t > 1`, `e != 0`) of B on it: true when every leaf has a
 /// non-negative stride and a digit box and no digit's largest values sum
 /// to its extent, so A is additive across B's modes (the first part of
-/// [`verify`], for the integer fast path). `false` means "undecided here".
+/// the composition check, which accepts without its records).
+/// `false` means "undecided here".
 pub(crate) fn digits_pass(a_shape: &[i64], recs: &[(i64, i64)]) -> bool {
     if recs.iter().any(|&(_, e)| e < 0) {
         return false;

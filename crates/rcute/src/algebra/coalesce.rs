@@ -18,21 +18,13 @@ use crate::{Layout, Scalar};
 /// The output of `fold`: `(shape, stride)` pairs, inline for small layouts.
 pub(crate) type Folded<D = Scalar> = SmallVec<[(i64, D); 8]>;
 
-/// `fold(A)` over a flat sequence of leaf modes: a size-1 mode followed by
-/// another vanishes, and a mode `s:d` merges into the previous `sa:da` when
-/// it continues it ([`StrideLeaf::continues`]).
+/// `fold(A)` over a flat sequence of leaf modes, into `out` (cleared
+/// first): a size-1 mode followed by another vanishes, and a mode `s:d`
+/// merges into the previous `sa:da` when it continues it
+/// ([`StrideLeaf::continues`]).
 ///
 /// Errors: `overflow` for a merged extent beyond 64 bits; `type` for mixed
 /// algebras where the merge rule compares them.
-#[inline]
-pub(crate) fn fold<D: StrideLeaf>(modes: impl IntoIterator<Item = (i64, D)>) -> Result<Folded<D>> {
-    let mut out = Folded::new();
-    fold_into(modes, &mut out)?;
-    Ok(out)
-}
-
-/// [`fold`] into `out` (cleared first): a list built where it is wanted
-/// instead of moved out of a `Result`.
 #[inline(always)]
 pub(crate) fn fold_into<D: StrideLeaf>(
     modes: impl IntoIterator<Item = (i64, D)>,

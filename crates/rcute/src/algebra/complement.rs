@@ -10,10 +10,11 @@ use std::cmp::Ordering;
 use smallvec::SmallVec;
 
 use super::coalesce::{fold_into, fold_push, Folded};
-use super::leaf::unwrapped_into;
+use super::leaf::push_flat;
 use crate::error::{Error, Result};
-use crate::htuple::{Builder, HRef};
+use crate::htuple::{Builder, HRef, Leaves, Nodes};
 use crate::int;
+use crate::layout::push_view;
 use crate::layout::Layout;
 use crate::stride::{Path, Scalar};
 
@@ -67,15 +68,50 @@ pub(crate) fn complement_into(
     extend: Option<HRef<'_, i64>>,
     out: &mut Layout,
 ) -> Result<()> {
+    out.reset();
+    let ((nodes, sh), (dn, st)) = out.raw_mut();
+    complement_append(a, extend, nodes, sh, st)?;
+    dn.extend_from_slice(nodes);
+    Ok(())
+}
+
+/// [`complement`] appended to the shape nodes and the leaves of a layout
+/// under construction (its stride nodes are the caller's to copy).
+pub(crate) fn complement_append(
+    a: &Layout,
+    extend: Option<HRef<'_, i64>>,
+    nodes: &mut Nodes,
+    sh: &mut Leaves<i64>,
+    st: &mut Leaves<Scalar>,
+) -> Result<()> {
+    let mut modes = Folded::<i64>::new();
+    if int_complement_into(a, extend, &mut modes)? {
+        push_flat(&modes, nodes, sh, st);
+    } else {
+        let x = extend.filter(|x| !is_no_extension(*x));
+        let c = complement_coords(a, x)?;
+        push_view(c.shape().as_ref(), c.stride().as_ref(), nodes, sh, st);
+    }
+    Ok(())
+}
+
+/// The modes of [`complement`] of an integer-strided layout `a` (one
+/// axis, its `(stride, extent)` pairs sorted stably by stride), coalesced,
+/// into `out`; `false` (nothing written) when a stride of `a` is not an
+/// integer.
+#[inline]
+pub(crate) fn int_complement_into(
+    a: &Layout,
+    extend: Option<HRef<'_, i64>>,
+    out: &mut Folded<i64>,
+) -> Result<bool> {
     let x = extend.filter(|x| !is_no_extension(*x));
-    // an integer codomain: one axis, the (stride, extent) pairs sorted
-    // (stably) by stride; built in place (a collected list is moved)
+    // built in place (a collected list is moved)
     let mut pairs: SmallVec<[(i64, i64); 8]> = SmallVec::new();
     let mut sum = Some(0i64);
     for (d, &s) in a.stride().leaves().iter().zip(a.shape().leaves()) {
         let Scalar::Int(v) = d else {
-            *out = complement_coords(a, x)?;
-            return Ok(());
+            return Ok(false);
         };
         sum = sum.and_then(|t| t.checked_add(*v));
         pairs.push((*v, s));
@@ -85,18 +121,18 @@ pub(crate) fn complement_into(
         super::coprofile(a)?;
     }
     sort_by_stride(&mut pairs);
-    let mut minimal = Folded::<i64>::new();
-    axis_minimal(pairs.iter().copied(), &[], &mut minimal).map_err(|e| in_complement(e, a, x))?;
     match x {
-        None => unwrapped_into(&minimal, out),
+        None => {
+            axis_minimal(pairs.iter().copied(), &[], out).map_err(|e| in_complement(e, a, x))?
+        }
         Some(x) => {
-            let mut grown = Folded::<i64>::new();
-            axis_extend(&minimal, x.leaves(), &mut grown)
+            let mut minimal = Folded::<i64>::new();
+            axis_minimal(pairs.iter().copied(), &[], &mut minimal)
                 .map_err(|e| in_complement(e, a, Some(x)))?;
-            unwrapped_into(&grown, out);
+            axis_extend(&minimal, x.leaves(), out).map_err(|e| in_complement(e, a, Some(x)))?;
         }
     }
-    Ok(())
+    Ok(true)
 }
 
 /// `e` with the operands of the complement in front of its message.

@@ -14,10 +14,12 @@ use std::borrow::Cow;
 
 use smallvec::SmallVec;
 
-use super::base_case::{base_case_into, digit_box, DigitBox};
-use super::coalesce::{coalesce, coalesce_z, coalesce_z_by_mode, fold, Folded};
+use super::base_case::{base_case_into, digit_box, digits_pass, DigitBox};
+use super::coalesce::{coalesce, coalesce_z, coalesce_z_by_mode, fold_into, Folded};
+use super::leaf::{int_strides_into, push_flat, unwrapped_into, Ints, StrideLeaf};
 use crate::error::{Error, Result};
-use crate::htuple::{Builder, HRef, HTuple, MAX_DEPTH};
+use crate::htuple::{HRef, HTuple, Leaves, Nodes, LEAF, MAX_DEPTH, WIDE};
+use crate::layout::push_view;
 use crate::stride::Path;
 use crate::{int, Layout, Scalar, Tiler};
 
@@ -77,19 +79,9 @@ pub const EVAL_LIMIT: i64 = 1 << 16;
 /// ```
 #[inline]
 pub fn composition(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
-    if let Some(l) = b.as_layout() {
-        return composition_layout(a, l);
-    }
-    let r = dispatch(a, b, true, 0)?;
-    // Negative strides in B make the reference's base case produce negative
-    // extents (`composition((2,3):(1,10), 2:-1)` would be `(-2,-1):(-1,10)`);
-    // shapes are positive, so that is an error as in recast (docs/differences.md 1.3).
-    if let Some(&e) = r.shape().leaves().iter().find(|&&e| e <= 0) {
-        return Err(Error::value(format!(
-            "composition({a}, {b}): the result would have the non-positive extent {e}; shapes must be positive"
-        )));
-    }
-    Ok(r)
+    let mut out = Layout::blank();
+    composition_into(a, b, &mut out)?;
+    Ok(out)
 }
 
 /// [`composition`] written into `out`, reusing its storage (the notation's
@@ -97,32 +89,35 @@ pub fn composition(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
 /// an unspecified layout.
 #[inline]
 pub(crate) fn composition_into(a: &Layout, b: &TilerRef<'_>, out: &mut Layout) -> Result<()> {
-    // the fast path rejects what layout_core's checks reject (F2 strides in
-    // B, a B without modes); the positivity check is composition's
-    let done = match b {
+    out.reset();
+    let ((nodes, sh), (dn, st)) = out.raw_mut();
+    match b {
         TilerRef::Layout(l) | &TilerRef::Borrowed(l) => {
-            super::fast::composition_into(a, l, out).is_some()
-                && out.shape().leaves().iter().all(|&e| e > 0)
+            layout_core_append(AOperand::View(View::of(a)), l, true, nodes, sh, st)?
         }
-        TilerRef::Tuple(ts) => super::fast::composition_modes_into(a, ts, out).is_some(),
-        _ => false,
-    };
-    if !done {
-        *out = composition(a, b)?;
+        _ => dispatch_append(View::of(a), b, true, 0, nodes, sh, st)?,
     }
-    Ok(())
+    dn.extend_from_slice(nodes);
+    // Negative strides in B make the reference's base case produce negative
+    // extents (`composition((2,3):(1,10), 2:-1)` would be `(-2,-1):(-1,10)`);
+    // shapes are positive, so that is an error as in recast (docs/differences.md 1.3).
+    positive(a, b, out.shape().leaves())
 }
 
-/// [`composition`] with a layout B, without wrapping B in a tiler.
+/// The `value` error of a result with the extents `sh` of which one is
+/// not positive.
 #[inline]
-pub(crate) fn composition_layout(a: &Layout, b: &Layout) -> Result<Layout> {
-    let r = layout_core(a, b, true)?;
-    if let Some(&e) = r.shape().leaves().iter().find(|&&e| e <= 0) {
+pub(crate) fn positive(
+    a: &dyn std::fmt::Display,
+    b: &dyn std::fmt::Display,
+    sh: &[i64],
+) -> Result<()> {
+    if let Some(&e) = sh.iter().find(|&&e| e <= 0) {
         return Err(Error::value(format!(
             "composition({a}, {b}): the result would have the non-positive extent {e}; shapes must be positive"
         )));
     }
-    Ok(r)
+    Ok(())
 }
 
 /// PyCuTe's composition algorithm **without** rcute's check that the result
@@ -142,41 +137,101 @@ pub(crate) fn composition_layout(a: &Layout, b: &Layout) -> Result<Layout> {
 /// assert_eq!(composition_unchecked(&a, &Tiler::Layout(b)).unwrap().to_string(), "(3, 2):(2, 3)");
 /// ```
 pub fn composition_unchecked(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
-    dispatch(a, b, false, 0)
+    let mut out = Layout::blank();
+    let ((nodes, sh), (dn, st)) = out.raw_mut();
+    dispatch_append(View::of(a), b, false, 0, nodes, sh, st)?;
+    dn.extend_from_slice(nodes);
+    Ok(out)
 }
 
-fn dispatch(a: &Layout, b: &TilerRef<'_>, checked: bool, depth: usize) -> Result<Layout> {
+/// The tiler dispatch of [`composition`] on A (a layout or a mode of one),
+/// appended to a layout under construction: `None` keeps A, an integer
+/// `n` composes with `n:1`, a layout runs the layout core, a tuple goes
+/// mode by mode ([`by_mode_append`]).
+#[allow(clippy::too_many_arguments)]
+fn dispatch_append(
+    a: View<'_>,
+    b: &TilerRef<'_>,
+    checked: bool,
+    depth: usize,
+    nodes: &mut Nodes,
+    sh: &mut Leaves<i64>,
+    st: &mut Leaves<Scalar>,
+) -> Result<()> {
     if depth > MAX_DEPTH {
         return Err(Error::value("composition: tiler nested too deeply"));
     }
     match b {
-        TilerRef::None => Ok(a.clone()),
+        TilerRef::None => {
+            push_view(a.s, a.d, nodes, sh, st);
+            Ok(())
+        }
         TilerRef::Int(n) => {
             if *n <= 0 {
                 return Err(Error::value(format!(
-                    "composition({a}, {n}): tiler extent {n} must be positive"
+                    "composition({}, {n}): tiler extent {n} must be positive",
+                    a.layout()
                 )));
             }
-            layout_core(a, &Layout::leaf(*n, Scalar::Int(1)), checked)
+            let b = Layout::leaf(*n, Scalar::Int(1));
+            layout_core_append(AOperand::View(a), &b, checked, nodes, sh, st)
         }
-        TilerRef::Layout(l) | &TilerRef::Borrowed(l) => layout_core(a, l, checked),
+        TilerRef::Layout(l) | &TilerRef::Borrowed(l) => {
+            layout_core_append(AOperand::View(a), l, checked, nodes, sh, st)
+        }
         TilerRef::Tuple(v) => {
-            if a.rank() < v.len() {
+            if a.s.rank() < v.len() {
                 return Err(Error::rank(format!(
-                    "composition({a}, {b}): tiler of length {} is longer than the rank {} of A",
+                    "composition({}, {b}): tiler of length {} is longer than the rank {} of A",
+                    a.layout(),
                     v.len(),
-                    a.rank()
+                    a.s.rank()
                 )));
             }
-            Layout::try_concat(a.modes().enumerate().map(|(i, m)| {
-                let t = v.get(i).unwrap_or(&TilerRef::None);
-                match t {
-                    TilerRef::None if depth < MAX_DEPTH => Ok(m),
-                    t => dispatch(&m, t, checked, depth + 1),
-                }
-            }))
+            by_mode_append(a, v, nodes, sh, st, &mut |m, t, nodes, sh, st| {
+                dispatch_append(m, t, checked, depth + 1, nodes, sh, st)
+            })
         }
     }
+}
+
+/// The shape nodes and the shape and stride leaves of a layout under
+/// construction (its stride nodes are the shape's, copied when it is
+/// complete).
+pub(crate) type Parts<'x> = (&'x mut Nodes, &'x mut Leaves<i64>, &'x mut Leaves<Scalar>);
+
+/// What a by-mode call appends for one mode of A and its tiler item.
+pub(crate) type ModeOp<'f> = dyn FnMut(View<'_>, &TilerRef<'_>, &mut Nodes, &mut Leaves<i64>, &mut Leaves<Scalar>) -> Result<()>
+    + 'f;
+
+/// The by-mode rule of the tiler dispatch (`docs/language.md`, "Tilers")
+/// appended to a layout under construction: the tuple of the modes of A
+/// (a leaf-shaped A is its own single mode), mode `i` replaced by what
+/// `op` appends for the tiler item `ts[i]`, modes past the tuple's end
+/// kept. The caller checks that `ts` is not longer than A's rank.
+///
+/// Errors: those of `op`; `value` for an A without modes (an empty
+/// concatenation).
+pub(crate) fn by_mode_append(
+    a: View<'_>,
+    ts: &[TilerRef<'_>],
+    nodes: &mut Nodes,
+    sh: &mut Leaves<i64>,
+    st: &mut Leaves<Scalar>,
+    op: &mut ModeOp<'_>,
+) -> Result<()> {
+    let rank = a.s.rank();
+    if rank == 0 {
+        return Err(Error::value("make_layout: empty concatenation"));
+    }
+    crate::htuple::push_rank(nodes, rank);
+    for (i, (s, d)) in a.s.modes().zip(a.d.modes()).enumerate() {
+        match ts.get(i) {
+            Some(t) => op(View { s, d }, t, nodes, sh, st)?,
+            None => push_view(s, d, nodes, sh, st),
+        }
+    }
+    Ok(())
 }
 
 fn has_f2(s: &Scalar) -> bool {
@@ -187,7 +242,7 @@ fn has_f2(s: &Scalar) -> bool {
     }
 }
 
-/// What the core records about one leaf mode of B, for the check.
+/// What the check knows about one leaf mode of B.
 struct LeafRec {
     t: i64,
     stride: Scalar,
@@ -204,140 +259,335 @@ struct Axis {
     modes: SmallVec<[(i64, Scalar); 8]>,
 }
 
-struct Ctx<'x> {
-    /// A as passed to this layout-by-layout composition (for messages)
-    a_orig: &'x Layout,
-    checked: bool,
+/// The records of one layout-by-layout composition, as the check reads
+/// them (built from a [`Walk`] only when the digit sums alone do not
+/// accept the result).
+struct Ctx {
     leaves: SmallVec<[LeafRec; 4]>,
     axes: SmallVec<[Axis; 2]>,
-    /// the same axis was seen with two different sub-layouts of A
-    inconsistent: bool,
-    /// the path of the B mode being composed
-    path: Path,
 }
 
-impl Ctx<'_> {
-    fn axis(&mut self, path: &Path, sub_s: &[i64], sub_d: &[Scalar]) -> usize {
-        if let Some(i) = self.axes.iter().position(|x| x.path == *path) {
-            let same = self.axes[i].modes.len() == sub_s.len()
-                && self.axes[i]
-                    .modes
-                    .iter()
-                    .zip(sub_s.iter().zip(sub_d))
-                    .all(|((s, d), (s2, d2))| s == s2 && d == d2);
-            if !same {
-                self.inconsistent = true;
-            }
-            return i;
-        }
-        self.axes.push(Axis {
-            path: path.clone(),
-            modes: sub_s.iter().copied().zip(sub_d.iter().cloned()).collect(),
-        });
-        self.axes.len() - 1
-    }
-}
-
-/// The layout-by-layout core plus the check.
-#[inline]
-fn layout_core(a: &Layout, b: &Layout, checked: bool) -> Result<Layout> {
-    if let Some(d) = b.stride().leaves().iter().find(|d| has_f2(d)) {
+/// The layout-by-layout core plus the check (`checked`), appended to a
+/// layout under construction. The core is one function ([`walk`]) over
+/// the stride leaves of A and of B: instantiated for `i64` when every
+/// stride of A is an integer and B's strides are integers or basis values
+/// `v@i` (each on one mode of A), for [`Scalar`] otherwise (A then
+/// coalesce_z'd by B's coprofile first, as `docs/operations.md` states
+/// it).
+pub(crate) fn layout_core_append(
+    a: AOperand<'_>,
+    b: &Layout,
+    checked: bool,
+    nodes: &mut Nodes,
+    sh: &mut Leaves<i64>,
+    st: &mut Leaves<Scalar>,
+) -> Result<()> {
+    if let Some(d) = b
+        .stride()
+        .leaves()
+        .iter()
+        .find(|d| !matches!(d, Scalar::Int(_)) && has_f2(d))
+    {
         return Err(Error::type_(format!(
             "composition({a}, {b}): B has the F2 stride {d}; composition needs integer or coordinate strides in B"
         )));
     }
+    let bref = b.shape().as_ref();
     if !b.is_leaf() && b.rank() == 0 {
         // B = ():() has one point (the empty coordinate), mapped to 0: the
         // result is the empty layout, whatever A is
-        return Ok(b.clone());
+        push_view(bref, b.stride().as_ref(), nodes, sh, st);
+        return Ok(());
     }
-    if checked {
-        if let Some(r) = super::fast::composition(a, b) {
-            return Ok(r);
+    if !bref.depth_within(MAX_DEPTH) {
+        return Err(Error::value("composition: B nested too deeply"));
+    }
+    let (bn, bs, bd) = (bref.node_bytes(), bref.leaves(), b.stride().leaves());
+    let parts = (nodes, sh, st);
+    let mut b_st = Ints::new();
+    let int_b = int_strides_into(b, &mut b_st).is_some();
+    match a {
+        AOperand::Modes(m) if int_b => {
+            let src = Flat(m);
+            return run::<i64, i64, _>(&src, bn, bs, &b_st, true, checked, || b.clone(), parts);
         }
-        if let Some(r) = super::fast::composition_basis(a, b) {
-            return Ok(r);
+        AOperand::View(v) if v.d.leaves().iter().all(|d| matches!(d, Scalar::Int(_))) => {
+            if int_b {
+                return run::<i64, i64, _>(&v, bn, bs, &b_st, true, checked, || b.clone(), parts);
+            }
+            if basis_on_modes(v, bd) {
+                return run::<i64, Scalar, _>(&v, bn, bs, bd, false, checked, || b.clone(), parts);
+            }
+        }
+        _ => {}
+    }
+    let a_l = a.layout();
+    let a_c = coalesced_for(&a_l, bref, b.stride().as_ref())?;
+    let src = Coalesced { a_c: &a_c, a: &a_l };
+    run::<Scalar, Scalar, _>(&src, bn, bs, bd, false, checked, || b.clone(), parts)
+}
+
+/// A as the layout core takes it: a layout or a mode of one, by view; or
+/// the flat integer modes `(extent, stride)` of a layout built as a list
+/// (one mode: a leaf), as the product's complement is.
+#[derive(Clone, Copy)]
+pub(crate) enum AOperand<'x> {
+    View(View<'x>),
+    Modes(&'x [(i64, i64)]),
+}
+
+impl AOperand<'_> {
+    /// A as a layout.
+    fn layout(&self) -> Layout {
+        match self {
+            AOperand::View(v) => v.layout(),
+            AOperand::Modes(m) => Flat(m).layout(),
         }
     }
-    layout_core_general(a, b, checked)
 }
 
-/// [`layout_core`] without the integer fast path.
-pub(crate) fn layout_core_general(a: &Layout, b: &Layout, checked: bool) -> Result<Layout> {
-    let mut ctx = Ctx {
-        a_orig: a,
-        checked,
-        leaves: SmallVec::new(),
-        axes: SmallVec::new(),
-        inconsistent: false,
-        path: Path::new(),
-    };
-    let r = core_layout(a, b, &mut ctx)?;
-    if checked {
-        verify(a, b, &r, &ctx, true)?;
+impl std::fmt::Display for AOperand<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.layout())
     }
-    Ok(r)
 }
 
-/// [`core`] on the whole of B, built into one pair of builders.
-fn core_layout(a: &Layout, b: &Layout, ctx: &mut Ctx<'_>) -> Result<Layout> {
-    let mut out = Out {
-        shape: Builder::new(),
-        stride: Builder::new(),
-    };
-    core(
-        a,
-        b.shape().as_ref(),
-        b.stride().as_ref(),
-        0,
-        ctx,
-        0,
-        &mut out,
-    )?;
-    Ok(Layout::from_parts(out.shape.finish(), out.stride.finish()))
+/// A flat integer layout by its modes (one mode: a leaf), on the axis
+/// `()` only.
+struct Flat<'x>(&'x [(i64, i64)]);
+
+impl Flat<'_> {
+    fn layout(&self) -> Layout {
+        let mut l = Layout::blank();
+        unwrapped_into(self.0, &mut l);
+        l
+    }
 }
 
-/// The result under construction: the results of B's modes are appended
-/// in place (no intermediate layouts).
-struct Out {
-    shape: Builder<i64>,
-    stride: Builder<Scalar>,
-}
-
-impl Out {
+impl ASource<i64> for Flat<'_> {
     #[inline]
-    fn leaf(&mut self, s: i64, d: Scalar) {
-        self.shape.leaf(s);
-        self.stride.leaf(d);
+    fn fold_axis(&self, path: &[usize], out: &mut Folded<i64>) -> Result<()> {
+        if let Some(i) = path.first() {
+            return Err(Error::type_(format!("get: index {i} into a flat list")));
+        }
+        fold_into(self.0.iter().copied(), out)
     }
+    fn eval(&self, e: &Scalar) -> Result<Scalar> {
+        self.layout().eval(HTuple::leaf(Some(e.clone())).as_ref())
+    }
+    fn orig(&self) -> Cow<'_, Layout> {
+        Cow::Owned(self.layout())
+    }
+}
 
-    /// "set unwrap(shapes) : unwrap(strides)" of a folded list (as
-    /// `from_folded`): a leaf for one mode, a flat tuple otherwise, `1:0`
-    /// for none.
-    fn folded(&mut self, out: Folded) {
-        match out.len() {
-            0 => self.leaf(1, Scalar::Int(0)),
-            1 => {
-                for (s, d) in out {
-                    self.leaf(s, d);
+/// True when the strides of B can take the `i64` instantiation with the
+/// integer strides of A: zeros and basis values `v@i` (a coordinate value
+/// with integer children, at most one non-zero, below `2^40` in
+/// magnitude so that no sum of them leaves 64 bits), `i` below the rank of
+/// a tuple-shaped A, and no merged extent of A beyond 64 bits (so that
+/// coalesce_z'ing A's modes by B's coprofile cannot fail).
+fn basis_on_modes(a: View<'_>, bd: &[Scalar]) -> bool {
+    const CHILD_LIMIT: u64 = 1 << 40;
+    if a.s.is_leaf() || bd.len() > crate::htuple::MAX_LEAVES {
+        return false;
+    }
+    let mut n = 0;
+    for d in bd {
+        match d {
+            Scalar::Int(0) => {}
+            Scalar::Coord(c) => {
+                let mut nonzero = 0;
+                for x in c.children() {
+                    match x {
+                        Scalar::Int(v) if v.unsigned_abs() < CHILD_LIMIT => {
+                            nonzero += (*v != 0) as u32
+                        }
+                        _ => return false,
+                    }
                 }
-            }
-            _ => {
-                self.shape.open();
-                self.stride.open();
-                for (s, d) in out {
-                    self.leaf(s, d);
+                if nonzero > 1 || c.children().is_empty() {
+                    return false;
                 }
-                self.shape.close();
-                self.stride.close();
+                n = n.max(c.children().len());
             }
+            _ => return false,
+        }
+    }
+    if n == 0 || a.s.rank() < n {
+        return false;
+    }
+    // no merged extent is larger than the product of all extents (zeros
+    // counted as 1)
+    a.s.leaves()
+        .iter()
+        .try_fold(1u64, |p, &e| p.checked_mul(e.unsigned_abs().max(1)))
+        .is_some_and(|t| t <= i64::MAX as u64)
+}
+
+/// A coalesce_z'd by the coprofile of B (`docs/operations.md`): all of A
+/// for an integer codomain, A's modes on the coprofile's axes otherwise.
+fn coalesced_for<'x>(
+    a: &'x Layout,
+    bs: HRef<'_, i64>,
+    bd: HRef<'_, Scalar>,
+) -> Result<Cow<'x, Layout>> {
+    Ok(Cow::Owned(match flat_coprofile(bd) {
+        Some(None) => coalesce_z(a)?,
+        // coalesce_z_by_mode(A, (0, ..., 0)) with n zeros: the first n
+        // modes coalesce_z'd, the others kept
+        Some(Some(n)) if a.rank() >= n => super::coalesce::ModeOp::CoalesceZ.first_modes(a, n)?,
+        _ => match coprofile_tiler(bs, bd)? {
+            None => coalesce_z(a)?,
+            Some(p) => coalesce_z_by_mode(a, &p)?,
+        },
+    }))
+}
+
+/// Runs the core on A (`a`) and B (`b`: node bytes `bn`, leaves `bs`,
+/// `bd`), appending the result to a layout under construction, then
+/// (`checked`) the check.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn run<D: StrideLeaf, L: BLeaf, S: ASource<D>>(
+    a: &S,
+    bn: &[u8],
+    bs: &[i64],
+    bd: &[L],
+    whole: bool,
+    checked: bool,
+    b: impl FnOnce() -> Layout,
+    (nodes, sh, st): Parts<'_>,
+) -> Result<()> {
+    let (n0, l0) = (nodes.len(), sh.len());
+    let mut w = Walk::<D>::new();
+    walk(a, bn, bs, bd, whole, &mut w, nodes, sh, st)?;
+    if checked && !w.digits_accept() {
+        let r = raw_layout(&nodes[n0..], &sh[l0..], &st[l0..]);
+        w.check(a, &b(), &r, bs, bd)?;
+    }
+    Ok(())
+}
+
+/// The checked layout core of A (an integer-strided layout or mode of
+/// one) and the B of node bytes `bn` (nested at most [`MAX_DEPTH`]
+/// levels, with modes), extents `bs` and integer strides `b_st` (`b`
+/// gives it as a layout, for the check's messages), appended to a layout
+/// under construction: [`layout_core_append`] for a B built as lists.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn int_core_append(
+    a: View<'_>,
+    bn: &[u8],
+    bs: &[i64],
+    b_st: &[i64],
+    b: impl FnOnce() -> Layout,
+    nodes: &mut Nodes,
+    sh: &mut Leaves<i64>,
+    st: &mut Leaves<Scalar>,
+) -> Result<()> {
+    run::<i64, i64, _>(&a, bn, bs, b_st, true, true, b, (nodes, sh, st))
+}
+
+/// The layout of the node bytes `nodes` (shape and stride alike) and the
+/// leaves `sh`, `st`.
+pub(crate) fn raw_layout(nodes: &[u8], sh: &[i64], st: &[Scalar]) -> Layout {
+    let mut l = Layout::blank();
+    let ((n, s), (dn, d)) = l.raw_mut();
+    n.extend_from_slice(nodes);
+    s.extend_from_slice(sh);
+    dn.extend_from_slice(nodes);
+    d.extend(st.iter().cloned());
+    l
+}
+
+/// A as the core reads it: the coalesce_z'd modes of A on a codomain axis
+/// (the fold of A's leaves there), A at a coordinate value, and A itself
+/// for messages and the check.
+pub(crate) trait ASource<D: StrideLeaf> {
+    /// The fold of A's leaves on the axis `path` (all of A for `()`) into
+    /// `out`.
+    fn fold_axis(&self, path: &[usize], out: &mut Folded<D>) -> Result<()>;
+    /// `A(e)` for a coordinate value `e`.
+    fn eval(&self, e: &Scalar) -> Result<Scalar>;
+    /// A as given to the composition.
+    fn orig(&self) -> Cow<'_, Layout>;
+}
+
+/// A layout or a mode of one, by view: its strides read as `D` (`i64` only
+/// where every stride of the view is an integer).
+#[derive(Clone, Copy)]
+pub(crate) struct View<'x> {
+    pub(crate) s: HRef<'x, i64>,
+    pub(crate) d: HRef<'x, Scalar>,
+}
+
+impl<D: StrideLeaf> ASource<D> for View<'_> {
+    #[inline]
+    fn fold_axis(&self, path: &[usize], out: &mut Folded<D>) -> Result<()> {
+        let (s, d) = match path {
+            [] => (self.s, self.d),
+            _ => (self.s.get(path)?, self.d.get(path)?),
+        };
+        fold_into(
+            s.leaves()
+                .iter()
+                .copied()
+                .zip(d.leaves().iter().map(D::of_scalar)),
+            out,
+        )
+    }
+    fn eval(&self, e: &Scalar) -> Result<Scalar> {
+        self.layout().eval(HTuple::leaf(Some(e.clone())).as_ref())
+    }
+    fn orig(&self) -> Cow<'_, Layout> {
+        Cow::Owned(self.layout())
+    }
+}
+
+impl std::fmt::Display for View<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.layout())
+    }
+}
+
+impl<'x> View<'x> {
+    /// The view of all of `l`.
+    #[inline(always)]
+    pub(crate) fn of(l: &'x Layout) -> View<'x> {
+        View {
+            s: l.shape().as_ref(),
+            d: l.stride().as_ref(),
         }
     }
 
-    fn layout(&mut self, l: Layout) {
-        let (s, d) = l.into_parts();
-        self.shape.push_owned(s);
-        self.stride.push_owned(d);
+    /// The viewed layout, copied.
+    pub(crate) fn layout(&self) -> Layout {
+        Layout::from_parts(self.s.to_owned(), self.d.to_owned())
+    }
+}
+
+/// A coalesce_z'd by B's coprofile (`a_c`, [`coalesced_for`]) and A as
+/// given (`a`).
+struct Coalesced<'x> {
+    a_c: &'x Layout,
+    a: &'x Layout,
+}
+
+impl ASource<Scalar> for Coalesced<'_> {
+    fn fold_axis(&self, path: &[usize], out: &mut Folded<Scalar>) -> Result<()> {
+        View {
+            s: self.a_c.shape().as_ref(),
+            d: self.a_c.stride().as_ref(),
+        }
+        .fold_axis(path, out)
+    }
+    fn eval(&self, e: &Scalar) -> Result<Scalar> {
+        match e {
+            Scalar::Int(i) => self.a_c.eval_index(*i),
+            _ => self.a_c.eval(HTuple::leaf(Some(e.clone())).as_ref()),
+        }
+    }
+    fn orig(&self) -> Cow<'_, Layout> {
+        Cow::Borrowed(self.a)
     }
 }
 
@@ -391,170 +641,423 @@ fn flat_coprofile(bd: HRef<'_, Scalar>) -> Option<Option<usize>> {
     Some(Some(sums.len()))
 }
 
-/// What [`core`] knows of its `a` already: nothing, coalesce_z'd as a
-/// whole (`WHOLE`), or (integer strides) its first `n` modes coalesce_z'd
-/// one by one.
-const WHOLE: usize = usize::MAX;
+/// A stride leaf of B as the core reads it: `i64` (integer strides) or
+/// [`Scalar`].
+pub(crate) trait BLeaf: std::fmt::Display {
+    /// What the leaf composes with.
+    fn term(&self) -> Result<Term>;
+    /// The leaf as a [`Scalar`].
+    fn to_scalar(&self) -> Scalar;
+}
 
-/// `core(A, B)` of `docs/operations.md` on the sub-tree `(bs, bd)` of B.
-/// `a_done` says how far `a` is already coalesce_z'd: [`WHOLE`], or its
-/// first `a_done` modes (`0`: not known). coalesce_z is idempotent on
-/// integer strides (fold's output folds to itself), so repeating it on
-/// modes already done is skipped.
-fn core(
-    a: &Layout,
-    bs: HRef<'_, i64>,
-    bd: HRef<'_, Scalar>,
-    a_done: usize,
-    ctx: &mut Ctx<'_>,
-    depth: usize,
-    out: &mut Out,
+/// The stride of a leaf of B as the core composes it: zero; one term `v`
+/// on all of A (`None`) or on its mode `i` (`Some(i)`); anything else (a
+/// sum of basis terms, a term on a nested axis), composed term by term.
+pub(crate) enum Term {
+    Zero,
+    One(Option<usize>, i64),
+    Many,
+}
+
+impl BLeaf for i64 {
+    #[inline(always)]
+    fn term(&self) -> Result<Term> {
+        Ok(if *self == 0 {
+            Term::Zero
+        } else {
+            Term::One(None, *self)
+        })
+    }
+    fn to_scalar(&self) -> Scalar {
+        Scalar::Int(*self)
+    }
+}
+
+impl BLeaf for Scalar {
+    #[inline]
+    fn term(&self) -> Result<Term> {
+        match self {
+            Scalar::Int(0) => Ok(Term::Zero),
+            Scalar::Int(v) => Ok(Term::One(None, *v)),
+            Scalar::Coord(c) => {
+                // a basis value `v@i` (integer children, one non-zero)
+                let mut one = None;
+                for (i, x) in c.children().iter().enumerate() {
+                    match x {
+                        Scalar::Int(0) => {}
+                        Scalar::Int(v) if one.is_none() => one = Some((i, *v)),
+                        _ => {
+                            return Ok(if self.is_zero() {
+                                Term::Zero
+                            } else {
+                                Term::Many
+                            })
+                        }
+                    }
+                }
+                Ok(match one {
+                    None => Term::Zero,
+                    Some((i, v)) => Term::One(Some(i), v),
+                })
+            }
+            Scalar::F2(_) => Ok(if self.is_zero() {
+                Term::Zero
+            } else {
+                Term::Many
+            }),
+        }
+    }
+    fn to_scalar(&self) -> Scalar {
+        self.clone()
+    }
+}
+
+/// One codomain axis of A in the core: its path and A's coalesce_z'd
+/// modes on it.
+struct AxisModes<D> {
+    path: Path,
+    modes: Folded<D>,
+}
+
+/// The axes the core has read and its records, with its scratch lists.
+struct Walk<D> {
+    /// the axes read, in the order of first use: the first in place (the
+    /// common case has one; a value moved into a list is copied whole)
+    first: AxisModes<D>,
+    n_axes: usize,
+    more: Vec<AxisModes<D>>,
+    /// `(leaf of B, axis, t, v)` per term of a leaf `t:e` of B composed by
+    /// the base case (`t != 1`, `e != 0`)
+    terms: SmallVec<[(u32, u32, i64, i64); 8]>,
+    rs: Ints,
+    rd: SmallVec<[D; 8]>,
+    f: Folded<D>,
+}
+
+impl<D: StrideLeaf> Walk<D> {
+    #[inline(always)]
+    fn new() -> Self {
+        Walk {
+            first: AxisModes {
+                path: Path::new(),
+                modes: Folded::new(),
+            },
+            n_axes: 0,
+            more: Vec::new(),
+            terms: SmallVec::new(),
+            rs: Ints::new(),
+            rd: SmallVec::new(),
+            f: Folded::new(),
+        }
+    }
+
+    /// The axes read, in order.
+    #[inline]
+    fn axes(&self) -> impl Iterator<Item = &AxisModes<D>> {
+        std::iter::once(&self.first)
+            .take(self.n_axes)
+            .chain(self.more.iter())
+    }
+
+    /// The modes of A on the axis `i`.
+    #[inline(always)]
+    fn modes(&self, i: usize) -> &[(i64, D)] {
+        match i {
+            0 => &self.first.modes,
+            _ => &self.more[i - 1].modes,
+        }
+    }
+
+    /// The index of the axis `path` of A, read on first use.
+    #[inline]
+    fn axis<S: ASource<D>>(&mut self, a: &S, path: &[usize]) -> Result<usize> {
+        // (compared element by element: a slice comparison calls memcmp)
+        let same = |p: &Path| p.len() == path.len() && p.iter().zip(path).all(|(x, y)| x == y);
+        if self.n_axes > 0 && same(&self.first.path) {
+            return Ok(0);
+        }
+        if let Some(i) = self.more.iter().position(|x| same(&x.path)) {
+            return Ok(i + 1);
+        }
+        let ax = if self.n_axes == 0 {
+            self.first.path.extend_from_slice(path);
+            &mut self.first
+        } else {
+            self.more.push(AxisModes {
+                path: Path::from_slice(path),
+                modes: Folded::new(),
+            });
+            let last = self.more.len() - 1;
+            &mut self.more[last]
+        };
+        self.n_axes += 1;
+        a.fold_axis(path, &mut ax.modes)?;
+        if ax.modes.is_empty() {
+            ax.modes.push((1, D::zero()));
+        }
+        Ok(self.n_axes - 1)
+    }
+
+    /// The base case of the term `v` of the leaf `t:e` (the `j`-th of B)
+    /// on the axis `ax` into the scratch lists `rs`, `rd`, recorded for
+    /// the check.
+    #[inline(always)]
+    fn base_case<S: ASource<D>, L: BLeaf>(
+        &mut self,
+        a: &S,
+        ax: usize,
+        j: usize,
+        t: i64,
+        v: i64,
+        e: &L,
+    ) -> Result<()> {
+        let modes = match ax {
+            0 => &self.first.modes,
+            _ => &self.more[ax - 1].modes,
+        };
+        base_case_into(modes, t, v, &mut self.rs, &mut self.rd)
+            .map_err(|err| base_case_error(err, a, t, e))?;
+        self.terms.push((j as u32, ax as u32, t, v));
+        Ok(())
+    }
+
+    /// The first part of the check (`verify`): no axis has F2 strides and
+    /// on each, the largest values B's leaves put on each digit of A do
+    /// not sum to its extent, so A is additive across B's modes. `false`
+    /// means "the whole check decides".
+    #[inline]
+    fn digits_accept(&self) -> bool {
+        let mut pairs: SmallVec<[(i64, i64); 8]> = SmallVec::new();
+        let mut shape = Ints::new();
+        for (i, ax) in self.axes().enumerate() {
+            if ax.modes.iter().any(|m| m.1.has_f2()) {
+                return false;
+            }
+            shape.clear();
+            shape.extend(ax.modes.iter().map(|m| m.0));
+            pairs.clear();
+            pairs.extend(
+                self.terms
+                    .iter()
+                    .filter(|r| r.1 as usize == i && r.2 > 1)
+                    .map(|r| (r.2, r.3)),
+            );
+            if !digits_pass(&shape, &pairs) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The whole check of `docs/differences.md` 1.1 ([`verify`]) on the
+    /// records of this walk, `r` the result and `b` (leaves `bs`, `bd`)
+    /// the B composed.
+    #[cold]
+    fn check<S: ASource<D>, L: BLeaf>(
+        &self,
+        a: &S,
+        b: &Layout,
+        r: &Layout,
+        bs: &[i64],
+        bd: &[L],
+    ) -> Result<()> {
+        verify(&a.orig(), b, r, &self.records(b, bs, bd), true)
+    }
+
+    /// The records of this walk as the check reads them.
+    fn records<L: BLeaf>(&self, b: &Layout, bs: &[i64], bd: &[L]) -> Ctx {
+        let paths = b.shape().as_ref().leaf_paths();
+        let leaves = paths
+            .into_iter()
+            .zip(bs.iter().zip(bd))
+            .enumerate()
+            .map(|(j, (path, (&t, e)))| LeafRec {
+                t,
+                stride: e.to_scalar(),
+                path,
+                terms: self
+                    .terms
+                    .iter()
+                    .filter(|x| x.0 as usize == j)
+                    .map(|x| (x.1 as usize, x.3))
+                    .collect(),
+            })
+            .collect();
+        let axes = self
+            .axes()
+            .map(|ax| Axis {
+                path: ax.path.clone(),
+                modes: ax
+                    .modes
+                    .iter()
+                    .map(|(s, d)| (*s, d.clone().into_scalar()))
+                    .collect(),
+            })
+            .collect();
+        Ctx { leaves, axes }
+    }
+}
+
+/// The composition core (`docs/operations.md`): each leaf `t:e` of B (node
+/// bytes `bn`, extents `bs`, strides `bd`) gives `t:0` for `e = 0`, A
+/// evaluated at `e` for `t = 1`, and otherwise the coalesced base case of
+/// A's coalesce_z'd modes on the axis of `e` (the sum of the terms'
+/// results, by `layout_add`, for a stride of several basis terms),
+/// appended in B's place to a layout under construction; the terms are
+/// recorded in `w` for the check. `whole`: A is coalesce_z'd as a whole
+/// first (an integer codomain), whatever B is.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn walk<D: StrideLeaf, L: BLeaf, S: ASource<D>>(
+    a: &S,
+    bn: &[u8],
+    bs: &[i64],
+    bd: &[L],
+    whole: bool,
+    w: &mut Walk<D>,
+    nodes: &mut Nodes,
+    sh: &mut Leaves<i64>,
+    st: &mut Leaves<Scalar>,
 ) -> Result<()> {
-    if depth > MAX_DEPTH {
-        return Err(Error::value("composition: B nested too deeply"));
+    if whole {
+        w.axis(a, &[])?;
     }
-    let a_flat = a_done == WHOLE;
-    let (a_c, done): (Cow<'_, Layout>, usize) = match flat_coprofile(bd) {
-        Some(None) if a_flat => (Cow::Borrowed(a), WHOLE),
-        Some(None) => (Cow::Owned(coalesce_z(a)?), WHOLE),
-        // coalesce_z_by_mode(A, (0, ..., 0)) with n zeros: the first n
-        // modes coalesce_z'd, the others kept
-        Some(Some(n)) if !a_flat && a_done >= n => (Cow::Borrowed(a), a_done),
-        Some(Some(n)) if a.rank() >= n => {
-            let a_c = super::coalesce::ModeOp::CoalesceZ.first_modes(a, n)?;
-            let done = if a_c.has_integer_strides() { n } else { 0 };
-            (Cow::Owned(a_c), done)
+    let (mut i, mut k) = (0, 0);
+    while let Some(&x) = bn.get(i) {
+        if x == WIDE {
+            nodes.extend_from_slice(bn.get(i..i + 5).unwrap_or_default());
+            i += 5;
+            continue;
         }
-        _ => {
-            let prof = coprofile_tiler(bs, bd)?;
-            let a_c = match &prof {
-                None if a_flat => Cow::Borrowed(a),
-                None => Cow::Owned(coalesce_z(a)?),
-                Some(p) => Cow::Owned(coalesce_z_by_mode(a, p)?),
-            };
-            (a_c, if prof.is_none() { WHOLE } else { 0 })
+        i += 1;
+        if x != LEAF {
+            nodes.push(x);
+            continue;
         }
-    };
-    if !bs.is_leaf() {
-        if bs.rank() == 0 {
-            // an empty mode of B stays an empty mode
-            out.shape.open();
-            out.stride.open();
-            out.shape.close();
-            out.stride.close();
-            return Ok(());
-        }
-        out.shape.open();
-        out.stride.open();
-        for (i, (s, d)) in bs.modes().zip(bd.modes()).enumerate() {
-            ctx.path.push(i);
-            core(&a_c, s, d, done, ctx, depth + 1, out)?;
-            ctx.path.pop();
-        }
-        out.shape.close();
-        out.stride.close();
-        return Ok(());
-    }
-    let (t, e) = match (bs.as_leaf(), bd.as_leaf()) {
-        (Some(t), Some(e)) => (*t, e),
-        _ => {
+        let (Some(&t), Some(e)) = (bs.get(k), bd.get(k)) else {
             return Err(Error::congruence(
                 "composition: B's shape and stride differ",
-            ))
-        }
-    };
-    let mut terms: SmallVec<[(usize, i64); 2]> = SmallVec::new();
-    if e.is_zero() {
-        out.leaf(t, Scalar::Int(0));
-    } else if t == 1 {
-        let v = match e {
-            Scalar::Int(i) => a_c.eval_index(*i)?,
-            _ => a_c.eval(HTuple::leaf(Some(e.clone())).as_ref())?,
+            ));
         };
-        out.leaf(1, v);
-    } else {
-        let mut result: Option<Layout> = None;
-        let terms_of_e: SmallVec<[(Scalar, Path); 2]> = match e {
-            Scalar::Int(_) => smallvec::smallvec![(e.clone(), Path::new())],
-            _ => e.basis_repr().into_iter().collect(),
+        let j = k;
+        k += 1;
+        let term = e.term()?;
+        let value = match term {
+            Term::Zero => Some(Scalar::Int(0)),
+            _ if t != 1 => None,
+            Term::One(None, v) => {
+                let ax = w.axis(a, &[])?;
+                Some(D::eval_flat(w.modes(ax), v)?.into_scalar())
+            }
+            _ => Some(a.eval(&e.to_scalar())?),
         };
-        let single = terms_of_e.len() == 1;
-        for (v, path) in terms_of_e {
-            let v = match v {
-                Scalar::Int(v) => v,
-                other => {
-                    return Err(Error::type_(format!(
-                        "composition: the stride term {other} of B is not an integer"
-                    )))
-                }
-            };
-            let (sub_s, sub_d) = if path.is_empty() {
-                (a_c.shape().leaves(), a_c.stride().leaves())
-            } else {
-                (
-                    a_c.shape().as_ref().get(&path)?.leaves(),
-                    a_c.stride().as_ref().get(&path)?.leaves(),
-                )
-            };
-            let (mut sh, mut st): FlatModes = Default::default();
-            base_case_into(sub_s, sub_d, t, v, &mut sh, &mut st).map_err(|err| {
-                if err.kind() == crate::ErrorKind::Divisibility {
-                    Error::divisibility(format!(
-                        "{}: composition({}, {t}:{e})",
-                        err.message(),
-                        ctx.a_orig
-                    ))
-                } else {
-                    err
-                }
-            })?;
-            if ctx.checked {
-                let ax = ctx.axis(&path, sub_s, sub_d);
-                terms.push((ax, v));
-            }
-            if single {
-                // coalesce(set_flat(sh, st)) without the intermediate layout
-                let mut f = fold(sh.iter().copied().zip(st.iter().cloned()))?;
-                if f.len() >= 2 && f.last().is_some_and(|(s, _)| *s == 1) {
-                    f.pop();
-                }
-                out.folded(f);
-                break;
-            }
-            let term = set_flat(sh, st);
-            result = Some(match result {
-                None => term,
-                Some(r) => super::layout_add(&r, &term)?,
-            });
+        if let Some(v) = value {
+            nodes.push(LEAF);
+            sh.push(t);
+            st.push(v);
+            continue;
         }
-        if !single {
-            match result {
-                Some(r) => out.layout(coalesce(&r)?),
-                None => out.leaf(t, Scalar::Int(0)),
-            }
+        let Term::One(mode, v) = term else {
+            many_terms(a, j, t, e, w, nodes, sh, st)?;
+            continue;
+        };
+        let ax = match mode {
+            None => w.axis(a, &[])?,
+            Some(i) => w.axis(a, &[i])?,
+        };
+        w.base_case(a, ax, j, t, v, e)?;
+        // coalesce(set_flat(sh, st)) without the intermediate layout
+        fold_into(w.rs.iter().copied().zip(w.rd.iter().cloned()), &mut w.f)?;
+        if w.f.len() >= 2 && w.f.last().is_some_and(|m| m.0 == 1) {
+            w.f.pop();
         }
+        push_flat(&w.f, nodes, sh, st);
     }
-    if ctx.checked {
-        ctx.leaves.push(LeafRec {
-            t,
-            stride: e.clone(),
-            path: ctx.path.clone(),
-            terms,
-        });
+    if k != bs.len() {
+        return Err(Error::congruence(
+            "composition: B's shape and stride differ",
+        ));
     }
     Ok(())
 }
 
-/// The shape and stride lists of a flat layout.
-type FlatModes = (SmallVec<[i64; 8]>, SmallVec<[Scalar; 8]>);
+/// The base case's `divisibility` error with the operands named.
+#[cold]
+fn base_case_error<D: StrideLeaf, S: ASource<D>, L: BLeaf>(
+    err: Error,
+    a: &S,
+    t: i64,
+    e: &L,
+) -> Error {
+    if err.kind() == crate::ErrorKind::Divisibility {
+        Error::divisibility(format!(
+            "{}: composition({}, {t}:{e})",
+            err.message(),
+            a.orig()
+        ))
+    } else {
+        err
+    }
+}
 
-fn set_flat(sh: SmallVec<[i64; 8]>, st: SmallVec<[Scalar; 8]>) -> Layout {
-    if sh.len() == 1 {
-        if let (Some(&s), Some(d)) = (sh.first(), st.first()) {
-            return Layout::leaf(s, d.clone());
+/// The leaf `t:e` (the `j`-th of B) of a stride `e` of several basis
+/// terms: the base case per term on its axis, the results added
+/// (`layout_add`) and coalesced, appended to the layout under
+/// construction.
+#[allow(clippy::too_many_arguments)]
+#[cold]
+fn many_terms<D: StrideLeaf, L: BLeaf, S: ASource<D>>(
+    a: &S,
+    j: usize,
+    t: i64,
+    e: &L,
+    w: &mut Walk<D>,
+    nodes: &mut Nodes,
+    sh: &mut Leaves<i64>,
+    st: &mut Leaves<Scalar>,
+) -> Result<()> {
+    let mut result: Option<Layout> = None;
+    for (v, path) in e.to_scalar().basis_repr() {
+        let Scalar::Int(v) = v else {
+            return Err(Error::type_(format!(
+                "composition: the stride term {v} of B is not an integer"
+            )));
+        };
+        let ax = w.axis(a, &path)?;
+        w.base_case(a, ax, j, t, v, e)?;
+        let modes: SmallVec<[(i64, D); 8]> =
+            w.rs.iter().copied().zip(w.rd.iter().cloned()).collect();
+        let mut term = Layout::blank();
+        // the base case's modes as they are (a leaf for one)
+        if modes.len() == 1 {
+            unwrapped_into(&modes, &mut term);
+        } else {
+            let ((n, s), (dn, d)) = term.raw_mut();
+            crate::htuple::push_rank(n, modes.len());
+            for (x, y) in modes {
+                n.push(LEAF);
+                s.push(x);
+                d.push(y.into_scalar());
+            }
+            dn.extend_from_slice(n);
+        }
+        result = Some(match result {
+            None => term,
+            Some(r) => super::layout_add(&r, &term)?,
+        });
+    }
+    match result {
+        Some(r) => {
+            let c = coalesce(&r)?;
+            push_view(c.shape().as_ref(), c.stride().as_ref(), nodes, sh, st);
+        }
+        None => {
+            nodes.push(LEAF);
+            sh.push(t);
+            st.push(Scalar::Int(0));
         }
     }
-    Layout::from_parts(HTuple::flat(sh), HTuple::flat(st))
+    Ok(())
 }
 
 // ---------------------------------------------------------------------------
@@ -610,7 +1113,7 @@ fn eval_at(a: &Layout, x: &Scalar) -> Result<Scalar> {
 /// sides differ.
 fn differs_at(
     a: &Layout,
-    ctx: &Ctx<'_>,
+    ctx: &Ctx,
     res: &[Layout],
     coords: &[(usize, i64)],
 ) -> Result<Option<bool>> {
@@ -631,7 +1134,7 @@ fn differs_at(
 /// B's domain (`coords`: `(leaf, c)`, other leaves at 0).
 fn describe_point(
     a: &Layout,
-    ctx: &Ctx<'_>,
+    ctx: &Ctx,
     res: &[Layout],
     coords: &[(usize, i64)],
 ) -> Result<String> {
@@ -656,7 +1159,7 @@ fn describe_point(
 /// `R(c) == A(B(c))` for every `c` of B with `B(c)` in A's domain, by
 /// evaluation (at most [`EVAL_LIMIT`] points, only B's non-trivial leaves
 /// enumerated). `Ok(false)` when too large to evaluate.
-fn verify_by_evaluation(a: &Layout, b: &Layout, ctx: &Ctx<'_>, res: &[Layout]) -> Result<bool> {
+fn verify_by_evaluation(a: &Layout, b: &Layout, ctx: &Ctx, res: &[Layout]) -> Result<bool> {
     let active: SmallVec<[usize; 8]> = (0..ctx.leaves.len())
         .filter(|&j| ctx.leaves[j].t > 1 && !ctx.leaves[j].stride.is_zero())
         .collect();
@@ -718,7 +1221,7 @@ fn verify_by_evaluation(a: &Layout, b: &Layout, ctx: &Ctx<'_>, res: &[Layout]) -
 /// carry on the axis). `found` when a point in A's domain differs.
 struct WitnessSearch<'s> {
     a: &'s Layout,
-    ctx: &'s Ctx<'s>,
+    ctx: &'s Ctx,
     res: &'s [Layout],
     /// `(leaf, largest digit value, step of the digit values, stride term e)`
     contributors: &'s [(usize, i128, i128, i64)],
@@ -783,24 +1286,21 @@ impl WitnessSearch<'_> {
 }
 
 /// The result of each leaf mode of B: the sub-layout of R at its path.
-fn leaf_results(r: &Layout, ctx: &Ctx<'_>) -> Result<SmallVec<[Layout; 4]>> {
+fn leaf_results(r: &Layout, ctx: &Ctx) -> Result<SmallVec<[Layout; 4]>> {
     ctx.leaves.iter().map(|l| r.get(&l.path)).collect()
 }
 
 /// The check of `docs/differences.md` 1.1 on the records of one layout-by-layout
 /// composition.
-fn verify(a: &Layout, b: &Layout, r: &Layout, ctx: &Ctx<'_>, fallback: bool) -> Result<()> {
-    let mut need_eval = ctx.inconsistent;
-    if !need_eval {
-        need_eval = ctx
-            .axes
+fn verify(a: &Layout, b: &Layout, r: &Layout, ctx: &Ctx, fallback: bool) -> Result<()> {
+    let mut need_eval = ctx
+        .axes
+        .iter()
+        .any(|ax| ax.modes.iter().any(|(_, d)| has_f2(d)))
+        || ctx
+            .leaves
             .iter()
-            .any(|ax| ax.modes.iter().any(|(_, d)| has_f2(d)))
-            || ctx
-                .leaves
-                .iter()
-                .any(|l| l.t > 1 && l.terms.iter().any(|&(_, v)| v < 0));
-    }
+            .any(|l| l.t > 1 && l.terms.iter().any(|&(_, v)| v < 0));
     let mut unresolved = false;
     if !need_eval {
         'axes: for (ax_idx, ax) in ctx.axes.iter().enumerate() {
@@ -928,19 +1428,112 @@ mod tests {
     /// Runs the core and the digit check without the evaluation fallback,
     /// and the exhaustive evaluation, on one composition.
     fn both(a: &Layout, b: &Layout) -> Option<(bool, bool)> {
-        let mut ctx = Ctx {
-            a_orig: a,
-            checked: true,
-            leaves: SmallVec::new(),
-            axes: SmallVec::new(),
-            inconsistent: false,
-            path: Path::new(),
-        };
-        let r = core_layout(a, b, &mut ctx).ok()?;
+        // the core of the `Scalar` instantiation, unchecked, and its records
+        let a_c = coalesced_for(a, b.shape().as_ref(), b.stride().as_ref()).ok()?;
+        let src = Coalesced { a_c: &a_c, a };
+        let mut r = Layout::blank();
+        let ((nodes, sh), (dn, st)) = r.raw_mut();
+        let mut w = Walk::<Scalar>::new();
+        let (bs, bd) = (b.shape().leaves(), b.stride().leaves());
+        walk(
+            &src,
+            b.shape().as_ref().node_bytes(),
+            bs,
+            bd,
+            false,
+            &mut w,
+            nodes,
+            sh,
+            st,
+        )
+        .ok()?;
+        dn.extend_from_slice(nodes);
+        let ctx = w.records(b, bs, bd);
         let digits_ok = verify(a, b, &r, &ctx, false).is_ok();
         let res = leaf_results(&r, &ctx).ok()?;
         let exact_ok = verify_by_evaluation(a, b, &ctx, &res).is_ok();
         Some((digits_ok, exact_ok))
+    }
+
+    /// The core's `Scalar` instantiation on A coalesce_z'd by B's
+    /// coprofile, checked: what every operand that is not all integers
+    /// (or basis values on A's modes) takes.
+    fn scalar_core(a: &Layout, b: &Layout) -> Result<Layout> {
+        let a_c = coalesced_for(a, b.shape().as_ref(), b.stride().as_ref())?;
+        let src = Coalesced { a_c: &a_c, a };
+        let bref = b.shape().as_ref();
+        let mut out = Layout::blank();
+        let ((nodes, sh), (dn, st)) = out.raw_mut();
+        run::<Scalar, Scalar, _>(
+            &src,
+            bref.node_bytes(),
+            bref.leaves(),
+            b.stride().leaves(),
+            false,
+            true,
+            || b.clone(),
+            (&mut *nodes, sh, st),
+        )?;
+        dn.extend_from_slice(nodes);
+        Ok(out)
+    }
+
+    /// The checked layout core as the library runs it.
+    fn layout_core(a: &Layout, b: &Layout) -> Result<Layout> {
+        let mut out = Layout::blank();
+        let ((nodes, sh), (dn, st)) = out.raw_mut();
+        layout_core_append(AOperand::View(View::of(a)), b, true, nodes, sh, st)?;
+        dn.extend_from_slice(nodes);
+        Ok(out)
+    }
+
+    /// The same result or the same error (kind and message) from the
+    /// `i64` and the `Scalar` instantiations of the core, on integer A and
+    /// integer or basis-strided B.
+    #[test]
+    fn integer_and_scalar_instantiations_agree() {
+        use crate::testing::random_layout;
+        const STRIDES: &[i64] = &[0, 1, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, -1, -2, 5, 7];
+        let int_layout = |r: &mut Rng, max_s: u64| {
+            random_layout(r, 4, 3, |r| {
+                let s = 1 + r.next(max_s) as i64;
+                (
+                    s,
+                    Scalar::Int(STRIDES[r.next(STRIDES.len() as u64) as usize]),
+                )
+            })
+        };
+        let mut r = Rng(11);
+        let (mut ok, mut basis) = (0, 0);
+        for i in 0..100_000 {
+            let a = int_layout(&mut r, 8);
+            let b = if i % 3 == 0 {
+                random_layout(&mut r, 4, 4, |r| {
+                    let s = [1i64, 2, 2, 3, 4, 5, 6, 8, 12][r.next(9) as usize];
+                    let v = [1i64, 1, 2, 3, 4, 5, 6, 8, 12, 0, -1, 20][r.next(12) as usize];
+                    (s, Scalar::basis(v, &[r.next(4) as usize]))
+                })
+            } else {
+                int_layout(&mut r, 6)
+            };
+            let fast = layout_core(&a, &b);
+            if i % 3 == 0 && basis_on_modes(View::of(&a), b.stride().leaves()) {
+                basis += 1;
+            }
+            let general = scalar_core(&a, &b);
+            match (&fast, &general) {
+                (Ok(x), Ok(y)) => {
+                    ok += 1;
+                    assert_eq!(x, y, "composition({a}, {b})")
+                }
+                (Err(x), Err(y)) => {
+                    assert_eq!(x.kind(), y.kind(), "composition({a}, {b})");
+                    assert_eq!(x.message(), y.message(), "composition({a}, {b})");
+                }
+                _ => panic!("composition({a}, {b}): {fast:?} against {general:?}"),
+            }
+        }
+        assert!(ok > 30_000 && basis > 5_000, "{ok} {basis}");
     }
 
     /// The witness search for multi-term coordinate strides finds every

@@ -47,6 +47,11 @@ pub(crate) trait StrideLeaf: Clone + PartialEq + std::fmt::Display {
     /// `(sa-1)*da + d == (2*sa-1)*da` (docs/operations.md, `coalesce`). A
     /// product beyond 64 bits cannot equal a stride, so it is "no".
     fn continues(da: &Self, sa: i64, d: &Self) -> Result<bool>;
+    /// The stride `s` as this leaf (for `i64`, the integer of `s`: read
+    /// only where every stride read is an integer).
+    fn of_scalar(s: &Scalar) -> Self;
+    /// True for an F2 value or a coordinate value with an F2 child.
+    fn has_f2(&self) -> bool;
 }
 
 impl StrideLeaf for i64 {
@@ -103,6 +108,14 @@ impl StrideLeaf for i64 {
     #[inline(always)]
     fn continues(da: &i64, sa: i64, d: &i64) -> Result<bool> {
         Ok(da.checked_mul(sa) == Some(*d))
+    }
+    #[inline(always)]
+    fn of_scalar(s: &Scalar) -> i64 {
+        s.as_int().unwrap_or(0)
+    }
+    #[inline(always)]
+    fn has_f2(&self) -> bool {
+        false
     }
 }
 
@@ -171,6 +184,13 @@ impl StrideLeaf for Scalar {
             Err(e) => return Err(e),
         };
         Ok(scaled && f2_second_test(sa, da, d)?)
+    }
+    #[inline(always)]
+    fn of_scalar(s: &Scalar) -> Scalar {
+        s.clone()
+    }
+    fn has_f2(&self) -> bool {
+        has_f2(self, 0)
     }
 }
 

@@ -7,7 +7,6 @@ pub mod common;
 pub mod complement;
 pub mod composition;
 pub mod divide;
-pub(crate) mod fast;
 pub mod filter;
 pub mod inverse;
 pub mod layout_add;

@@ -11,11 +11,14 @@ use std::borrow::Cow;
 use smallvec::SmallVec;
 
 use crate::error::{Error, Result};
-use crate::htuple::{push_rank, MAX_DEPTH};
+use crate::htuple::{push_rank, Leaves, Nodes, MAX_DEPTH};
 use crate::layout::{push_view, Layout};
 use crate::stride::Scalar;
 
-use super::divide::{by_mode, int_tiler, two_modes, unpack};
+use super::coalesce::Folded;
+use super::composition::by_mode_append;
+use super::composition::{layout_core_append, positive, AOperand, View};
+use super::divide::{int_tiler, rank_fits, two_modes, unpack};
 
 /// `logical_product(A, B)` (`docs/operations.md`; C++ CuTe
 /// `logical_product`).
@@ -43,21 +46,20 @@ use super::divide::{by_mode, int_tiler, two_modes, unpack};
 /// assert_eq!(logical_product(&a, &Tiler::None).unwrap(), a);
 /// ```
 pub fn logical_product(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
-    product_at(a, b, 0)
+    let mut out = Layout::blank();
+    logical_product_into(a, b, &mut out)?;
+    Ok(out)
 }
 
 /// [`logical_product`] written into `out`, reusing its storage (the notation's
 /// prepared calls evaluate into a caller's slot). On an error `out` holds
 /// an unspecified layout.
 pub(crate) fn logical_product_into(a: &Layout, b: &TilerRef<'_>, out: &mut Layout) -> Result<()> {
-    match b {
-        TilerRef::Layout(l) | &TilerRef::Borrowed(l) => product_core_into(a, l, out),
-        TilerRef::Int(n) if *n > 0 => product_core_into(a, &Layout::leaf(*n, Scalar::Int(1)), out),
-        _ => {
-            *out = logical_product(a, b)?;
-            Ok(())
-        }
-    }
+    out.reset();
+    let ((nodes, sh), (dn, st)) = out.raw_mut();
+    product_append(a, b, 0, nodes, sh, st)?;
+    dn.extend_from_slice(nodes);
+    Ok(())
 }
 
 /// [`blocked_product`] (`raked` false) or [`raked_product`] (`raked` true)
@@ -69,78 +71,109 @@ pub(crate) fn blocked_raked_into(
     raked: bool,
     out: &mut Layout,
 ) -> Result<()> {
-    match b {
-        TilerRef::Layout(l) | &TilerRef::Borrowed(l) => blocked_raked_layout_into(a, l, raked, out),
-        _ => {
-            *out = blocked_raked(a, b, raked)?;
-            Ok(())
+    let op = if raked {
+        "raked_product"
+    } else {
+        "blocked_product"
+    };
+    let b = match b {
+        TilerRef::None => {
+            return Err(Error::type_(format!(
+                "{op}({a}, None): the tiler must be a layout, an integer or a tuple"
+            )))
         }
-    }
+        TilerRef::Tuple(ts) => {
+            // the reference's by-mode form: the first two modes of the
+            // by-mode logical product are paired
+            if ts.len() != a.rank() {
+                return Err(Error::rank(format!(
+                    "{op}: Rank mismatch: the tiler {b} has {} modes but {a} has rank {}",
+                    ts.len(),
+                    a.rank()
+                )));
+            }
+            let r = logical_product(a, b)?;
+            if r.is_leaf() || r.rank() < 2 {
+                return Err(Error::rank(format!(
+                    "{op}({a}, {b}): the by-mode product {r} has fewer than two modes"
+                )));
+            }
+            return pair_halves_into(&r.mode(0)?, &r.mode(1)?, raked, out);
+        }
+        TilerRef::Int(n) => Cow::Owned(int_tiler(*n, op)?),
+        TilerRef::Layout(l) | &TilerRef::Borrowed(l) => Cow::Borrowed(l),
+    };
+    blocked_raked_layout_into(a, &b, raked, out)
 }
 
-fn product_at(a: &Layout, b: &TilerRef<'_>, depth: usize) -> Result<Layout> {
+/// The tiler dispatch of [`logical_product`] on A (a layout or a mode of
+/// one), appended to a layout under construction.
+fn product_append(
+    a: &Layout,
+    b: &TilerRef<'_>,
+    depth: usize,
+    nodes: &mut Nodes,
+    sh: &mut Leaves<i64>,
+    st: &mut Leaves<Scalar>,
+) -> Result<()> {
     if depth > MAX_DEPTH {
         return Err(Error::value("logical_product: tiler nested too deeply"));
     }
-    match b {
-        TilerRef::None => Ok(a.clone()),
-        TilerRef::Int(n) => product_core(a, &int_tiler(*n, "logical_product")?),
-        TilerRef::Layout(l) | &TilerRef::Borrowed(l) => product_core(a, l),
-        TilerRef::Tuple(ts) => {
-            by_mode(a, ts, "logical_product", |m, t| product_at(m, t, depth + 1))
+    let b = match b {
+        TilerRef::None => {
+            push_view(a.shape().as_ref(), a.stride().as_ref(), nodes, sh, st);
+            return Ok(());
         }
-    }
-}
-
-fn product_core(a: &Layout, b: &Layout) -> Result<Layout> {
-    let mut out = Layout::blank();
-    product_core_into(a, b, &mut out)?;
-    Ok(out)
-}
-
-/// The core of the product with a layout B, `(A, complement(A) ∘ B)`,
-/// built in `out`.
-fn product_core_into(a: &Layout, b: &Layout, out: &mut Layout) -> Result<()> {
-    // integer strides: the tail appended in place after A's view
-    out.reset();
-    let ((nodes, sh), (dn, st)) = out.raw_mut();
+        TilerRef::Tuple(ts) => {
+            rank_fits(View::of(a), ts, "logical_product")?;
+            return by_mode_append(View::of(a), ts, nodes, sh, st, &mut |m, t, n, s, d| {
+                product_append(&m.layout(), t, depth + 1, n, s, d)
+            });
+        }
+        TilerRef::Int(n) => Cow::Owned(int_tiler(*n, "logical_product")?),
+        TilerRef::Layout(l) | &TilerRef::Borrowed(l) => Cow::Borrowed(l),
+    };
+    // the core `(A, complement(A) ∘ B)`: A's view, then the tail
     nodes.push(2);
     push_view(a.shape().as_ref(), a.stride().as_ref(), nodes, sh, st);
-    if super::fast::complement_compose_append(a, b, nodes, sh, st).is_some() {
-        dn.extend_from_slice(nodes);
-        return Ok(());
-    }
-    // (the integer path declined: the general tail, not the integer one again)
-    let mut tail = Layout::blank();
-    tail_general_into(a, b, &mut tail)?;
-    Layout::concat_pair_into(a, &tail, out);
+    tail_append(a, &b, nodes, sh, st)
+}
+
+/// `complement(A) ∘ B`, the second mode of the product, built in `out`.
+fn product_tail_into(a: &Layout, b: &Layout, out: &mut Layout) -> Result<()> {
+    out.reset();
+    let ((nodes, sh), (dn, st)) = out.raw_mut();
+    tail_append(a, b, nodes, sh, st)?;
+    dn.extend_from_slice(nodes);
     Ok(())
 }
 
-/// `complement(A) ∘ B`, the second mode of the product, built in `out`:
-/// the complement, then the composition.
-fn product_tail_into(a: &Layout, b: &Layout, out: &mut Layout) -> Result<()> {
-    // integer strides: the complement's chain goes straight into the
-    // composition, without the complement as a layout
-    if super::fast::complement_compose_into(a, b, out).is_some() {
+/// `complement(A) ∘ B` appended to a layout under construction: the
+/// complement, then the composition.
+fn tail_append(
+    a: &Layout,
+    b: &Layout,
+    nodes: &mut Nodes,
+    sh: &mut Leaves<i64>,
+    st: &mut Leaves<Scalar>,
+) -> Result<()> {
+    let l0 = sh.len();
+    // integer strides: the complement's modes as a list, not a layout
+    let mut modes = Folded::<i64>::new();
+    if super::complement::int_complement_into(a, None, &mut modes)? {
+        if modes.is_empty() {
+            modes.push((1, 0));
+        }
+        layout_core_append(AOperand::Modes(&modes), b, true, nodes, sh, st)?;
+        if sh[l0..].iter().any(|&e| e <= 0) {
+            return positive(&AOperand::Modes(&modes), b, &sh[l0..]);
+        }
         return Ok(());
     }
-    tail_general_into(a, b, out)
-}
-
-/// [`product_tail_into`] without the integer path: the complement as a
-/// layout, then the composition.
-fn tail_general_into(a: &Layout, b: &Layout, out: &mut Layout) -> Result<()> {
     let mut c = Layout::blank();
     super::complement::complement_into(a, None, &mut c)?;
-    super::composition::composition_into(&c, &TilerRef::Borrowed(b), out)
-}
-
-#[cfg(test)]
-pub(crate) fn product_core_general(a: &Layout, b: &Layout) -> Result<Layout> {
-    let c = super::complement(a, None)?;
-    let cb = super::composition::composition_layout(&c, b)?;
-    Ok(Layout::concat_pair(a, &cb))
+    layout_core_append(AOperand::View(View::of(&c)), b, true, nodes, sh, st)?;
+    positive(&c, b, &sh[l0..])
 }
 
 /// `zip2_by(L, G)` (`docs/operations.md`): regroups the by-mode pairs of
@@ -249,15 +282,8 @@ fn pad(l: &Layout, r: usize) -> Result<Cow<'_, Layout>> {
     Layout::concat(modes).map(Cow::Owned)
 }
 
-/// Pairs the modes of the two halves (the shorter padded with `1:0`):
-/// `(M0_i, M1_i)` for blocked, `(M1_i, M0_i)` for raked.
-fn pair_halves(r0: &Layout, r1: &Layout, raked: bool) -> Result<Layout> {
-    let mut out = Layout::blank();
-    pair_halves_into(r0, r1, raked, &mut out)?;
-    Ok(out)
-}
-
-/// [`pair_halves`] built in `out`: `((m0_0, m1_0), (m0_1, m1_1), ...)`,
+/// Pairs the modes of the two halves, built in `out` (`(M0_i, M1_i)` for
+/// blocked, `(M1_i, M0_i)` for raked): `((m0_0, m1_0), (m0_1, m1_1), ...)`,
 /// the shorter side padded with `1:0`, from views of the modes (no
 /// per-mode copies).
 fn pair_halves_into(r0: &Layout, r1: &Layout, raked: bool, out: &mut Layout) -> Result<()> {
@@ -306,40 +332,8 @@ fn blocked_raked_layout_into(a: &Layout, b: &Layout, raked: bool, out: &mut Layo
 }
 
 fn blocked_raked(a: &Layout, b: &TilerRef<'_>, raked: bool) -> Result<Layout> {
-    let op = if raked {
-        "raked_product"
-    } else {
-        "blocked_product"
-    };
-    let b = match b {
-        TilerRef::None => {
-            return Err(Error::type_(format!(
-                "{op}({a}, None): the tiler must be a layout, an integer or a tuple"
-            )))
-        }
-        TilerRef::Tuple(ts) => {
-            // the reference's by-mode form: the first two modes of the
-            // by-mode logical product are paired
-            if ts.len() != a.rank() {
-                return Err(Error::rank(format!(
-                    "{op}: Rank mismatch: the tiler {b} has {} modes but {a} has rank {}",
-                    ts.len(),
-                    a.rank()
-                )));
-            }
-            let r = logical_product(a, b)?;
-            if r.is_leaf() || r.rank() < 2 {
-                return Err(Error::rank(format!(
-                    "{op}({a}, {b}): the by-mode product {r} has fewer than two modes"
-                )));
-            }
-            return pair_halves(&r.mode(0)?, &r.mode(1)?, raked);
-        }
-        TilerRef::Int(n) => Cow::Owned(int_tiler(*n, op)?),
-        TilerRef::Layout(l) | &TilerRef::Borrowed(l) => Cow::Borrowed(l),
-    };
     let mut out = Layout::blank();
-    blocked_raked_layout_into(a, &b, raked, &mut out)?;
+    blocked_raked_into(a, b, raked, &mut out)?;
     Ok(out)
 }
 
