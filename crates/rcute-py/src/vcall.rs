@@ -31,7 +31,9 @@ fn nargs(nargsf: usize) -> usize {
 
 /// Runs `f`, the body of a C entry point the interpreter calls with the GIL
 /// held: an error is raised (null returned), a Rust panic becomes pyo3's
-/// `PanicException`, as in pyo3's own entry points.
+/// `PanicException`. (Unlike pyo3's own entry points it does not count
+/// the GIL as acquired for pyo3, so references dropped inside are released
+/// at pyo3's next own entry point; every fallback here is one.)
 #[inline(always)]
 unsafe fn entry(f: impl FnOnce(Python<'_>) -> PyResult<*mut ffi::PyObject>) -> *mut ffi::PyObject {
     // SAFETY: the interpreter calls a vectorcall with the GIL held
@@ -127,7 +129,8 @@ unsafe extern "C" fn layout_new(
                     return Ok(fast::boxed_layout_obj(py, l)?.into_ptr());
                 }
             }
-            let type_call = (*std::ptr::addr_of!(ffi::PyType_Type)).tp_call;
+            // the metatype's call (PyType_Type's: Layout has no metaclass)
+            let type_call = (*ffi::Py_TYPE(callable)).tp_call;
             ordinary_call(py, callable, args, n, kwnames, type_call)
         })
     }
@@ -304,6 +307,20 @@ pub(crate) fn install(py: Python<'_>, sample_op: Op) -> PyResult<()> {
     let l_off = (&l.get().vectorcall as *const _ as isize) - (l.as_ptr() as isize);
     let o = Py::new(py, sample_op)?;
     let o_off = (&o.get().vectorcall as *const _ as isize) - (o.as_ptr() as isize);
+    // the exact-type checks of the fast paths (`as_layout`, the unchecked
+    // downcasts below) hold only while no Python class can subclass these
+    // types: refuse to install otherwise
+    // SAFETY: live type objects, read with the GIL held
+    let subclassable = unsafe {
+        ((*PyLayout::type_object_raw(py)).tp_flags | (*Op::type_object_raw(py)).tp_flags)
+            & ffi::Py_TPFLAGS_BASETYPE
+            != 0
+    };
+    if subclassable {
+        return Err(pyo3::exceptions::PyTypeError::new_err(
+            "internal: Layout and Operation must not be subclassable for the fast calls",
+        ));
+    }
     // SAFETY: the offsets are those of the `vectorcall` fields inside the
     // objects (every object of these types is created with the field set),
     // and the type objects are live; the GIL is held
