@@ -168,14 +168,16 @@ fn bin(
 }
 
 fn exact_div(x: &SymInt, y: &SymInt) -> rcute::Result<SymInt> {
-    let q = x.floor_div(y)?;
-    if q.mul(y)? != *x {
-        return Err(rcute::Error::divisibility(format!(
-            "{x} / {y}: the facts of the symbols do not prove that {y} divides {x} \
-             (declare it: Symbol(name, divisible_by=...)), or use // for the floor division"
-        )));
-    }
-    Ok(q)
+    x.exact_div(y)?.ok_or_else(|| {
+        rcute::Error::divisibility(format!(
+            "{} / {}: the facts of the symbols do not prove that {} divides {} \
+             (declare it: Symbol(name, divisible_by=...)), or use // for the floor division",
+            x.operand(),
+            y.operand(),
+            y.operand(),
+            x.operand()
+        ))
+    })
 }
 
 #[pymethods]
@@ -293,9 +295,7 @@ impl PySymInt {
     /// where they do not (a polynomial in unresolved divisions may be 0 for
     /// every value: `K//4*4 + K%4 - K`).
     fn __bool__(&self) -> PyResult<bool> {
-        let nonzero = self.inner.proven_positive() == Some(true)
-            || self.inner.neg().ok().and_then(|n| n.proven_positive()) == Some(true);
-        if nonzero {
+        if self.inner.proven_zero() == Some(false) {
             Ok(true)
         } else {
             Err(PyTypeError::new_err(format!(

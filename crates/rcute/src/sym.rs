@@ -739,6 +739,42 @@ impl SymInt {
         Some(out)
     }
 
+    /// `Some(true)` when the value is 0, `Some(false)` when the facts prove
+    /// it non-zero (positive or negative), `None` when they decide neither.
+    ///
+    /// ```
+    /// use rcute::sym::{Facts, SymInt};
+    /// let mut f = Facts::new();
+    /// f.declare("N").unwrap();
+    /// let n = SymInt::symbol(&f, "N").unwrap();
+    /// assert_eq!(n.sub(&n).unwrap().proven_zero(), Some(true));
+    /// assert_eq!(n.neg().unwrap().proven_zero(), Some(false));
+    /// assert_eq!(n.sub(&SymInt::from(4)).unwrap().proven_zero(), None);
+    /// ```
+    pub fn proven_zero(&self) -> Option<bool> {
+        if let Some(c) = self.as_const() {
+            return Some(c == 0);
+        }
+        let negative = || self.neg().ok().and_then(|n| n.proven_positive()) == Some(true);
+        (self.proven_positive() == Some(true) || negative()).then_some(false)
+    }
+
+    /// `self / q` where the facts prove the division exact; `Ok(None)`
+    /// where they do not. Errors: those of [`SymInt::floor_div`].
+    ///
+    /// ```
+    /// use rcute::sym::{Facts, SymInt};
+    /// let mut f = Facts::new();
+    /// f.assume_divisible("N", 16).unwrap();
+    /// let n = SymInt::symbol(&f, "N").unwrap();
+    /// assert_eq!(n.exact_div(&SymInt::from(8)).unwrap().unwrap().to_string(), "N/8");
+    /// assert!(n.exact_div(&SymInt::from(32)).unwrap().is_none());
+    /// ```
+    pub fn exact_div(&self, q: &SymInt) -> Result<Option<SymInt>> {
+        let r = self.floor_div(q)?;
+        Ok((r.mul(q)? == *self).then_some(r))
+    }
+
     /// `Some(true)` when the facts prove `self < other`, `Some(false)` when
     /// they prove `self >= other`, `None` otherwise.
     pub fn lt(&self, other: &SymInt) -> Option<bool> {

@@ -567,29 +567,19 @@ fn sym_binary(op: BinOp, x: &SymInt, y: &SymInt) -> Result<Value> {
         BinOp::FloorDiv => x.floor_div(y)?,
         BinOp::Mod => x.modulo(y)?,
         BinOp::Eq | BinOp::Ne => {
-            let d = x.sub(y)?;
-            let equal = match d.as_const() {
-                Some(c) => c == 0,
-                None => {
-                    let nonzero = d.proven_positive() == Some(true)
-                        || d.neg()?.proven_positive() == Some(true);
-                    if !nonzero {
-                        return Err(Error::value(format!(
-                            "{} {} {}: the facts assumed decide neither equality nor inequality",
-                            x.operand(),
-                            op.symbol(),
-                            y.operand()
-                        )));
-                    }
-                    false
-                }
+            let Some(equal) = x.sub(y)?.proven_zero() else {
+                return Err(Error::value(format!(
+                    "{} {} {}: the facts assumed decide neither equality nor inequality",
+                    x.operand(),
+                    op.symbol(),
+                    y.operand()
+                )));
             };
             return Ok(Value::Bool(equal == (op == BinOp::Eq)));
         }
         BinOp::Div => {
             // exact division: where the facts prove it exact
-            let q = x.floor_div(y)?;
-            if q.mul(y)? != *x {
+            let Some(q) = x.exact_div(y)? else {
                 // a fact to suggest only when it would help: x one symbol
                 // whose known divisor does not already make it divisible
                 let hint = match (x.as_symbol(), y.as_const()) {
@@ -604,7 +594,7 @@ fn sym_binary(op: BinOp, x: &SymInt, y: &SymInt) -> Result<Value> {
                     y.operand(),
                     x.operand()
                 )));
-            }
+            };
             q
         }
         BinOp::At => {
@@ -638,8 +628,8 @@ pub fn binary(op: BinOp, a: &Value, b: &Value) -> Result<Value> {
             BinOp::At => Ok(Value::from_scalar(Scalar::Int(x).at(y)?)),
         };
     }
-    if let (Some(x), Some(y)) = (a.as_sym(), b.as_sym()) {
-        if matches!(a, Value::Sym(_)) || matches!(b, Value::Sym(_)) {
+    if matches!(a, Value::Sym(_)) || matches!(b, Value::Sym(_)) {
+        if let (Some(x), Some(y)) = (a.as_sym(), b.as_sym()) {
             return sym_binary(op, &x, &y);
         }
     }

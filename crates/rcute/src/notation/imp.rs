@@ -352,6 +352,18 @@ fn depth_of(v: &Value) -> Result<Value> {
     usize_value(rec(v, 0)?)
 }
 
+/// The `type` error of `idx2crd`/`crd2idx` (`op`) with symbolic operands
+/// and a stride argument `d`: the strided form takes concrete integers.
+fn symbolic_unstrided(op: &str, d: &Option<Value>) -> Result<()> {
+    if matches!(d, None | Some(Value::None)) {
+        return Ok(());
+    }
+    Err(Error::type_(format!(
+        "{op}: the strided form (a third argument) takes concrete integers; symbolic \
+         operands are accepted without it"
+    )))
+}
+
 /// `v` with `values` substituted in its symbolic integers (`subs`).
 fn subs_value(v: &Value, values: &[(&str, i64)], depth: usize) -> Result<Value> {
     check_depth(depth, "subs")?;
@@ -1490,12 +1502,7 @@ pub(crate) mod op {
         let (c, s) = (a.req(0)?, a.req(1)?);
         let d = a.opt(2)?;
         if c.has_sym() || s.has_sym() {
-            if !matches!(d, None | Some(Value::None)) {
-                return Err(Error::type_(
-                    "idx2crd: the strided form (a third argument) takes concrete integers; \
-                     symbolic indices and shapes are accepted without it",
-                ));
-            }
+            symbolic_unstrided("idx2crd", &d)?;
             let s = s.to_sym_shape()?;
             if matches!(c, Value::None) {
                 // `_`: the zero coordinate, as for concrete shapes
@@ -1522,12 +1529,7 @@ pub(crate) mod op {
         let (c, s) = (a.req(0)?, a.req(1)?);
         let d = a.opt(2)?;
         if c.has_sym() || s.has_sym() {
-            if !matches!(d, None | Some(Value::None)) {
-                return Err(Error::type_(
-                    "crd2idx: the strided form (a third argument) takes concrete integers; \
-                     symbolic coordinates and shapes are accepted without it",
-                ));
-            }
+            symbolic_unstrided("crd2idx", &d)?;
             let r = shape::crd2idx_sym(c.to_sym_shape()?.as_ref(), s.to_sym_shape()?.as_ref())?;
             return Ok(Value::from_sym(r));
         }
