@@ -23,15 +23,29 @@
 //! ```
 
 use std::fmt;
+use std::hash::Hash;
 
 use crate::error::Result;
 use crate::int;
+use crate::stride::Scalar;
 use crate::sym::SymInt;
 
 /// An integer of the algebra: `i64` or [`SymInt`].
-pub trait Integer: Clone + PartialEq + fmt::Display + fmt::Debug {
+pub trait Integer: Clone + Eq + Hash + fmt::Display + fmt::Debug {
+    /// The stride leaf of a layout whose shape leaves are of this integer:
+    /// a [`Scalar`] (integer, coordinate or F2 value) for `i64`, a symbolic
+    /// integer for [`SymInt`].
+    type Stride: Clone + Eq + Hash + fmt::Display + fmt::Debug;
     /// The integer `v`.
     fn from_i64(v: i64) -> Self;
+    /// The integer `v` as a stride leaf.
+    fn stride_of(v: i64) -> Self::Stride;
+    /// Whether the value is `0`: `Some(answer)` where it is decided (always
+    /// for `i64`; for a symbolic value, where its facts prove it zero or
+    /// non-zero), `None` where it is not.
+    fn decide_zero(&self) -> Option<bool>;
+    /// Whether `self < o`, decided as [`Integer::decide_zero`].
+    fn decide_lt(&self, o: &Self) -> Option<bool>;
     /// The value, when it is a concrete integer (C++ CuTe's "static").
     fn as_i64(&self) -> Option<i64>;
     /// `self + o`. Errors: `overflow`.
@@ -47,9 +61,22 @@ pub trait Integer: Clone + PartialEq + fmt::Display + fmt::Debug {
 }
 
 impl Integer for i64 {
+    type Stride = Scalar;
     #[inline(always)]
     fn from_i64(v: i64) -> i64 {
         v
+    }
+    #[inline(always)]
+    fn stride_of(v: i64) -> Scalar {
+        Scalar::Int(v)
+    }
+    #[inline(always)]
+    fn decide_zero(&self) -> Option<bool> {
+        Some(*self == 0)
+    }
+    #[inline(always)]
+    fn decide_lt(&self, o: &i64) -> Option<bool> {
+        Some(*self < *o)
     }
     #[inline(always)]
     fn as_i64(&self) -> Option<i64> {
@@ -74,8 +101,18 @@ impl Integer for i64 {
 }
 
 impl Integer for SymInt {
+    type Stride = SymInt;
     fn from_i64(v: i64) -> SymInt {
         SymInt::from(v)
+    }
+    fn stride_of(v: i64) -> SymInt {
+        SymInt::from(v)
+    }
+    fn decide_zero(&self) -> Option<bool> {
+        self.proven_zero()
+    }
+    fn decide_lt(&self, o: &SymInt) -> Option<bool> {
+        self.lt(o)
     }
     fn as_i64(&self) -> Option<i64> {
         self.as_const()

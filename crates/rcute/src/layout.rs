@@ -8,8 +8,10 @@ use crate::convert::{IntoShape, IntoStride};
 use crate::error::{Error, Result};
 use crate::htuple::{Builder, HRef, HTuple, TupleWriter};
 use crate::int;
+use crate::integer::Integer;
 use crate::shape::{self, Shape};
 use crate::stride::{self, Scalar};
+use crate::sym::SymInt;
 
 /// The node bytes and leaves of a shape or stride under construction.
 pub(crate) type RawParts<'a, T> = (
@@ -47,10 +49,156 @@ pub type Stride = HTuple<Scalar>;
 /// assert_eq!(l.eval_index(14).unwrap(), Scalar::Int(19));
 /// assert_eq!(l.size().unwrap(), 32);
 /// ```
+///
+/// The integer of the shape's leaves is `I`: `i64` (the default; strides
+/// are then [`Scalar`]s: integers, coordinate values or F2 values) or
+/// [`SymInt`](crate::sym::SymInt) (a layout over declared symbols, whose
+/// strides are symbolic integers: [`SymLayout`]).
 #[derive(Clone, PartialEq, Eq, Hash)]
-pub struct Layout {
-    shape: Shape,
-    stride: Stride,
+pub struct Layout<I: Integer = i64> {
+    shape: HTuple<I>,
+    stride: HTuple<I::Stride>,
+}
+
+/// A layout whose shape and stride leaves are symbolic integers
+/// (`docs/language.md`, "Symbols").
+///
+/// ```
+/// use rcute::sym::{Facts, SymInt};
+/// use rcute::{HTuple, SymLayout};
+/// let mut f = Facts::new();
+/// f.declare("N").unwrap();
+/// let n = SymInt::symbol(&f, "N").unwrap();
+/// let l = SymLayout::from_shape_stride(
+///     HTuple::flat([n.clone(), SymInt::from(4)]),
+///     HTuple::flat([SymInt::from(1), n]),
+/// ).unwrap();
+/// assert_eq!(l.to_string(), "(N, 4):(1, N)");
+/// assert_eq!(l.size().unwrap().to_string(), "4*N");
+/// ```
+pub type SymLayout = Layout<SymInt>;
+
+impl<I: Integer> Layout<I> {
+    /// The layout `shape : stride`, checked as [`Layout::new`] checks its
+    /// operands: the limits of `docs/limits.md`, congruence, and extents
+    /// that are positive (for a symbolic extent: proven positive by the
+    /// symbols' facts).
+    ///
+    /// Errors: `congruence` when the profiles differ; `value` for an extent
+    /// not (proven) positive or a value beyond the limits.
+    pub fn from_shape_stride(shape: HTuple<I>, stride: HTuple<I::Stride>) -> Result<Layout<I>> {
+        shape.as_ref().check_limits("layout: the shape")?;
+        stride.as_ref().check_limits("layout: the stride")?;
+        if !shape.as_ref().congruent(stride.as_ref()) {
+            return Err(Error::congruence(format!(
+                "layout: shape {shape} and stride {stride} are not congruent"
+            )));
+        }
+        if let Some(e) = shape
+            .leaves()
+            .iter()
+            .find(|e| e.decide_lt(&I::from_i64(1)) != Some(false))
+        {
+            return Err(Error::value(format!(
+                "shape {shape} has the extent {e}, which is not proven positive; shapes must be positive"
+            )));
+        }
+        Ok(Layout { shape, stride })
+    }
+
+    /// The shape.
+    #[inline]
+    pub fn shape(&self) -> &HTuple<I> {
+        &self.shape
+    }
+
+    /// The stride.
+    #[inline]
+    pub fn stride(&self) -> &HTuple<I::Stride> {
+        &self.stride
+    }
+
+    /// Consumes the layout into `(shape, stride)`.
+    pub fn into_parts(self) -> (HTuple<I>, HTuple<I::Stride>) {
+        (self.shape, self.stride)
+    }
+
+    /// `size(L)`: product of the shape's leaves.
+    pub fn size(&self) -> Result<I> {
+        shape::size(self.shape.as_ref())
+    }
+
+    /// `rank(L)`.
+    #[inline]
+    pub fn rank(&self) -> usize {
+        self.shape.rank()
+    }
+
+    /// `depth(L)`; a shape containing an empty tuple (`():()`,
+    /// `((),):((),)`) is a `value` error, as in the reference.
+    pub fn depth(&self) -> Result<usize> {
+        self.shape.as_ref().try_depth()
+    }
+
+    /// True when the shape is a leaf.
+    #[inline]
+    pub fn is_leaf(&self) -> bool {
+        self.shape.is_leaf()
+    }
+
+    /// The modes `L[0], L[1], ...` (a leaf-shaped layout yields itself).
+    pub fn modes(&self) -> impl Iterator<Item = Layout<I>> + '_ {
+        self.shape
+            .as_ref()
+            .modes()
+            .zip(self.stride.as_ref().modes())
+            .map(|(s, d)| Layout {
+                shape: s.to_owned(),
+                stride: d.to_owned(),
+            })
+    }
+
+    /// `L[i]` (Python-style negative `i` counts from the end); `i >= rank`
+    /// is a `bounds` error (`docs/language.md`, "Mode access").
+    ///
+    /// ```
+    /// use rcute::{Layout, HTuple};
+    /// let l = Layout::column_major(HTuple::flat([4, 8])).unwrap();
+    /// assert_eq!(l.mode(1).unwrap().to_string(), "8:4");
+    /// assert_eq!(l.mode(-1).unwrap().to_string(), "8:4");
+    /// assert!(l.mode(2).is_err());
+    /// ```
+    pub fn mode(&self, i: i64) -> Result<Layout<I>> {
+        let r = self.rank() as i64;
+        let j = if i < 0 { i + r } else { i };
+        if j < 0 || j >= r {
+            return Err(Error::bounds(format!(
+                "mode {i} out of range for {self} of rank {r}"
+            )));
+        }
+        let j = j as usize;
+        match (self.shape.mode(j), self.stride.mode(j)) {
+            (Some(s), Some(d)) => Ok(Layout {
+                shape: s.to_owned(),
+                stride: d.to_owned(),
+            }),
+            _ => Err(Error::bounds(format!("mode {i} out of range for {self}"))),
+        }
+    }
+
+    /// `get(L, path)`: the sub-layout at a mode path. Indexing into a leaf
+    /// is a `type` error, an index past the rank a `bounds` error.
+    pub fn get(&self, path: &[usize]) -> Result<Layout<I>> {
+        Ok(Layout {
+            shape: self.shape.as_ref().get(path)?.to_owned(),
+            stride: self.stride.as_ref().get(path)?.to_owned(),
+        })
+    }
+
+    /// The leaf modes `(extent, stride)` in traversal order.
+    pub fn leaf_modes(&self) -> impl Iterator<Item = (&I, &I::Stride)> + '_ {
+        self.shape.leaves().iter().zip(self.stride.leaves())
+    }
 }
 
 impl Layout {
@@ -228,95 +376,6 @@ impl Layout {
         }
         let stride = HTuple::unflatten(d, shape.as_ref())?;
         Ok(Layout { shape, stride })
-    }
-
-    /// The shape.
-    #[inline]
-    pub fn shape(&self) -> &Shape {
-        &self.shape
-    }
-
-    /// The stride.
-    #[inline]
-    pub fn stride(&self) -> &Stride {
-        &self.stride
-    }
-
-    /// Consumes the layout into `(shape, stride)`.
-    pub fn into_parts(self) -> (Shape, Stride) {
-        (self.shape, self.stride)
-    }
-
-    /// `size(L)`: product of the shape's leaves.
-    pub fn size(&self) -> Result<i64> {
-        shape::size(self.shape.as_ref())
-    }
-
-    /// `rank(L)`.
-    #[inline]
-    pub fn rank(&self) -> usize {
-        self.shape.rank()
-    }
-
-    /// `depth(L)`; a shape containing an empty tuple (`():()`,
-    /// `((),):((),)`) is a `value` error, as in the reference.
-    pub fn depth(&self) -> Result<usize> {
-        self.shape.as_ref().try_depth()
-    }
-
-    /// True when the shape is a leaf.
-    #[inline]
-    pub fn is_leaf(&self) -> bool {
-        self.shape.is_leaf()
-    }
-
-    /// The modes `L[0], L[1], ...` (a leaf-shaped layout yields itself).
-    pub fn modes(&self) -> impl Iterator<Item = Layout> + '_ {
-        self.shape
-            .as_ref()
-            .modes()
-            .zip(self.stride.as_ref().modes())
-            .map(|(s, d)| Layout {
-                shape: s.to_owned(),
-                stride: d.to_owned(),
-            })
-    }
-
-    /// `L[i]` (Python-style negative `i` counts from the end); `i >= rank`
-    /// is a `bounds` error (`docs/language.md`, "Mode access").
-    ///
-    /// ```
-    /// use rcute::{Layout, HTuple};
-    /// let l = Layout::column_major(HTuple::flat([4, 8])).unwrap();
-    /// assert_eq!(l.mode(1).unwrap().to_string(), "8:4");
-    /// assert_eq!(l.mode(-1).unwrap().to_string(), "8:4");
-    /// assert!(l.mode(2).is_err());
-    /// ```
-    pub fn mode(&self, i: i64) -> Result<Layout> {
-        let r = self.rank() as i64;
-        let j = if i < 0 { i + r } else { i };
-        if j < 0 || j >= r {
-            return Err(Error::bounds(format!(
-                "mode {i} out of range for {self} of rank {r}"
-            )));
-        }
-        let j = j as usize;
-        match (self.shape.mode(j), self.stride.mode(j)) {
-            (Some(s), Some(d)) => Ok(Layout {
-                shape: s.to_owned(),
-                stride: d.to_owned(),
-            }),
-            _ => Err(Error::bounds(format!("mode {i} out of range for {self}"))),
-        }
-    }
-
-    /// `get(L, path)`: the sub-layout at a mode path. Indexing into a leaf
-    /// is a `type` error, an index past the rank a `bounds` error.
-    pub fn get(&self, path: &[usize]) -> Result<Layout> {
-        Ok(Layout {
-            shape: self.shape.as_ref().get(path)?.to_owned(),
-            stride: self.stride.as_ref().get(path)?.to_owned(),
-        })
     }
 
     /// `L(i)` for an integral coordinate `i` (any integer: the last mode
@@ -598,6 +657,118 @@ fn eval_int(
     }
 }
 
+impl Layout {
+    /// This layout as a [`SymLayout`] (every leaf a constant symbolic
+    /// integer). Errors: `type` for a coordinate or F2 stride (symbolic
+    /// layouts have integer strides).
+    ///
+    /// ```
+    /// let l = rcute::Layout::new((4, 8), (1, 4)).unwrap();
+    /// assert_eq!(l.to_sym().unwrap().to_string(), "(4, 8):(1, 4)");
+    /// ```
+    pub fn to_sym(&self) -> Result<SymLayout> {
+        let stride = self.stride.try_map(|d| match d {
+            Scalar::Int(v) => Ok(SymInt::from(*v)),
+            _ => Err(Error::type_(format!(
+                "the layout {self} has the stride {d}; a layout with symbols has integer strides"
+            ))),
+        })?;
+        Ok(Layout {
+            shape: self.shape.map(|&e| SymInt::from(e)),
+            stride,
+        })
+    }
+}
+
+impl SymLayout {
+    /// The concrete layout, when no leaf depends on a symbol.
+    ///
+    /// ```
+    /// let l = rcute::Layout::new((4, 8), (1, 4)).unwrap();
+    /// assert_eq!(l.to_sym().unwrap().to_concrete(), Some(l));
+    /// ```
+    pub fn to_concrete(&self) -> Option<Layout> {
+        let shape = self
+            .shape
+            .try_map(|e| e.as_const().ok_or_else(|| Error::type_("")));
+        let stride = self.stride.try_map(|d| {
+            d.as_const()
+                .map(Scalar::Int)
+                .ok_or_else(|| Error::type_(""))
+        });
+        Some(Layout {
+            shape: shape.ok()?,
+            stride: stride.ok()?,
+        })
+    }
+
+    /// The layout with the symbols named in `values` replaced by those
+    /// values (checked against the symbols' facts, as
+    /// [`SymInt::subs`]); the others stay.
+    ///
+    /// Errors: those of [`SymInt::subs`] (`value` for a value that breaks a
+    /// fact); `value` for an extent that is not positive after the
+    /// substitution.
+    pub fn subs(&self, values: &[(&str, i64)]) -> Result<SymLayout> {
+        let shape = self.shape.try_map(|e| e.subs(values))?;
+        let stride = self.stride.try_map(|d| d.subs(values))?;
+        Layout::from_shape_stride(shape, stride)
+    }
+
+    /// `L(i)` for an index `i`: `crd2idx(idx2crd(i, S), D)`, symbolic where
+    /// the symbols' facts do not resolve the divisions
+    /// (`Layout((N,4))(5)` is `N*(5//N) + 5 % N`).
+    ///
+    /// Errors: those of [`crate::shape::idx2crd_sym`]; `overflow`.
+    pub fn eval_index(&self, i: &SymInt) -> Result<SymInt> {
+        let c = crate::shape::idx2crd_sym(HTuple::leaf(i.clone()).as_ref(), self.shape.as_ref())?;
+        self.eval_coord(c.as_ref())
+    }
+
+    /// `L(c)` for a coordinate `c` (an index, or a tuple congruent to a
+    /// prefix of the shape's profile: each leaf of `c` is split over the
+    /// sub-shape it stands for, as `idx2crd`).
+    ///
+    /// Errors: `rank` for a coordinate of another profile; those of
+    /// [`crate::shape::idx2crd_sym`].
+    pub fn eval_coord(&self, c: HRef<'_, SymInt>) -> Result<SymInt> {
+        let full = crate::shape::idx2crd_sym(c, self.shape.as_ref())?;
+        let mut acc = SymInt::from(0);
+        if full.leaves().len() != self.stride.leaves().len() {
+            return Err(Error::rank(format!(
+                "the coordinate {c} does not match the layout {self}"
+            )));
+        }
+        for (x, d) in full.leaves().iter().zip(self.stride.leaves()) {
+            acc = acc.add(&x.mul(d)?)?;
+        }
+        Ok(acc)
+    }
+
+    /// `cosize(L) = 1 + sum((s-1)*|d|)`: the strides' signs must be
+    /// decided by the symbols' facts.
+    ///
+    /// Errors: `value` for a stride whose sign the facts do not decide;
+    /// `overflow`.
+    pub fn cosize(&self) -> Result<SymInt> {
+        let mut acc = SymInt::from(1);
+        for (s, d) in self.leaf_modes() {
+            let d = match d.lt(&SymInt::from(0)) {
+                Some(true) => d.neg()?,
+                Some(false) => d.clone(),
+                None => {
+                    return Err(Error::value(format!(
+                        "cosize({self}): the sign of the stride {d} is not decided by the \
+                         symbols' facts"
+                    )))
+                }
+            };
+            acc = acc.add(&s.sub(&SymInt::from(1))?.mul(&d)?)?;
+        }
+        Ok(acc)
+    }
+}
+
 /// The checks of [`Layout::new`] on a shape and a stride: limits,
 /// congruence, positive extents.
 #[inline]
@@ -645,7 +816,7 @@ fn check_extents(s: HRef<'_, i64>) -> Result<()> {
     Ok(())
 }
 
-impl fmt::Display for Layout {
+impl<I: Integer> fmt::Display for Layout<I> {
     /// `S:D` in Python `str` style; `{:#}` gives the C++ style.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if f.alternate() {
@@ -663,7 +834,7 @@ impl fmt::Display for Layout {
 /// let l = rcute::Layout::new((4, 8), (1, 4)).unwrap();
 /// assert_eq!(format!("{l:?}"), "Layout { shape: (4, 8), stride: (1, 4) }");
 /// ```
-impl fmt::Debug for Layout {
+impl<I: Integer> fmt::Debug for Layout<I> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         struct Plain<'a, T>(&'a HTuple<T>);
         impl<T: fmt::Display> fmt::Debug for Plain<'_, T> {

@@ -84,7 +84,7 @@ pub use atuple::ArithTuple;
 pub use convert::{IntoCoord, IntoHTuple, IntoShape, IntoStride};
 pub use error::{Error, ErrorKind, Result};
 pub use htuple::{HRef, HTuple};
-pub use layout::{Layout, Stride};
+pub use layout::{Layout, Stride, SymLayout};
 pub use shape::{Coord, Shape};
 pub use stride::Scalar;
 pub use swizzle::{Swizzle, SwizzledLayout};
