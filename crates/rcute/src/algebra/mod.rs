@@ -16,6 +16,7 @@ pub mod modes;
 pub mod product;
 pub mod recast;
 pub mod slice;
+pub mod symbolic;
 
 pub use coalesce::{coalesce, coalesce_by_mode, coalesce_z, coalesce_z_by_mode};
 pub use codomain::{coprofile, coshape, cosize};
