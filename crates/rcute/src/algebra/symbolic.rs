@@ -375,31 +375,63 @@ fn compose_rec(
 }
 
 /// Proves A additive across the leaves `recs` (`t:e`, composed by the base
-/// case): in stride order, each stride a non-negative multiple of the
-/// previous leaf's `t*e`, so the leaves' images occupy separate digits.
+/// case): some order of them is a chain, the first stride non-negative and
+/// each next stride a multiple of the previous leaf's `t*e`, so the leaves'
+/// images occupy separate digits of A. The order is searched (a layout has
+/// few modes), not read from the strides: `(M:1, N:M)` is a chain for
+/// every `M >= 1`, though `1 < M` is not proven.
 fn additive(recs: &[(SymInt, SymInt)]) -> Result<()> {
     if recs.len() < 2 {
         return Ok(());
     }
-    let mut sorted: SmallVec<[(SymInt, SymInt); 8]> = recs.iter().cloned().collect();
-    sort_stable_by(&mut sorted, |x, y| x.1.order(&y.1))?;
-    let not_proven = || {
-        Error::value(
-            "the symbols' facts do not prove A additive across B's modes (each stride of B, in \
-             order, a multiple of the extent times the stride of the mode before it)",
-        )
-    };
-    if sorted[0].1.lt(&int(0)) != Some(false) {
-        return Err(not_proven());
-    }
-    for w in sorted.windows(2) {
-        let span = w[0].0.mul(&w[0].1)?;
-        let (_, r) = w[1].1.divmod(&span)?;
-        if r.proven_zero() != Some(true) {
-            return Err(not_proven());
+    /// Extends the chain ending at `last` (`None`: empty) by the unused
+    /// leaves, depth first.
+    fn extend(
+        recs: &[(SymInt, SymInt)],
+        used: &mut [bool],
+        last: Option<usize>,
+        left: usize,
+        budget: &mut u32,
+    ) -> bool {
+        if left == 0 {
+            return true;
         }
+        for i in 0..recs.len() {
+            if used[i] || *budget == 0 {
+                continue;
+            }
+            *budget -= 1;
+            let (_, e) = &recs[i];
+            let fits = match last {
+                None => e.lt(&int(0)) == Some(false),
+                Some(j) => {
+                    let (t0, e0) = &recs[j];
+                    t0.mul(e0)
+                        .and_then(|span| e.divmod(&span))
+                        .is_ok_and(|(_, r)| r.proven_zero() == Some(true))
+                }
+            };
+            if fits {
+                used[i] = true;
+                if extend(recs, used, Some(i), left - 1, budget) {
+                    return true;
+                }
+                used[i] = false;
+            }
+        }
+        false
     }
-    Ok(())
+    let mut used = vec![false; recs.len()];
+    // (a bound on the search: B has at most a few hundred leaves)
+    let mut budget = 100_000u32;
+    if extend(recs, &mut used, None, recs.len(), &mut budget) {
+        return Ok(());
+    }
+    Err(Error::value(
+        "the symbols' facts do not prove A additive across B's modes (no order of B's modes \
+         in which each stride is a multiple of the extent times the stride of the mode before \
+         it)",
+    ))
 }
 
 #[cfg(test)]
@@ -525,7 +557,7 @@ mod tests {
             let f = facts(&[("N", dn, mn), ("M", 1, 1 + r.next(3) as i64)]);
             let n = SymInt::symbol(&f, "N").unwrap();
             let m = SymInt::symbol(&f, "M").unwrap();
-            let mut extent = |r: &mut Rng| match r.next(6) {
+            let extent = |r: &mut Rng| match r.next(6) {
                 0 => n.clone(),
                 1 => m.clone(),
                 2 => n.mul(&int(2)).unwrap(),
@@ -552,7 +584,18 @@ mod tests {
             let a =
                 SymLayout::from_shape_stride(HTuple::flat(shape), HTuple::flat(stride)).unwrap();
             let tile = int(1 + r.next(8) as i64);
-            let b = if r.next(2) == 0 {
+            let pick =
+                |r: &mut Rng| [int(2), int(4), n.clone(), m.clone()][r.next(4) as usize].clone();
+            let b = if r.next(3) == 0 {
+                // symbolic extents: a compact layout or its transpose
+                let (x, y) = (pick(&mut r), pick(&mut r));
+                let d = if r.next(2) == 0 {
+                    [int(1), x.clone()]
+                } else {
+                    [y.clone(), int(1)]
+                };
+                SymLayout::from_shape_stride(HTuple::flat([x, y]), HTuple::flat(d)).unwrap()
+            } else if r.next(2) == 0 {
                 SymLayout::from_shape_stride(HTuple::leaf(tile.clone()), HTuple::leaf(int(1)))
                     .unwrap()
             } else {
