@@ -305,8 +305,8 @@ impl Value {
             Value::Int(x) => Ok(*x),
             Value::Sym(x) => Err(Error::type_(format!(
                 "shape: the symbolic integer {x} where this operation needs a concrete \
-                 integer (symbolic leaves are accepted by the arithmetic, size, product, \
-                 idx2crd and crd2idx; \
+                 integer (symbolic leaves are accepted by the arithmetic, layout literals, \
+                 size, product, idx2crd and crd2idx; \
                  `subs(..., {}=...)` substitutes a value)",
                 x.symbols().first().map_or("N", |(n, _)| n.as_str())
             ))),
