@@ -88,6 +88,31 @@ fn literals_and_printing() {
 }
 
 #[test]
+fn constructors() {
+    check(
+        &["assume M, N"],
+        &[
+            // column-major: strides 1, M (prefix products of the shape)
+            ("Layout((M, N))", "(M, N):(1, M)"),
+            ("LayoutLeft((M, 4))", "(M, 4):(1, M)"),
+            // 1, M, M*N
+            ("Layout((M, (N, 4)))", "(M, (N, 4)):(1, (M, M*N))"),
+            // a stride 8 seeding the sub-shape (N, 4): 8, 8*N
+            ("Layout((M, (N, 4)), (1, 8))", "(M, (N, 4)):(1, (8, 8*N))"),
+            // row-major: from the right, 1, 4, 4*N
+            ("LayoutRight((M, N, 4))", "(M, N, 4):(4*N, 4, 1)"),
+            ("make_layout((M, N))", "(M, N):(1, M)"),
+            ("make_layout((M, N), (N, 1))", "(M, N):(N, 1)"),
+            ("Layout((4, 8), (1, N))", "(4, 8):(1, N)"),
+            ("Layout((M, N), (1,))", "error: rank: Layout(S, D): the stride (1,) has 1 modes where the shape (M, N) has 2"),
+            ("make_layout((M,N):(1,M), 4:1)", "error: type: make_layout: the layout with symbols..."),
+            // no symbol: as before
+            ("Layout((4, 8))", "(4, 8):(1, 4)"),
+        ],
+    );
+}
+
+#[test]
 fn other_styles() {
     let o = Command::new(env!("CARGO_BIN_EXE_rcute"))
         .args(["eval", "--style", "repr", "-f", "-"])
@@ -193,12 +218,21 @@ fn substitution() {
             ("subs(L, N=8) == ((8,4):(1,8))", "True"),
             ("subs(L, N=8)(5)", "5"),
             // symbols not given stay
-            ("subs(((N,4),K):((1,N),4*N), N=2)", "((2, 4), K):((1, 2), 8)"),
+            (
+                "subs(((N,4),K):((1,N),4*N), N=2)",
+                "((2, 4), K):((1, 2), 8)",
+            ),
             ("subs((L, N, 3), N=2)", "(Layout((2, 4), (1, 2)), 2, 3)"),
             // a value that breaks a fact
-            ("subs((K,2):(1,K), K=12)", "error: value: K = 12: the fact K % 8 == 0 does not hold"),
+            (
+                "subs((K,2):(1,K), K=12)",
+                "error: value: K = 12: the fact K % 8 == 0 does not hold",
+            ),
             ("subs((K,2):(1,K), K=16)", "(16, 2):(1, 16)"),
-            ("subs(L, N=0)", "error: value: N = 0: N must be at least 1..."),
+            (
+                "subs(L, N=0)",
+                "error: value: N = 0: N must be at least 1...",
+            ),
         ],
     );
 }
@@ -260,8 +294,14 @@ fn algebra() {
             ("left_inverse((4,N):(N,1))", "(N, 4):(4, 1)"),
             ("logical_divide(4*N:1, N:1)", "(N, 4):(1, N)"),
             ("logical_divide(4*N:1, 4:1)", "(4, N):(1, 4)"),
-            ("logical_divide((N,8):(1,N), (None, 2:1))", "(N, (2, 4)):(1, (N, 2*N))"),
-            ("logical_divide[1]((N,8):(1,N), 2:1)", "(N, (2, 4)):(1, (N, 2*N))"),
+            (
+                "logical_divide((N,8):(1,N), (None, 2:1))",
+                "(N, (2, 4)):(1, (N, 2*N))",
+            ),
+            (
+                "logical_divide[1]((N,8):(1,N), 2:1)",
+                "(N, (2, 4)):(1, (N, 2*N))",
+            ),
             // a result without symbols is a plain layout: subs gives the concrete answer
             ("subs(coalesce(L), N=8) == coalesce(subs(L, N=8))", "True"),
         ],

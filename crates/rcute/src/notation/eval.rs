@@ -530,12 +530,7 @@ pub fn layout_literal(s: &Value, d: &Value) -> Result<Value> {
 /// stride that does not match `S`; `value` for an extent that the facts do
 /// not prove positive.
 fn sym_layout_literal(s: &Value, d: &Value) -> Result<Value> {
-    fn rec(
-        s: HRef<'_, SymInt>,
-        d: &Value,
-        b: &mut Builder<SymInt>,
-        depth: usize,
-    ) -> Result<()> {
+    fn rec(s: HRef<'_, SymInt>, d: &Value, b: &mut Builder<SymInt>, depth: usize) -> Result<()> {
         super::value::check_depth(depth, "layout")?;
         if s.is_leaf() {
             let x = d.as_sym().ok_or_else(|| {

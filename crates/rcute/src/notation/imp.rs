@@ -85,7 +85,7 @@ impl Args<'_, '_> {
     }
 
     /// All remaining positional arguments from `i` on.
-    fn rest(&mut self, i: usize) -> Vec<Value> {
+    pub(super) fn rest(&mut self, i: usize) -> Vec<Value> {
         self.pos
             .iter_mut()
             .skip(i)

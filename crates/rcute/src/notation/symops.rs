@@ -12,9 +12,9 @@
 //! layout `n:1`.
 
 use super::imp::{lifted, Args};
-use super::value::{Value, MAX_VALUE_DEPTH};
+use super::value::{check_depth, Value, MAX_VALUE_DEPTH};
 use crate::error::{Error, Result};
-use crate::htuple::HTuple;
+use crate::htuple::{Builder, HRef, HTuple};
 use crate::layout::SymLayout;
 use crate::sym::SymInt;
 
@@ -34,6 +34,10 @@ pub(crate) const ALGEBRA: &[&str] = &[
     "left_inverse",
     "logical_divide",
 ];
+
+/// The constructors that build a layout with symbols from a symbolic shape
+/// (and stride), run here.
+pub(crate) const CONSTRUCTORS: &[&str] = &["Layout", "LayoutLeft", "LayoutRight", "make_layout"];
 
 /// True when `v` is or holds (in tuples and lists) a value of `pred`.
 fn holds(v: &Value, pred: fn(&Value) -> bool, depth: usize) -> bool {
@@ -62,7 +66,7 @@ fn arguments<'v>(a: &'v Args<'_, '_>) -> impl Iterator<Item = &'v Value> + 'v {
 
 /// The symbolic form of the operation of `a`, when an argument involves a
 /// symbol: the algebra operations of [`ALGEBRA`] run on layouts with
-/// symbols; any other operation given a layout with symbols is a `type`
+/// symbols, the [`CONSTRUCTORS`] build one; any other operation given a layout with symbols is a `type`
 /// error naming it. `None` when the general implementation runs (no
 /// symbol involved, or a query of [`QUERIES`], or symbolic integers given
 /// to an operation that handles them itself).
@@ -73,6 +77,9 @@ pub(crate) fn dispatch(a: &mut Args, path: &[i64], tensor: bool) -> Option<Resul
     let name = a.name();
     if QUERIES.contains(&name) {
         return None;
+    }
+    if CONSTRUCTORS.contains(&name) {
+        return Some(construct(a));
     }
     if ALGEBRA.contains(&name) {
         if tensor {
@@ -162,10 +169,9 @@ fn tiler(v: &Value, name: &str) -> Result<SymTiler> {
                 .iter()
                 .map(|x| match x {
                     Value::None => Ok(None),
-                    Value::Tuple(_) => Err(unavailable(
-                        name,
-                        &format!("the nested by-mode tiler {v}"),
-                    )),
+                    Value::Tuple(_) => {
+                        Err(unavailable(name, &format!("the nested by-mode tiler {v}")))
+                    }
                     x => operand(x, name).map(Some),
                 })
                 .collect::<Result<_>>()?,
@@ -177,6 +183,124 @@ fn tiler(v: &Value, name: &str) -> Result<SymTiler> {
 /// The value of a result: a plain layout when no leaf depends on a symbol.
 fn value(r: Result<SymLayout>) -> Result<Value> {
     r.map(Value::from_sym_layout)
+}
+
+/// `Layout(S)`, `Layout(S, D)` (also `make_layout(S)`, `make_layout(S,
+/// D)`), `LayoutLeft(S)`, `LayoutRight(S)` with
+/// symbols in `S` or `D`: as without symbols, `D` weakly congruent to `S`
+/// (a scalar of `D` seeds the prefix products of the sub-shape it stands
+/// for), column-major without `D`.
+fn construct(a: &mut Args) -> Result<Value> {
+    let name = a.name();
+    let (s, d) = if name == "make_layout" {
+        // make_layout(S) and make_layout(S, D); its concatenation form
+        // takes concrete layouts
+        let mut items = a.rest(0).into_iter();
+        match (items.next(), items.next(), items.next()) {
+            (Some(s @ (Value::Int(_) | Value::Sym(_) | Value::Tuple(_))), d, None)
+                if !holds(&s, |v| matches!(v, Value::SymLayout(_)), 0) =>
+            {
+                (s, d)
+            }
+            (s, d, e) => {
+                let all: Vec<Value> = [s, d, e].into_iter().flatten().collect();
+                return Err(match all.iter().find_map(|v| find_sym_layout(v, 0)) {
+                    Some(l) => not_accepted(name, l),
+                    None => unavailable(name, "the concatenation of layouts"),
+                });
+            }
+        }
+    } else if name == "Layout" {
+        (a.req(0)?, a.opt(1)?)
+    } else {
+        (a.req(0)?, None)
+    };
+    let s = s.to_sym_shape()?;
+    let stride = match (name, d) {
+        ("LayoutRight", _) => {
+            let leaves = s.leaves();
+            let mut d = vec![SymInt::from(1); leaves.len()];
+            let mut acc = SymInt::from(1);
+            for (k, x) in leaves.iter().enumerate().rev() {
+                d[k] = acc.clone();
+                acc = acc.mul(x)?;
+            }
+            HTuple::unflatten(d, s.as_ref())?
+        }
+        (_, None) => {
+            let mut b = Builder::new();
+            prefix_product(s.as_ref(), &mut SymInt::from(1), &mut b)?;
+            b.finish()
+        }
+        (_, Some(d)) => {
+            let mut b = Builder::new();
+            with_stride(s.as_ref(), &d, &mut b, 0)?;
+            b.finish()
+        }
+    };
+    value(SymLayout::from_shape_stride(s, stride))
+}
+
+/// The strides `acc, acc*s0, acc*s0*s1, ...` of the leaves of `s`, written
+/// with `s`'s structure.
+fn prefix_product(s: HRef<'_, SymInt>, acc: &mut SymInt, b: &mut Builder<SymInt>) -> Result<()> {
+    match s.as_leaf() {
+        Some(x) => {
+            b.leaf(acc.clone());
+            *acc = acc.mul(x)?;
+        }
+        None => {
+            b.open();
+            for m in s.modes() {
+                prefix_product(m, acc, b)?;
+            }
+            b.close();
+        }
+    }
+    Ok(())
+}
+
+/// The stride of `Layout(S, D)` for a `D` weakly congruent to `S`.
+fn with_stride(
+    s: HRef<'_, SymInt>,
+    d: &Value,
+    b: &mut Builder<SymInt>,
+    depth: usize,
+) -> Result<()> {
+    check_depth(depth, "Layout")?;
+    match d {
+        Value::Tuple(items) => {
+            if s.is_leaf() {
+                return Err(Error::congruence(format!(
+                    "Layout(S, D): the stride {d} stands for the extent {s}; a layout with \
+                     symbols has integer strides"
+                )));
+            }
+            if items.len() != s.rank() {
+                return Err(Error::rank(format!(
+                    "Layout(S, D): the stride {d} has {} modes where the shape {s} has {}",
+                    items.len(),
+                    s.rank()
+                )));
+            }
+            b.open();
+            for (m, x) in s.modes().zip(items) {
+                with_stride(m, x, b, depth + 1)?;
+            }
+            b.close();
+            Ok(())
+        }
+        v => {
+            let mut seed = v.as_sym().ok_or_else(|| {
+                Error::type_(format!(
+                    "Layout(S, D): with symbols the strides are integers or symbolic \
+                     integers, got the {} {v}",
+                    v.kind_name()
+                ))
+            })?;
+            prefix_product(s, &mut seed, b)
+        }
+    }
 }
 
 /// The algebra operations of [`ALGEBRA`] with symbols involved.
@@ -204,9 +328,7 @@ fn algebra(a: &mut Args, path: &[i64]) -> Result<Value> {
                 Value::None => {
                     // composition(None, B) is B as one layout
                     return match (&b, path.is_empty()) {
-                        (Value::SymLayout(_) | Value::Layout(_), true) => {
-                            value(operand(&b, name))
-                        }
+                        (Value::SymLayout(_) | Value::Layout(_), true) => value(operand(&b, name)),
                         _ => Err(unavailable(
                             name,
                             &format!("composition(None, {b}) of a tuple or at a mode"),
@@ -287,7 +409,7 @@ mod tests {
 
     #[test]
     fn every_listed_operation_exists() {
-        for n in QUERIES.iter().chain(ALGEBRA) {
+        for n in QUERIES.iter().chain(ALGEBRA).chain(CONSTRUCTORS) {
             assert!(super::super::table::lookup(n).is_some(), "{n}");
         }
     }

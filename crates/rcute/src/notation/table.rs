@@ -957,7 +957,8 @@ const TABLE: &[Operation] = &[
         doc: "The layout `shape : stride`. The stride may be weakly congruent to the shape: an \
               integer leaf of the stride where the shape has a sub-tuple is the first stride of \
               that sub-shape, continued by prefix products, so `Layout(S)` is the column-major \
-              layout of `S`. The literal `S:D` is the same without this expansion. C++ CuTe: \
+              layout of `S`. The literal `S:D` is the same without this expansion. A shape or \
+              stride with symbols gives a layout with symbols. C++ CuTe: \
               `make_layout(shape, stride)`.",
         example: "Layout(((2,3),4),(1,100))",
         example_output: "((2, 3), 4):((1, 2), 100)",
@@ -972,8 +973,8 @@ const TABLE: &[Operation] = &[
         tensor_first: false,
         summary: "the column-major layout of a shape",
         doc: "The compact layout of `shape` whose leftmost mode has stride 1 (generalised \
-              column-major, the default of `Layout`). C++ CuTe: `make_layout(shape, \
-              LayoutLeft{})`.",
+              column-major, the default of `Layout`); a symbolic shape gives a layout with \
+              symbols. C++ CuTe: `make_layout(shape, LayoutLeft{})`.",
         example: "LayoutLeft((4,8))",
         example_output: "(4, 8):(1, 4)",
         imp: op::layout_left,
@@ -987,7 +988,8 @@ const TABLE: &[Operation] = &[
         tensor_first: false,
         summary: "the row-major layout of a shape",
         doc: "The compact layout of `shape` whose rightmost mode has stride 1 (generalised \
-              row-major). C++ CuTe: `make_layout(shape, LayoutRight{})`.",
+              row-major); a symbolic shape gives a layout with symbols. C++ CuTe: \
+              `make_layout(shape, LayoutRight{})`.",
         example: "LayoutRight((4,8))",
         example_output: "(4, 8):(8, 1)",
         imp: op::layout_right,
@@ -1005,7 +1007,9 @@ const TABLE: &[Operation] = &[
               of layouts is the layout whose mode `i` is `Li`: shape `(shape(L0), shape(L1), \
               ...)` and stride likewise, always a tuple shape; as a function `R(c0, c1, ...) = \
               L0(c0) + L1(c1) + ...`; a single tuple of layouts is accepted too. \
-              `make_layout()` is the empty layout `():()`. C++ CuTe: `make_layout`.",
+              `make_layout()` is the empty layout `():()`. The shape and stride forms accept \
+              symbols (as `Layout`); the concatenation takes concrete layouts. C++ CuTe: \
+              `make_layout`.",
         example: "make_layout((4,8), (8,1))",
         example_output: "(4, 8):(8, 1)",
         imp: op::make_layout,

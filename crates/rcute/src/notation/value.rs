@@ -306,7 +306,7 @@ impl Value {
             Value::Sym(x) => Err(Error::type_(format!(
                 "shape: the symbolic integer {x} where this operation needs a concrete \
                  integer (symbolic leaves are accepted by the arithmetic, layout literals, \
-                 size, product, idx2crd and crd2idx; \
+                 Layout(S, D), size, product, idx2crd and crd2idx; \
                  `subs(..., {}=...)` substitutes a value)",
                 x.symbols().first().map_or("N", |(n, _)| n.as_str())
             ))),
