@@ -10,3 +10,4 @@ mod draw;
 mod newcomer;
 mod operations;
 mod show_tensor;
+mod symbols;

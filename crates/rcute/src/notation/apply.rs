@@ -5,10 +5,11 @@
 
 use super::value::Value;
 use crate::error::{Error, Result};
-use crate::layout::Layout;
+use crate::layout::{Layout, SymLayout};
 
 /// Applies a value to call arguments: a layout is evaluated (or sliced
 /// when the coordinate contains `_`), a swizzle is applied to an integer,
+/// a layout with symbols is evaluated symbolically ([`eval_sym_layout`]),
 /// a swizzled layout is evaluated through its swizzle, a tensor is indexed
 /// as `T[c]` (an element, or a sub-tensor when `c` slices; see
 /// `docs/tensors.md`, and `docs/language.md`, "Evaluating a layout"). Errors: `type` for a value that cannot be called;
@@ -26,6 +27,7 @@ pub fn apply(f: &Value, args: Vec<Value>) -> Result<Value> {
             let c = coordinate_of_args(args);
             eval_layout(l, &c)
         }
+        Value::SymLayout(l) => eval_sym_layout(l, &coordinate_of_args(args)),
         Value::Swizzle(sw) => {
             if args.len() != 1 {
                 return Err(Error::type_(format!(
@@ -95,11 +97,50 @@ pub fn coordinate_of_args(mut args: Vec<Value>) -> Value {
 /// assert_eq!(eval_layout(&l, &eval_value("(1,2)").unwrap()).unwrap().to_string(), "8");
 /// ```
 pub fn eval_layout(l: &Layout, c: &Value) -> Result<Value> {
-    let coord = c.to_coord()?;
+    let coord = match c.to_coord() {
+        Ok(coord) => coord,
+        // a symbolic index or coordinate: the layout as a layout with symbols
+        Err(_) if c.has_sym() => return eval_sym_layout(&l.to_sym()?, c),
+        Err(e) => return Err(e),
+    };
     if c.contains_none() {
         return Ok(Value::Layout(crate::algebra::slice(l, coord.as_ref())?));
     }
     Ok(Value::from_scalar(l.eval(coord.as_ref())?))
+}
+
+/// `L(c)` of a layout with symbols (`docs/language.md`, "Symbols"): `c` an
+/// index or a coordinate of integers and symbolic integers; the value is
+/// symbolic where the facts do not resolve the divisions.
+///
+/// Errors: `type` for a `None` in `c` (slicing a layout with symbols is not
+/// available) or other leaves; those of [`SymLayout::eval_coord`].
+///
+/// ```
+/// use rcute::notation::{eval::eval_sym_layout, Session, Value};
+/// let mut s = Session::new();
+/// s.eval_line("assume N").unwrap().unwrap();
+/// let Value::SymLayout(l) = s.eval_line("(N,4):(1,N)").unwrap().unwrap() else { panic!() };
+/// let c = s.eval_line("(1, 2)").unwrap().unwrap();
+/// assert_eq!(eval_sym_layout(&l, &c).unwrap().to_string(), "2*N + 1");
+/// ```
+pub fn eval_sym_layout(l: &SymLayout, c: &Value) -> Result<Value> {
+    if c.contains_none() {
+        return Err(Error::type_(format!(
+            "slicing the layout with symbols {l} at {c} is not available (evaluate it at a \
+             coordinate without None, or substitute values with subs first)"
+        )));
+    }
+    let coord = c.to_htuple("coordinate", &mut |v| {
+        v.as_sym().ok_or_else(|| {
+            Error::type_(format!(
+                "coordinate of the layout with symbols {l}: expected integers or symbolic \
+                 integers, got the {} {v}",
+                v.kind_name()
+            ))
+        })
+    })?;
+    Ok(Value::from_sym(l.eval_coord(coord.as_ref())?))
 }
 
 /// `x[i]` / `x[i, j]` (a path): mode access on layouts and tensors (the
@@ -139,6 +180,7 @@ pub fn index(t: &Value, idx: &[Value]) -> Result<Value> {
 fn index_one(t: &Value, i: i64) -> Result<Value> {
     match t {
         Value::Layout(l) => Ok(Value::Layout(l.mode(i)?)),
+        Value::SymLayout(l) => Ok(Value::from_sym_layout(l.mode(i)?)),
         Value::Swizzled(s) => Ok(Value::Swizzled(s.mode(i)?)),
         Value::Tensor(t) => Ok(Value::Tensor(t.mode(i)?)),
         Value::Array(t) => Ok(Value::Array(t.mode(i)?)),

@@ -121,6 +121,7 @@ fn value(out: &mut String, v: &Value, style: CodeStyle) -> Result<()> {
         Value::Swizzled(s) => swizzled(out, s, style)?,
         Value::Fraction(..) => return Err(unsupported("the fraction", v, style)),
         Value::Sym(_) => return Err(unsupported("the symbolic integer", v, style)),
+        Value::SymLayout(_) => return Err(unsupported("the layout with symbols", v, style)),
         // an assumption has no C++ form: it is written as a comment
         Value::Fact(f) => {
             out.push_str("// ");

@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 
-pub use super::apply::{apply, coordinate_of_args, eval_layout, index};
+pub use super::apply::{apply, coordinate_of_args, eval_layout, eval_sym_layout, index};
 use super::ops::{self, is_operation};
 use super::parser::{Assumption, BinOp, Expr, ExprKind, Statement};
 use super::suggest::{did_you_mean, CONSTANTS};
@@ -513,9 +513,56 @@ pub(super) fn check_assignable(name: &str) -> Result<()> {
 /// assert_eq!(layout_literal(&s, &d).unwrap().to_string(), "4:(1, 1)");
 /// ```
 pub fn layout_literal(s: &Value, d: &Value) -> Result<Value> {
+    if s.has_sym() || d.has_sym() {
+        return sym_layout_literal(s, d);
+    }
     let shape = s.to_shape()?;
     let stride = d.to_layout_stride(&shape)?;
     Ok(Value::Layout(Layout::new(shape, stride)?))
+}
+
+/// The layout literal `S:D` with symbols in `S` or `D` (`docs/language.md`,
+/// "Symbols"): a layout with symbols, or a plain layout when every leaf
+/// turns out constant. Its strides are integers: a tuple where the shape
+/// has a leaf (a coordinate stride) is a `type` error.
+///
+/// Errors: `type` for leaves that are not integers; `congruence` for a
+/// stride that does not match `S`; `value` for an extent that the facts do
+/// not prove positive.
+fn sym_layout_literal(s: &Value, d: &Value) -> Result<Value> {
+    fn rec(s: HRef<'_, SymInt>, d: &Value, b: &mut Builder<SymInt>, depth: usize) -> Result<()> {
+        super::value::check_depth(depth, "layout")?;
+        if s.is_leaf() {
+            let x = d.as_sym().ok_or_else(|| {
+                Error::type_(format!(
+                    "layout: the stride {d} of the extent {s}: a layout with symbols has \
+                     integer strides (no coordinate or F2 strides)"
+                ))
+            })?;
+            b.leaf(x);
+            return Ok(());
+        }
+        match d {
+            Value::Tuple(items) if items.len() == s.rank() => {
+                b.open();
+                for (sm, dm) in s.modes().zip(items) {
+                    rec(sm, dm, b, depth + 1)?;
+                }
+                b.close();
+                Ok(())
+            }
+            _ => Err(Error::congruence(format!(
+                "layout: shape {s} and stride {d} are not congruent"
+            ))),
+        }
+    }
+    let shape = s.to_sym_shape()?;
+    let mut b = Builder::new();
+    rec(shape.as_ref(), d, &mut b, 0)?;
+    Ok(Value::from_sym_layout(Layout::from_shape_stride(
+        shape,
+        b.finish(),
+    )?))
 }
 
 /// `-x` for integers, coordinate values and F2 values (an F2 value is its

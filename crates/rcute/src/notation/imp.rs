@@ -42,17 +42,17 @@ pub(crate) struct Args<'a, 'k> {
 
 impl Args<'_, '_> {
     /// The operation's name.
-    fn name(&self) -> &'static str {
+    pub(super) fn name(&self) -> &'static str {
         self.name
     }
 
     /// The keyword of argument `i`: its parameter's name.
-    fn key(&self, i: usize) -> &'static str {
+    pub(super) fn key(&self, i: usize) -> &'static str {
         self.params.get(i).map_or("", |p| p.name)
     }
 
     /// Argument `i`, by position or keyword.
-    fn opt(&mut self, i: usize) -> Result<Option<Value>> {
+    pub(super) fn opt(&mut self, i: usize) -> Result<Option<Value>> {
         let key = self.key(i);
         if self.params.get(i).map(|p| p.kind) == Some(super::param::ParamKind::PositionalOnly) {
             return Ok(self.pos.get_mut(i).and_then(|v| v.take()));
@@ -73,7 +73,7 @@ impl Args<'_, '_> {
     }
 
     /// Required argument `i`, by position or keyword.
-    fn req(&mut self, i: usize) -> Result<Value> {
+    pub(super) fn req(&mut self, i: usize) -> Result<Value> {
         self.opt(i)?.ok_or_else(|| {
             Error::type_(format!(
                 "{}: missing argument {} ('{}')",
@@ -85,7 +85,7 @@ impl Args<'_, '_> {
     }
 
     /// All remaining positional arguments from `i` on.
-    fn rest(&mut self, i: usize) -> Vec<Value> {
+    pub(super) fn rest(&mut self, i: usize) -> Vec<Value> {
         self.pos
             .iter_mut()
             .skip(i)
@@ -147,6 +147,14 @@ pub fn get_path(x: &Value, path: &[i64]) -> Result<Value> {
                     )));
                 }
                 Value::Layout(l.mode(i)?)
+            }
+            Value::SymLayout(l) => {
+                if l.is_leaf() {
+                    return Err(Error::type_(format!(
+                        "get: index {i} into the leaf layout {l}"
+                    )));
+                }
+                Value::from_sym_layout(l.mode(i)?)
             }
             Value::Swizzled(s) => {
                 if s.layout.is_leaf() {
@@ -300,6 +308,12 @@ fn shape_value(s: &HTuple<i64>) -> Value {
     Value::from_shape(s)
 }
 
+/// The tuple value of a shape or stride of a layout with symbols (a
+/// constant leaf is an integer).
+fn sym_tuple_value(t: &HTuple<crate::sym::SymInt>) -> Value {
+    Value::from_htuple(t, |x| Value::from_sym(x.clone()))
+}
+
 fn bool_value(b: bool) -> Value {
     Value::Bool(b)
 }
@@ -319,6 +333,7 @@ fn query_target(a: &mut Args, path: &[i64]) -> Result<Value> {
 fn rank_of(v: &Value) -> Result<Value> {
     match v {
         Value::Layout(l) => usize_value(l.rank()),
+        Value::SymLayout(l) => usize_value(l.rank()),
         Value::Swizzled(s) => usize_value(s.layout.rank()),
         Value::Tensor(t) => usize_value(t.rank()),
         Value::Array(t) => usize_value(t.rank()),
@@ -343,6 +358,7 @@ fn depth_of(v: &Value) -> Result<Value> {
                 Ok(m + 1)
             }
             Value::Layout(l) => rec(&shape_value(l.shape()), depth),
+            Value::SymLayout(l) => rec(&sym_tuple_value(l.shape()), depth),
             Value::Swizzled(s) => rec(&shape_value(s.layout.shape()), depth),
             Value::Tensor(t) => rec(&shape_value(t.shape()), depth),
             Value::Array(t) => rec(&shape_value(t.shape()), depth),
@@ -369,6 +385,7 @@ fn subs_value(v: &Value, values: &[(&str, i64)], depth: usize) -> Result<Value> 
     check_depth(depth, "subs")?;
     Ok(match v {
         Value::Sym(x) => Value::from_sym(x.subs(values)?),
+        Value::SymLayout(l) => Value::from_sym_layout(l.subs(values)?),
         Value::Tuple(items) => Value::Tuple(
             items
                 .iter()
@@ -388,6 +405,7 @@ fn subs_value(v: &Value, values: &[(&str, i64)], depth: usize) -> Result<Value> 
 fn size_of(v: &Value) -> Result<Value> {
     match v {
         Value::None => Err(Error::type_("size(None) is undefined")),
+        Value::SymLayout(l) => Ok(Value::from_sym(l.size()?)),
         v if v.has_sym() => Ok(Value::from_sym(shape::size(v.to_sym_shape()?.as_ref())?)),
         v => Ok(Value::Int(shape::size(v.to_shape_of()?.as_ref())?)),
     }
@@ -396,6 +414,7 @@ fn size_of(v: &Value) -> Result<Value> {
 fn shape_of(v: &Value) -> Result<Value> {
     match v {
         Value::Layout(l) => Ok(shape_value(l.shape())),
+        Value::SymLayout(l) => Ok(sym_tuple_value(l.shape())),
         Value::Swizzled(s) => Ok(shape_value(s.layout.shape())),
         Value::Tensor(t) => Ok(shape_value(t.shape())),
         Value::Array(t) => Ok(shape_value(t.shape())),
@@ -615,7 +634,7 @@ fn as_tuple_value(v: &Value, depth: usize) -> Result<Value> {
 
 /// A by-mode right-hand side lifted into a `None`-padded tiler
 /// (`docs/language.md`, "Mode-indexed calls").
-fn lifted(v: Value, path: &[i64]) -> Result<Value> {
+pub(super) fn lifted(v: Value, path: &[i64]) -> Result<Value> {
     lift(v, path, &Value::None)
 }
 
@@ -1339,6 +1358,7 @@ pub(crate) mod op {
     pub(crate) fn stride(a: &mut Args, path: &[i64]) -> Result<Value> {
         match query_target(a, path)? {
             Value::Layout(l) => Ok(Value::from_stride(l.stride())),
+            Value::SymLayout(l) => Ok(sym_tuple_value(l.stride())),
             Value::Swizzled(s) => Ok(Value::from_stride(s.layout.stride())),
             Value::Tensor(t) => Ok(Value::from_stride(t.layout().stride())),
             Value::Array(t) => Ok(Value::from_stride(t.layout().stride())),
@@ -1362,6 +1382,9 @@ pub(crate) mod op {
         if let Value::Swizzled(s) = &v {
             // the largest swizzled offset plus one (docs/language.md, "Swizzles")
             return Ok(Value::Int(s.cosize()?));
+        }
+        if let Value::SymLayout(l) = &v {
+            return Ok(Value::from_sym(l.cosize()?));
         }
         let l = codomain_layout(&v, name)?;
         Ok(Value::Int(algebra::cosize(&l)?))

@@ -21,6 +21,7 @@ pub mod parser;
 pub mod prepare;
 pub mod print;
 pub mod suggest;
+mod symops;
 pub mod table;
 pub mod value;
 

@@ -182,6 +182,13 @@ pub(crate) fn call_op(
     } else {
         None
     };
+    // an argument with symbols: the operations on layouts with symbols
+    // (or their error); `None` for everything else
+    if let Some(r) = super::symops::dispatch(&mut a, &path, tensor.is_some()) {
+        let r = r?;
+        a.finish()?;
+        return Ok(r);
+    }
     let r = match tensor {
         // docs/tensors.md: the operation applies to the layout and the
         // accessor is kept

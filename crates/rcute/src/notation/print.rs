@@ -92,6 +92,15 @@ fn write_value(out: &mut String, v: &Value, style: Style, nested: bool) -> fmt::
                 write!(out, "{l}")
             }
         }
+        Value::SymLayout(l) => {
+            if style == Style::Cpp {
+                write!(out, "{l:#}")
+            } else if repr {
+                write!(out, "Layout({}, {})", l.shape(), l.stride())
+            } else {
+                write!(out, "{l}")
+            }
+        }
         Value::Swizzle(sw) => out.write_str(&swizzle_str(sw, style, nested)),
         Value::Swizzled(s) if repr => out.write_str(&s.repr()),
         Value::Swizzled(s) => {

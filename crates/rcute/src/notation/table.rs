@@ -318,7 +318,8 @@ const TABLE: &[Operation] = &[
               layout, swizzled layout or tensor (shape and stride followed together). The \
               empty path gives `obj` itself; further integer arguments extend the path, so \
               `get(L, 0, 1)` is C++'s `get<0,1>(L)`. Indexing into a leaf is a `type` error, an \
-              index past the rank a `bounds` error. C++ CuTe: `get<I...>`.",
+              index past the rank a `bounds` error. A layout with symbols gives its \
+              modes as layouts with symbols. C++ CuTe: `get<I...>`.",
         example: "get[0,1](((6,2),5):((8,2),1))",
         example_output: "2:2",
         imp: op::get,
@@ -524,7 +525,8 @@ const TABLE: &[Operation] = &[
         summary: "the number of coordinates: the product of the shape",
         doc: "The product of the leaves of the shape of `obj` (a tuple, a layout, a swizzled \
               layout or a tensor); `1` for `()`. `size[i](obj)` is the size of mode `i`. \
-              `size(None)` is a `type` error. C++ CuTe: `size`.",
+              `size(None)` is a `type` error. Symbolic shapes and layouts with symbols give \
+              a symbolic size. C++ CuTe: `size`.",
         example: "size[1]((4,(2,3)):(1,(4,8)))",
         example_output: "6",
         imp: op::size,
@@ -541,7 +543,8 @@ const TABLE: &[Operation] = &[
               leaves: the number of offsets from the smallest to the largest image point, as \
               in C++ (`cosize(8:-1)` is 8; the reference sums signed strides). For a \
               swizzled layout it is the largest swizzled offset plus one. For F2 strides it \
-              is the power of two of `coshape`. C++ CuTe: `cosize`.",
+              is the power of two of `coshape`. A layout with symbols gives a symbolic \
+              cosize (the facts must decide each stride's sign). C++ CuTe: `cosize`.",
         example: "cosize((4,8):(1,5))",
         example_output: "39",
         imp: op::cosize,
@@ -555,7 +558,8 @@ const TABLE: &[Operation] = &[
         tensor_first: false,
         summary: "the number of modes",
         doc: "The number of top-level modes of a tuple, or of the shape of a layout, swizzled \
-              layout or tensor; `1` for a leaf and `0` for `()`. C++ CuTe: `rank`.",
+              layout or tensor (a layout with symbols too); `1` for a leaf and `0` for `()`. \
+              C++ CuTe: `rank`.",
         example: "rank(((6,2),5):((8,2),1))",
         example_output: "2",
         imp: op::rank,
@@ -570,7 +574,7 @@ const TABLE: &[Operation] = &[
         summary: "the nesting depth",
         doc: "`0` for a leaf, and one more than the deepest mode for a tuple (of the shape, \
               for a layout or tensor). The empty tuple (and the empty layout `():()`) has \
-              depth 1. C++ CuTe: `depth`.",
+              depth 1. A layout with symbols is accepted. C++ CuTe: `depth`.",
         example: "depth((3,(4,5)))",
         example_output: "2",
         imp: op::depth,
@@ -584,7 +588,8 @@ const TABLE: &[Operation] = &[
         tensor_first: false,
         summary: "the shape",
         doc: "The shape of a layout, swizzled layout or tensor; an integer or a tuple of \
-              integers is its own shape. C++ CuTe: `shape`.",
+              integers is its own shape. A layout with symbols gives its symbolic shape. C++ \
+              CuTe: `shape`.",
         example: "shape[0](((6,2),5):((8,2),1))",
         example_output: "(6, 2)",
         imp: op::shape,
@@ -599,7 +604,8 @@ const TABLE: &[Operation] = &[
         summary: "the stride",
         doc: "The stride of a layout, swizzled layout (its inner layout) or tensor: a tuple \
               congruent to the shape whose leaves are integers, coordinate values or F2 \
-              values. Other values are a `type` error. C++ CuTe: `stride`.",
+              values; a layout with symbols gives its symbolic (integer) strides. Other values \
+              are a `type` error. C++ CuTe: `stride`.",
         example: "stride[0](((6,2),5):((8,2),1))",
         example_output: "(8, 2)",
         imp: op::stride,
@@ -725,8 +731,9 @@ const TABLE: &[Operation] = &[
         tensor_first: false,
         summary: "substitutes values for symbols",
         doc: "`x` with each symbol given as a keyword replaced by its value, everywhere in it \
-              (integers, tuples, lists): `subs(N*K, N=128)` is `128*K`, and with every \
-              symbol given the result is concrete. A value must satisfy the facts assumed of \
+              (integers, tuples, lists, layouts with symbols): `subs(N*K, N=128)` is `128*K`, \
+              and with every symbol given the result is concrete (a layout with symbols \
+              becomes a plain layout). A value must satisfy the facts assumed of \
               its symbol (`value` error otherwise, naming the fact); names that `x` does not \
               use are ignored (as sympy's `subs`). Symbols are declared with `assume` \
               (see the language guide, \"Symbols\").",
@@ -950,7 +957,8 @@ const TABLE: &[Operation] = &[
         doc: "The layout `shape : stride`. The stride may be weakly congruent to the shape: an \
               integer leaf of the stride where the shape has a sub-tuple is the first stride of \
               that sub-shape, continued by prefix products, so `Layout(S)` is the column-major \
-              layout of `S`. The literal `S:D` is the same without this expansion. C++ CuTe: \
+              layout of `S`. The literal `S:D` is the same without this expansion. A shape or \
+              stride with symbols gives a layout with symbols. C++ CuTe: \
               `make_layout(shape, stride)`.",
         example: "Layout(((2,3),4),(1,100))",
         example_output: "((2, 3), 4):((1, 2), 100)",
@@ -965,8 +973,8 @@ const TABLE: &[Operation] = &[
         tensor_first: false,
         summary: "the column-major layout of a shape",
         doc: "The compact layout of `shape` whose leftmost mode has stride 1 (generalised \
-              column-major, the default of `Layout`). C++ CuTe: `make_layout(shape, \
-              LayoutLeft{})`.",
+              column-major, the default of `Layout`); a symbolic shape gives a layout with \
+              symbols. C++ CuTe: `make_layout(shape, LayoutLeft{})`.",
         example: "LayoutLeft((4,8))",
         example_output: "(4, 8):(1, 4)",
         imp: op::layout_left,
@@ -980,7 +988,8 @@ const TABLE: &[Operation] = &[
         tensor_first: false,
         summary: "the row-major layout of a shape",
         doc: "The compact layout of `shape` whose rightmost mode has stride 1 (generalised \
-              row-major). C++ CuTe: `make_layout(shape, LayoutRight{})`.",
+              row-major); a symbolic shape gives a layout with symbols. C++ CuTe: \
+              `make_layout(shape, LayoutRight{})`.",
         example: "LayoutRight((4,8))",
         example_output: "(4, 8):(8, 1)",
         imp: op::layout_right,
@@ -998,7 +1007,9 @@ const TABLE: &[Operation] = &[
               of layouts is the layout whose mode `i` is `Li`: shape `(shape(L0), shape(L1), \
               ...)` and stride likewise, always a tuple shape; as a function `R(c0, c1, ...) = \
               L0(c0) + L1(c1) + ...`; a single tuple of layouts is accepted too. \
-              `make_layout()` is the empty layout `():()`. C++ CuTe: `make_layout`.",
+              `make_layout()` is the empty layout `():()`. The shape and stride forms accept \
+              symbols (as `Layout`); the concatenation takes concrete layouts. C++ CuTe: \
+              `make_layout`.",
         example: "make_layout((4,8), (8,1))",
         example_output: "(4, 8):(8, 1)",
         imp: op::make_layout,
@@ -1218,7 +1229,8 @@ const TABLE: &[Operation] = &[
               continues the previous one is merged into it. With a tuple `profile` it works \
               mode by mode (a `None` entry leaves a mode alone); `coalesce[i](A)` coalesces \
               mode `i` only. An integer or tuple `A` is promoted by `tiler_to_layout`, and \
-              `coalesce(None)` is `None`. C++ CuTe: `coalesce`.",
+              `coalesce(None)` is `None`. A layout with symbols is coalesced as a whole (the \
+              by-mode forms take concrete layouts). C++ CuTe: `coalesce`.",
         example: "coalesce((2,(1,6)):(1,(6,2)))",
         example_output: "12:1",
         imp: op::coalesce,
@@ -1302,7 +1314,9 @@ const TABLE: &[Operation] = &[
               of them) and reports a `divisibility` error where `A` does not carry the \
               swizzle through (C++ may return a wrong layout there). `composition(None, B)` is `B` as one layout (`tiler_to_layout(B)`, a `None` in \
               `B` read as `1`; `composition[p](None, B)` puts it at the path `p` between \
-              `1:0` modes); `composition(None, None)` is `None`. C++ CuTe: \
+              `1:0` modes); `composition(None, None)` is `None`. Layouts with symbols are \
+              accepted as `A` and `B` (and in a by-mode tuple `B`; an integer `B` may be \
+              symbolic); a concrete operand is then read as one with symbols. C++ CuTe: \
               `composition`.",
         example: "composition((6,2):(8,2), (4,3):(3,1))",
         example_output: "((2, 2), 3):((24, 2), 8)",
@@ -1322,6 +1336,7 @@ const TABLE: &[Operation] = &[
               mode so the complement reaches the shape `S` (`make_layout(A, complement(A, \
               extend=S))` then covers `size(S)` offsets when `A`'s strides form a divisible \
               chain). A non-injective `A` is an `injectivity` error, F2 strides a `type` error. \
+              `A` may be a layout with symbols and `extend` a symbolic integer. \
               C++ CuTe: `complement` (which omits the trailing size-1 mode).",
         example: "complement((2,2):(1,6), extend=24)",
         example_output: "(3, 2):(2, 12)",
@@ -1341,7 +1356,9 @@ const TABLE: &[Operation] = &[
               keeping `A`'s modes in place; `logical_divide[i](A, B)` divides mode `i` only. \
               `logical_divide(None, B)` makes each leaf `b` of `B` the pair `(b, complement(b))` \
               (the free complement) as one layout, as `composition(None, ...)` does. Errors are \
-              those of complement and composition. C++ CuTe: `logical_divide`.",
+              those of complement and composition. Layouts with symbols are accepted as `A` \
+              and `B` (and in a by-mode tuple `B`), as for `composition`. C++ CuTe: \
+              `logical_divide`.",
         example: "logical_divide(24:1, 4:2)",
         example_output: "(4, (2, 3)):(2, (1, 8))",
         imp: op::logical_divide,
@@ -1555,7 +1572,7 @@ const TABLE: &[Operation] = &[
               appear, so `A(R(k)) = k`; `1:0` when offset 1 is not reached. Coordinate strides \
               give one inverse per codomain axis, F2 strides are inverted over GF(2), also \
               on a coordinate axis (`right_inverse((8,8):(F1@0,1@1))` is `(8, 8):(F1, 8)`). \
-              C++ CuTe: `right_inverse`.",
+              A layout with symbols is accepted. C++ CuTe: `right_inverse`.",
         example: "right_inverse((4,8):(8,1))",
         example_output: "(8, 4):(4, 1)",
         imp: op::right_inverse,
@@ -1572,7 +1589,7 @@ const TABLE: &[Operation] = &[
               `A` uses: `R(A(k)) = k` for every index `k` of `A`, offsets between `A`'s strides \
               mapping to the nearest one below. The sorted strides must form an ordered chain \
               (`divisibility` error otherwise); overlapping modes are an `injectivity` error. \
-              C++ CuTe: `left_inverse`.",
+              A layout with symbols is accepted. C++ CuTe: `left_inverse`.",
         example: "left_inverse(4:2)",
         example_output: "(2, 4):(0, 1)",
         imp: op::left_inverse,

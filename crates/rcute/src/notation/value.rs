@@ -6,7 +6,7 @@ use crate::algebra::Scale;
 use crate::error::{Error, Result};
 use crate::htuple::{Builder, HTuple, MAX_DEPTH};
 use crate::int;
-use crate::layout::Layout;
+use crate::layout::{Layout, SymLayout};
 use crate::shape::Coord;
 use crate::stride::Scalar;
 use crate::swizzle::{Swizzle, SwizzledLayout};
@@ -46,6 +46,11 @@ pub enum Value {
     Bool(bool),
     /// A layout `S:D`.
     Layout(Layout),
+    /// A layout with symbols (`docs/language.md`, "Symbols"): shape and
+    /// stride leaves are symbolic integers, at least one of them not a
+    /// constant (a layout with symbols whose leaves are all constants is a
+    /// [`Value::Layout`]: see [`Value::from_sym_layout`]).
+    SymLayout(SymLayout),
     /// A swizzle functor `Swizzle(B, M, S)`.
     Swizzle(Swizzle),
     /// A swizzled layout `Sw o L`.
@@ -159,6 +164,7 @@ impl Value {
             Value::None => "None",
             Value::Bool(_) => "boolean",
             Value::Layout(_) => "layout",
+            Value::SymLayout(_) => "layout with symbols",
             Value::Swizzle(_) => "swizzle",
             Value::Swizzled(_) => "swizzled layout",
             Value::Fraction(..) => "fraction",
@@ -180,6 +186,21 @@ impl Value {
         match s.as_const() {
             Some(v) => Value::Int(v),
             None => Value::Sym(s),
+        }
+    }
+
+    /// The value of a layout with symbols: a [`Value::Layout`] when no leaf
+    /// depends on a symbol, a [`Value::SymLayout`] otherwise.
+    ///
+    /// ```
+    /// use rcute::notation::Value;
+    /// let l = rcute::Layout::new((4, 8), (1, 4)).unwrap().to_sym().unwrap();
+    /// assert!(matches!(Value::from_sym_layout(l), Value::Layout(_)));
+    /// ```
+    pub fn from_sym_layout(l: SymLayout) -> Value {
+        match l.to_concrete() {
+            Some(c) => Value::Layout(c),
+            None => Value::SymLayout(l),
         }
     }
 
@@ -284,8 +305,8 @@ impl Value {
             Value::Int(x) => Ok(*x),
             Value::Sym(x) => Err(Error::type_(format!(
                 "shape: the symbolic integer {x} where this operation needs a concrete \
-                 integer (symbolic leaves are accepted by the arithmetic, size, product, \
-                 idx2crd and crd2idx; \
+                 integer (symbolic leaves are accepted by the arithmetic, layout literals, \
+                 Layout(S, D), size, product, idx2crd and crd2idx; \
                  `subs(..., {}=...)` substitutes a value)",
                 x.symbols().first().map_or("N", |(n, _)| n.as_str())
             ))),
@@ -680,6 +701,7 @@ fn measure(v: &Value, depth: usize, budget: &mut usize) -> Result<()> {
         }
         Value::Scalar(s) => measure_scalar(s, depth, budget),
         Value::Layout(l) => measure_layout(l, depth, budget),
+        Value::SymLayout(l) => measure_sym_layout(l, depth, budget),
         Value::Swizzled(s) => measure_layout(&s.layout, depth, budget),
         Value::Tensor(t) => {
             measure_scalar(t.accessor().base(), depth, budget)?;
@@ -711,6 +733,27 @@ fn measure_layout(l: &Layout, depth: usize, budget: &mut usize) -> Result<()> {
     }
     for d in l.stride().leaves() {
         measure_scalar(d, depth + 1, budget)?;
+    }
+    Ok(())
+}
+
+/// [`measure_layout`] of a layout with symbols: one part per leaf (its
+/// strides are integers).
+fn measure_sym_layout(l: &SymLayout, depth: usize, budget: &mut usize) -> Result<()> {
+    let n = l.shape().leaves().len();
+    if n > crate::htuple::MAX_LEAVES {
+        return Err(Error::value(format!(
+            "a layout with {n} leaves, more than the limit of {}",
+            crate::htuple::MAX_LEAVES
+        )));
+    }
+    spend(budget, n)?;
+    if !l
+        .shape()
+        .as_ref()
+        .depth_within(MAX_VALUE_DEPTH.saturating_sub(depth))
+    {
+        return Err(too_deep());
     }
     Ok(())
 }
@@ -773,6 +816,7 @@ pub fn values_equal(a: &Value, b: &Value) -> bool {
             (None, None) => true,
             (Bool(x), Bool(y)) => x == y,
             (Layout(x), Layout(y)) => x == y,
+            (SymLayout(x), SymLayout(y)) => x == y,
             (Swizzle(x), Swizzle(y)) => x == y,
             (Swizzled(x), Swizzled(y)) => x == y,
             (Tensor(x), Tensor(y)) => x == y,
