@@ -168,10 +168,14 @@ pub(crate) fn axis_minimal<E: Integer + Leaf<E>>(
     for (m, s) in pairs {
         let unit = match s.as_i64() {
             Some(v) => v == 1,
-            // a symbolic extent of 1 leaves no hole: it must be decided
-            None => decided(s.sub(&E::from_i64(1))?.decide_zero(), || {
-                format!("whether the extent {s} is 1")
-            })?,
+            // a symbolic extent that may be 1 (a mode skipped for that
+            // value) changes nothing where its stride is the running
+            // extent; elsewhere it must be decided
+            None => match s.sub(&E::from_i64(1))?.decide_zero() {
+                Some(u) => u,
+                None if m.sub(&last)?.decide_zero() == Some(true) => false,
+                None => decided(None, || format!("whether the extent {s} is 1"))?,
+            },
         };
         if unit || m.zero_decided()? {
             continue;

@@ -135,8 +135,7 @@ impl SymLayout {
     /// decide whether a stride continues the chain.
     pub fn right_inverse(&self) -> Result<SymLayout> {
         let what = || format!("right_inverse({self})");
-        let modes = self.with_multipliers()?;
-        let mut chain = modes;
+        let mut chain = self.with_multipliers().map_err(|e| context(e, what()))?;
         sort_stable_by(&mut chain, |x, y| x.1.order(&y.1)).map_err(|e| context(e, what()))?;
         let mut cur = int(1);
         let mut res = Modes::new();
@@ -163,25 +162,33 @@ impl SymLayout {
     /// `divisibility` / `injectivity` as for concrete layouts.
     pub fn left_inverse(&self) -> Result<SymLayout> {
         let what = || format!("left_inverse({self})");
-        let mut sorted = self.with_multipliers()?;
+        let mut sorted = self.with_multipliers().map_err(|e| context(e, what()))?;
         sort_stable_by(&mut sorted, |x, y| {
-            Ok(x.1
-                .order(&y.1)?
-                .then(x.0.order(&y.0)?)
-                .then(x.2.order(&y.2)?))
+            // (the tie-breakers asked only on a tie)
+            match x.1.order(&y.1)? {
+                std::cmp::Ordering::Equal => match x.0.order(&y.0)? {
+                    std::cmp::Ordering::Equal => x.2.order(&y.2),
+                    o => Ok(o),
+                },
+                o => Ok(o),
+            }
         })
         .map_err(|e| context(e, what()))?;
         let (mut sp, mut dp) = (vec![int(1)], vec![int(0)]);
         let mut cur = int(1);
-        for (s, d, pp) in &sorted {
+        for (k, (s, d, pp)) in sorted.iter().enumerate() {
             if s.as_const() == Some(1) || d.zero_decided().map_err(|e| context(e, what()))? {
                 continue;
             }
             let (gap, r) = d.divmod(&cur)?;
             // an extent that may be 1 (a mode the concrete inverse skips)
-            // changes nothing where its gap is 1; elsewhere it is decided
+            // changes nothing on the domain where its gap is 1 and no mode
+            // of a non-zero stride follows it; elsewhere it is decided
+            let last_of_chain = sorted[k + 1..]
+                .iter()
+                .all(|x| x.1.proven_zero() == Some(true));
             if s.sub(&int(1))?.proven_zero() != Some(false)
-                && gap.sub(&int(1))?.proven_zero() != Some(true)
+                && !(last_of_chain && gap.sub(&int(1))?.proven_zero() == Some(true))
             {
                 let unit = decided(s.sub(&int(1))?.proven_zero(), || {
                     format!("whether the extent {s} is 1")
