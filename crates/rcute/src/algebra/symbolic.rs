@@ -111,7 +111,10 @@ impl SymLayout {
         let Some((_, ext)) = minimal.pop() else {
             return Err(Error::value("the axis complement has no extension mode"));
         };
-        let r = x.add(&ext)?.sub(&int(1))?.floor_div(&ext)?;
+        let r = match x.exact_div(&ext)? {
+            Some(q) => q,
+            None => x.add(&ext)?.sub(&int(1))?.floor_div(&ext)?,
+        };
         // ceil(x/ext) >= 1 where x >= 1 and ext >= 1 (an unresolved
         // ceiling is not read by the proof of positivity)
         if x.lt(&int(1)) != Some(false) || ext.lt(&int(1)) != Some(false) {
