@@ -200,7 +200,7 @@ impl PyLayout {
         let sympy = symbolic::take_sympy_seen();
         match r.map_err(to_pyerr)? {
             Value::Layout(l) => Ok((PyLayout::wrap(l), LayoutBase)),
-            Value::SymLayout(l) => Ok((PyLayout::symbolic(l, sympy), LayoutBase)),
+            Value::SymLayout(l) => Ok((PyLayout::symbolic(*l, sympy), LayoutBase)),
             v => Err(PyTypeError::new_err(format!("Layout: unexpected {v}"))),
         }
     }
@@ -1037,7 +1037,7 @@ fn to_value(ob: &Bound<'_, PyAny>, depth: usize) -> PyResult<Value> {
             if p.sympy {
                 symbolic::mark_sympy_seen();
             }
-            return Ok(Value::SymLayout(p.layout.clone()));
+            return Ok(Value::SymLayout(Box::new(p.layout.clone())));
         }
     }
     if let Some(v) = symbolic::to_value(ob)? {
@@ -1094,7 +1094,7 @@ fn from_value(py: Python<'_>, v: Value) -> PyResult<PyObject> {
         Value::Layout(l) => fast::layout_obj(py, l)?,
         // (its symbolic values become sympy expressions when the call that
         // made it had sympy operands: `symbolic::finish_call` marks it)
-        Value::SymLayout(l) => sym_layout_obj(py, l, false)?,
+        Value::SymLayout(l) => sym_layout_obj(py, *l, false)?,
         Value::Swizzle(s) => PySwizzle { inner: s }.into_py_any(py)?,
         Value::Swizzled(s) => Py::new(py, (PyComposedLayout { inner: s }, LayoutBase))?.into_any(),
         Value::Fraction(n, d) => {
