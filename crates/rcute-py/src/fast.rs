@@ -66,7 +66,9 @@ pub(crate) fn init_types(py: Python<'_>) {
     LAYOUT_TYPE.store(PyLayout::type_object_raw(py), Ordering::Relaxed);
 }
 
-/// `ob` as a `Layout`, when it is one.
+/// `ob` as a `Layout` without symbols, when it is one (a layout with
+/// symbols is `None`: the typed paths do not read it, the generic path
+/// does).
 #[inline(always)]
 pub(crate) fn as_layout<'a, 'py>(ob: &'a Bound<'py, PyAny>) -> Option<&'a Bound<'py, PyLayout>> {
     // SAFETY: `ob` is a live object; its type is compared with the (live,
@@ -74,10 +76,12 @@ pub(crate) fn as_layout<'a, 'py>(ob: &'a Bound<'py, PyAny>) -> Option<&'a Bound<
     // `PyLayout`
     unsafe {
         if ffi::Py_TYPE(ob.as_ptr()) == LAYOUT_TYPE.load(Ordering::Relaxed) {
-            Some(ob.downcast_unchecked::<PyLayout>())
-        } else {
-            None
+            let l = ob.downcast_unchecked::<PyLayout>();
+            if l.get().sym.is_none() {
+                return Some(l);
+            }
         }
+        None
     }
 }
 

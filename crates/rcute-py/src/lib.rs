@@ -24,7 +24,7 @@ use pyo3::IntoPyObjectExt;
 
 use rcute::notation::{self, Style, Value};
 use rcute::ops::{Operation, OPERATIONS};
-use rcute::{ErrorKind, Layout as RLayout, Scalar, Swizzle as RSwizzle, SwizzledLayout};
+use rcute::{ErrorKind, Layout as RLayout, Scalar, Swizzle as RSwizzle, SwizzledLayout, SymLayout};
 
 mod fast;
 mod symbolic;
@@ -69,12 +69,18 @@ impl LayoutBase {
 
 /// `Layout(shape, stride=1)`: a CuTe layout (`docs/language.md`, "Layouts"). `stride` may be
 /// weakly congruent to `shape`: a scalar stands for the prefix product
-/// starting at it.
+/// starting at it. Symbols (`Symbol`, `SymInt`, sympy expressions) in the
+/// shape or stride give a layout with symbols (`docs/python.md`).
 #[pyclass(extends = LayoutBase, module = "rcute", name = "Layout", frozen)]
 struct PyLayout {
     /// Boxed: building the Python object moves its value several times, and
     /// a 272-byte layout costs a copy each time where a pointer does not.
+    /// For a layout with symbols (`sym`), the placeholder `1:0`, never read:
+    /// every reader of `inner` looks at `sym` first (the typed paths through
+    /// [`fast::as_layout`], which answers `None` for it).
     inner: fast::LayoutBox,
+    /// The layout with symbols this object is, if it is one.
+    sym: Option<Box<SymPart>>,
     /// The vectorcall of `L(c)` (`vcall`), read by the interpreter at a
     /// fixed offset in every `Layout` object.
     vectorcall: pyo3::ffi::vectorcallfunc,
@@ -83,6 +89,15 @@ struct PyLayout {
     /// frozen stride scalars, so sharing them is safe).
     shape_py: GILOnceCell<PyObject>,
     stride_py: GILOnceCell<PyObject>,
+}
+
+/// A layout with symbols held by a `Layout` object.
+struct SymPart {
+    layout: SymLayout,
+    /// True when sympy expressions went into it: its symbolic values (shape,
+    /// stride, `L(i)`, and the results of operations on it) come back as
+    /// sympy expressions.
+    sympy: bool,
 }
 
 impl PyLayout {
@@ -97,11 +112,62 @@ impl PyLayout {
     fn boxed(l: Box<RLayout>) -> Self {
         PyLayout {
             inner: fast::LayoutBox::new(l),
+            sym: None,
             vectorcall: vcall::LAYOUT_CALL,
             shape_py: GILOnceCell::new(),
             stride_py: GILOnceCell::new(),
         }
     }
+
+    /// The Python-side value of the layout with symbols `l`.
+    fn symbolic(l: SymLayout, sympy: bool) -> Self {
+        PyLayout {
+            inner: fast::LayoutBox::new(fast::LayoutBox::take()),
+            sym: Some(Box::new(SymPart { layout: l, sympy })),
+            vectorcall: vcall::LAYOUT_CALL,
+            shape_py: GILOnceCell::new(),
+            stride_py: GILOnceCell::new(),
+        }
+    }
+
+    /// True when the object is a layout with symbols.
+    pub(crate) fn has_symbols(&self) -> bool {
+        self.sym.is_some()
+    }
+
+    /// The layout of a drawing or a printed table: a `TypeError` for a
+    /// layout with symbols.
+    fn drawable(&self) -> PyResult<&RLayout> {
+        match &self.sym {
+            Some(p) => Err(PyTypeError::new_err(format!(
+                "type: the layout with symbols {} cannot be drawn or printed as a table \
+                 (substitute values with subs first)",
+                p.layout
+            ))),
+            None => Ok(&self.inner),
+        }
+    }
+}
+
+/// The Python object of a layout with symbols (a plain `Layout` when no
+/// leaf depends on a symbol); `sympy` as [`SymPart::sympy`].
+fn sym_layout_obj(py: Python<'_>, l: SymLayout, sympy: bool) -> PyResult<PyObject> {
+    match l.to_concrete() {
+        Some(c) => fast::layout_obj(py, c),
+        None => Ok(Py::new(py, (PyLayout::symbolic(l, sympy), LayoutBase))?.into_any()),
+    }
+}
+
+/// `v` with its symbolic integers as sympy expressions when `sympy`.
+fn maybe_sympy(py: Python<'_>, v: PyObject, sympy: bool) -> PyResult<PyObject> {
+    if !sympy {
+        return Ok(v);
+    }
+    Ok(py
+        .import("rcute")?
+        .getattr("_to_sympy")?
+        .call1((v,))?
+        .unbind())
 }
 
 fn none_to_zero(v: Value) -> Value {
@@ -125,19 +191,34 @@ impl PyLayout {
                 return Ok((PyLayout::boxed(l), LayoutBase));
             }
         }
+        symbolic::begin_call();
         let mut args = vec![to_value(shape, 0)?];
         if let Some(d) = stride {
             args.push(to_value(d, 0)?);
         }
-        match notation::call("Layout", &[], args, vec![]).map_err(to_pyerr)? {
+        let r = notation::call("Layout", &[], args, vec![]);
+        let sympy = symbolic::take_sympy_seen();
+        match r.map_err(to_pyerr)? {
             Value::Layout(l) => Ok((PyLayout::wrap(l), LayoutBase)),
+            Value::SymLayout(l) => Ok((PyLayout::symbolic(*l, sympy), LayoutBase)),
             v => Err(PyTypeError::new_err(format!("Layout: unexpected {v}"))),
         }
     }
 
     /// The shape, as a Python int or tuple.
+    // (`SymInt` leaves for a layout with symbols; sympy expressions when
+    // sympy built it)
     #[getter]
     pub(crate) fn shape(&self, py: Python<'_>) -> PyResult<PyObject> {
+        if let Some(p) = &self.sym {
+            return self
+                .shape_py
+                .get_or_try_init(py, || {
+                    let v = Value::from_htuple(p.layout.shape(), |x| Value::from_sym(x.clone()));
+                    maybe_sympy(py, from_value(py, v)?, p.sympy)
+                })
+                .map(|v| v.clone_ref(py));
+        }
         if !fast::enabled() {
             return from_value(py, Value::from_shape(self.inner.shape()));
         }
@@ -147,8 +228,18 @@ impl PyLayout {
     }
 
     /// The stride, as a Python tuple of `int`, `ArithTuple` or `F2` leaves.
+    // (`SymInt` leaves for a layout with symbols, as `shape`)
     #[getter]
     pub(crate) fn stride(&self, py: Python<'_>) -> PyResult<PyObject> {
+        if let Some(p) = &self.sym {
+            return self
+                .stride_py
+                .get_or_try_init(py, || {
+                    let v = Value::from_htuple(p.layout.stride(), |x| Value::from_sym(x.clone()));
+                    maybe_sympy(py, from_value(py, v)?, p.sympy)
+                })
+                .map(|v| v.clone_ref(py));
+        }
         if !fast::enabled() {
             return from_value(py, Value::from_stride(self.inner.stride()));
         }
@@ -165,12 +256,24 @@ impl PyLayout {
         if let Some(r) = self.fast_call(py, args)? {
             return Ok(r);
         }
+        symbolic::begin_call();
         let c = if args.len() == 1 {
-            to_value(&args.get_item(0)?, 0)?
+            to_value(&args.get_item(0)?, 0)
         } else {
-            to_value(args.as_any(), 0)?
+            to_value(args.as_any(), 0)
         };
-        let c = none_to_zero(c);
+        let sympy = symbolic::take_sympy_seen();
+        let c = none_to_zero(c?);
+        if let Some(p) = &self.sym {
+            // an index or a coordinate of ints and symbols
+            let r = notation::eval::eval_sym_layout(&p.layout, &c).map_err(to_pyerr)?;
+            return maybe_sympy(py, from_value(py, r)?, sympy || p.sympy);
+        }
+        if c.has_sym() {
+            // a symbolic index or coordinate of a layout without symbols
+            let r = notation::eval::eval_layout(&self.inner, &c).map_err(to_pyerr)?;
+            return maybe_sympy(py, from_value(py, r)?, sympy);
+        }
         let coord = c.to_coord().map_err(to_pyerr)?;
         let r = self.inner.eval(coord.as_ref()).map_err(to_pyerr)?;
         from_value(py, Value::from_scalar(r))
@@ -178,25 +281,45 @@ impl PyLayout {
 
     fn __getitem__(&self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         let i: i64 = key.extract()?;
+        if let Some(p) = &self.sym {
+            let m = p.layout.mode(i).map_err(to_pyerr)?;
+            return sym_layout_obj(py, m, p.sympy);
+        }
         let m = self.inner.mode(i).map_err(to_pyerr)?;
         fast::layout_obj(py, m)
     }
 
     fn __len__(&self) -> usize {
-        self.inner.rank()
+        match &self.sym {
+            Some(p) => p.layout.rank(),
+            None => self.inner.rank(),
+        }
     }
 
     fn __iter__(&self, py: Python<'_>) -> PyResult<PyObject> {
-        let modes: Vec<PyObject> = self
-            .inner
-            .modes()
-            .map(|m| from_value(py, Value::Layout(m)))
-            .collect::<PyResult<_>>()?;
+        let modes: Vec<PyObject> = match &self.sym {
+            Some(p) => p
+                .layout
+                .modes()
+                .map(|m| sym_layout_obj(py, m, p.sympy))
+                .collect::<PyResult<_>>()?,
+            None => self
+                .inner
+                .modes()
+                .map(|m| from_value(py, Value::Layout(m)))
+                .collect::<PyResult<_>>()?,
+        };
         let list = PyList::new(py, modes)?;
         Ok(list.try_iter()?.into_any().unbind())
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        if let Some(p) = &self.sym {
+            return match other.downcast::<PyLayout>() {
+                Ok(o) => o.get().sym.as_ref().is_some_and(|q| q.layout == p.layout),
+                Err(_) => false,
+            };
+        }
         match fast::as_layout(other) {
             Some(o) => *o.get().inner == *self.inner,
             None => false,
@@ -208,11 +331,67 @@ impl PyLayout {
     }
 
     fn __str__(&self) -> String {
-        self.inner.to_string()
+        match &self.sym {
+            Some(p) => p.layout.to_string(),
+            None => self.inner.to_string(),
+        }
     }
 
     fn __repr__(&self) -> String {
-        self.inner.repr()
+        match &self.sym {
+            Some(p) => format!("Layout({}, {})", p.layout.shape(), p.layout.stride()),
+            None => self.inner.repr(),
+        }
+    }
+
+    /// The layout with the symbols given substituted: `L.subs(N=128)` or
+    /// `L.subs({'N': 128})` (as `SymInt.subs`); a plain layout once every
+    /// symbol has a value. `ValueError` for a value that violates its
+    /// symbol's facts. A layout without symbols is returned as it is.
+    #[pyo3(signature = (values=None, /, **kwargs))]
+    fn subs(
+        slf: &Bound<'_, Self>,
+        values: Option<&Bound<'_, PyDict>>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<PyObject> {
+        let py = slf.py();
+        let this = slf.get();
+        let Some(p) = &this.sym else {
+            return Ok(slf.clone().into_any().unbind());
+        };
+        let vals = symbolic::subs_values(values, kwargs)?;
+        let refs: Vec<(&str, i64)> = vals.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+        sym_layout_obj(py, p.layout.subs(&refs).map_err(to_pyerr)?, p.sympy)
+    }
+
+    /// The same layout whose symbolic values come back as sympy
+    /// expressions (what the module's `_to_sympy` makes of a layout with
+    /// symbols in the result of a call with sympy operands).
+    fn _with_sympy(slf: &Bound<'_, Self>) -> PyResult<PyObject> {
+        let py = slf.py();
+        match &slf.get().sym {
+            Some(p) if !p.sympy => sym_layout_obj(py, p.layout.clone(), true),
+            _ => Ok(slf.clone().into_any().unbind()),
+        }
+    }
+
+    /// The symbols the layout depends on, with their facts:
+    /// `[(name, divisible_by, min), ...]` in the order they first appear in
+    /// the shape, then the stride (as `SymInt.symbols`); `[]` for a layout
+    /// without symbols.
+    fn symbols(&self) -> Vec<(String, i64, i64)> {
+        let mut out: Vec<(String, i64, i64)> = Vec::new();
+        if let Some(p) = &self.sym {
+            let l = &p.layout;
+            for x in l.shape().leaves().iter().chain(l.stride().leaves()) {
+                for (n, f) in x.symbols() {
+                    if !out.iter().any(|(m, _, _)| *m == n) {
+                        out.push((n, f.divisor, f.min));
+                    }
+                }
+            }
+        }
+        out
     }
 }
 
@@ -222,7 +401,7 @@ impl PyLayout {
     /// other coordinate or an error (the generic path then reports it).
     #[inline]
     fn fast_call(&self, py: Python<'_>, args: &Bound<'_, PyTuple>) -> PyResult<Option<PyObject>> {
-        if !fast::enabled() {
+        if !fast::enabled() || self.sym.is_some() {
             return Ok(None);
         }
         if args.len() == 1 {
@@ -242,7 +421,7 @@ impl PyLayout {
     /// `L(c)` of one argument `c` on the typed core, as [`Self::fast_call`].
     #[inline]
     fn fast_call1(&self, py: Python<'_>, a: &Bound<'_, PyAny>) -> PyResult<Option<PyObject>> {
-        if !fast::enabled() {
+        if !fast::enabled() || self.sym.is_some() {
             return Ok(None);
         }
         let r = match fast::int_of(a) {
@@ -739,18 +918,28 @@ impl Op {
             return self.call_rule(py, rule, args, kwargs);
         }
         symbolic::begin_call();
-        let mut a = Vec::with_capacity(args.len());
-        for x in args.iter() {
-            a.push(to_value(&x, 0)?);
-        }
-        let mut kw = Vec::new();
-        if let Some(k) = kwargs {
-            for (key, v) in k.iter() {
-                kw.push((key.extract::<String>()?, to_value(&v, 0)?));
+        let r = (|| {
+            let mut a = Vec::with_capacity(args.len());
+            for x in args.iter() {
+                a.push(to_value(&x, 0)?);
+            }
+            let mut kw = Vec::new();
+            if let Some(k) = kwargs {
+                for (key, v) in k.iter() {
+                    kw.push((key.extract::<String>()?, to_value(&v, 0)?));
+                }
+            }
+            let r = notation::ops::call_operation(self.op, &self.mode, a, kw).map_err(to_pyerr)?;
+            from_value(py, r)
+        })();
+        match r {
+            Ok(r) => symbolic::finish_call(py, r),
+            Err(e) => {
+                // (no sympy context left behind for the next conversion)
+                symbolic::take_sympy_seen();
+                Err(e)
             }
         }
-        let r = notation::ops::call_operation(self.op, &self.mode, a, kw).map_err(to_pyerr)?;
-        symbolic::finish_call(py, from_value(py, r)?)
     }
 
     fn __getitem__(&self, key: &Bound<'_, PyAny>) -> PyResult<Op> {
@@ -843,6 +1032,14 @@ fn to_value(ob: &Bound<'_, PyAny>, depth: usize) -> PyResult<Value> {
     if let Some(l) = fast::as_layout(ob) {
         return Ok(Value::Layout((*l.get().inner).clone()));
     }
+    if let Ok(l) = ob.downcast::<PyLayout>() {
+        if let Some(p) = &l.get().sym {
+            if p.sympy {
+                symbolic::mark_sympy_seen();
+            }
+            return Ok(Value::SymLayout(Box::new(p.layout.clone())));
+        }
+    }
     if let Some(v) = symbolic::to_value(ob)? {
         return Ok(v);
     }
@@ -895,6 +1092,9 @@ fn from_value(py: Python<'_>, v: Value) -> PyResult<PyObject> {
         Value::None => py.None(),
         Value::Bool(b) => b.into_py_any(py)?,
         Value::Layout(l) => fast::layout_obj(py, l)?,
+        // (its symbolic values become sympy expressions when the call that
+        // made it had sympy operands: `symbolic::finish_call` marks it)
+        Value::SymLayout(l) => sym_layout_obj(py, *l, false)?,
         Value::Swizzle(s) => PySwizzle { inner: s }.into_py_any(py)?,
         Value::Swizzled(s) => Py::new(py, (PyComposedLayout { inner: s }, LayoutBase))?.into_any(),
         Value::Fraction(n, d) => {
@@ -1121,7 +1321,7 @@ fn layout_literal(
 fn view_of(ob: &Bound<'_, PyAny>) -> PyResult<rcute::viz::View> {
     use rcute::viz::View;
     if let Ok(l) = ob.downcast::<PyLayout>() {
-        return Ok(View::layout(&l.get().inner));
+        return Ok(View::layout(l.get().drawable()?));
     }
     if let Ok(s) = ob.downcast::<PyComposedLayout>() {
         return Ok(View::swizzled(&s.get().inner));
@@ -1131,7 +1331,7 @@ fn view_of(ob: &Bound<'_, PyAny>) -> PyResult<rcute::viz::View> {
             let base = scalar_of(&t.get_item(0)?)?;
             let lay = t.get_item(1)?;
             if let Ok(l) = lay.downcast::<PyLayout>() {
-                return Ok(View::tensor(base, &l.get().inner));
+                return Ok(View::tensor(base, l.get().drawable()?));
             }
             if let Ok(s) = lay.downcast::<PyComposedLayout>() {
                 return Ok(View::swizzled_tensor(base, &s.get().inner));
@@ -1221,7 +1421,7 @@ fn tv_args<'a>(
     let l = ob
         .downcast::<PyLayout>()
         .map_err(|_| PyTypeError::new_err("type: a thread-value drawing needs a Layout"))?;
-    Ok((&l.get().inner, shape_arg(tile_mn)?))
+    Ok((l.get().drawable()?, shape_arg(tile_mn)?))
 }
 
 /// The SVG (`fmt = "svg"`) or TikZ (`fmt = "tex"`) text of a drawing;

@@ -105,6 +105,37 @@ pub(crate) fn begin_call() {
     SYMPY_SEEN.with(|c| c.set(false));
 }
 
+/// Records that a sympy value went in (a layout with symbols built from
+/// sympy expressions counts as one).
+pub(crate) fn mark_sympy_seen() {
+    SYMPY_SEEN.with(|c| c.set(true));
+}
+
+/// Whether a sympy value went into the current call, which ends.
+pub(crate) fn take_sympy_seen() -> bool {
+    SYMPY_SEEN.with(|c| c.replace(false))
+}
+
+/// The values of `x.subs(values, **kwargs)`: names (a `SymInt` key is its
+/// symbol's name) and integers.
+pub(crate) fn subs_values(
+    values: Option<&Bound<'_, PyDict>>,
+    kwargs: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Vec<(String, i64)>> {
+    let mut vals: Vec<(String, i64)> = Vec::new();
+    for d in [values, kwargs].into_iter().flatten() {
+        for (k, v) in d.iter() {
+            let name = if let Ok(s) = k.downcast::<PySymInt>() {
+                s.get().inner.to_string()
+            } else {
+                k.str()?.to_string()
+            };
+            vals.push((name, v.extract::<i64>()?));
+        }
+    }
+    Ok(vals)
+}
+
 /// The result of a call as the caller expects it: its symbolic integers as
 /// sympy expressions when a sympy object was among the arguments (the
 /// module's `_to_sympy`), else as it is.
@@ -323,17 +354,7 @@ impl PySymInt {
         values: Option<&Bound<'_, PyDict>>,
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<PyObject> {
-        let mut vals: Vec<(String, i64)> = Vec::new();
-        for d in [values, kwargs].into_iter().flatten() {
-            for (k, v) in d.iter() {
-                let name = if let Ok(s) = k.downcast::<PySymInt>() {
-                    s.get().inner.to_string()
-                } else {
-                    k.str()?.to_string()
-                };
-                vals.push((name, v.extract::<i64>()?));
-            }
-        }
+        let vals = subs_values(values, kwargs)?;
         let refs: Vec<(&str, i64)> = vals.iter().map(|(k, v)| (k.as_str(), *v)).collect();
         sym_obj(py, self.inner.subs(&refs).map_err(to_pyerr)?)
     }

@@ -153,7 +153,7 @@ unsafe extern "C" fn layout_call(
                     if let Some(r) = l.fast_call1(py, &arg(py, args, 0))? {
                         return Ok(r.into_ptr());
                     }
-                } else if fast::enabled() {
+                } else if fast::enabled() && !l.has_symbols() {
                     // `L(c0, c1, ...)`: the coordinate `(c0, c1, ...)` read
                     // from the argument array, without packing it
                     let items = (0..n).map(|i| arg(py, args, i));

@@ -8,6 +8,7 @@ import random
 import pytest
 
 import rcute
+import rcute.util
 from rcute import Symbol, SymInt
 
 
@@ -38,9 +39,11 @@ def test_worked_examples():
     assert Q >= 16 and Q > 8
     with pytest.raises(TypeError, match="decide neither"):
         Q > 16
-    # a layout needs concrete integers (symbolic layouts are not available yet)
+    # a symbolic shape makes a layout with symbols (column-major: 1, Q);
+    # an operation that needs concrete integers says so
+    assert str(rcute.Layout((Q, 4))) == "(Q, 4):(1, Q)"
     with pytest.raises(TypeError, match="symbolic integer Q"):
-        rcute.Layout((Q, 4))
+        rcute.product_each((Q, 4))
 
 
 def test_redeclaring_adds_facts():
@@ -153,3 +156,193 @@ def test_sympy_symbols_come_back():
     assert (K == sympy.Float(1.5)) is False
     assert sympy.sympify(-(K // 4)) == -sympy.floor(kq / 4)
     assert sympy.sympify(Symbol("lambda") + 1).free_symbols
+
+
+# ---------------------------------------------------------------- layouts with symbols
+# Expected values are hand-derived from the definitions (docs/language.md,
+# "Symbols"): the layout is its shape and stride, size the product of the
+# shape, cosize 1 + sum((s-1)*|d|), L(c) the inner product of the natural
+# coordinate with the stride, and after subs the concrete layout.
+
+
+def test_layout_with_symbols():
+    N = Symbol("Ln")
+    L = rcute.Layout((N, 4), (1, N))
+    assert isinstance(L, rcute.Layout) and isinstance(L, rcute.LayoutBase)
+    assert str(L) == "(Ln, 4):(1, Ln)"
+    assert repr(L) == "Layout((Ln, 4), (1, Ln))"
+    assert L.shape == (N, 4) and isinstance(L.shape[0], SymInt) and L.shape[1] == 4
+    assert L.stride == (1, N) and L.shape is L.shape
+    assert L.symbols() == [("Ln", 1, 1)]
+    # the queries: N*4, 1 + (N-1)*1 + 3*N
+    assert rcute.size(L) == 4 * N and str(rcute.size(L)) == "4*Ln"
+    assert rcute.cosize(L) == 4 * N
+    assert rcute.rank(L) == 2 and len(L) == 2 and rcute.depth(L) == 1
+    assert rcute.shape(L) == (N, 4) and rcute.stride(L) == (1, N)
+    assert rcute.size[1](L) == 4
+    # the modes: N:1 and 4:N
+    assert str(L[0]) == "Ln:1" and str(L[1]) == "4:Ln" and str(rcute.get(L, 1)) == "4:Ln"
+    assert [str(m) for m in L] == ["Ln:1", "4:Ln"]
+    # a mode without symbols is a plain layout
+    assert rcute.Layout((N, 4), (1, 8))[1] == rcute.Layout(4, 8)
+    # L(c): the coordinate (1, 2) is 1 + 2*N; the index 5 is
+    # (5 % N) + N*(5 // N), unresolved without a bound on N
+    assert L(1, 2) == 2 * N + 1 and L((1, 2)) == 2 * N + 1
+    assert str(L(5)) == "Ln*(5//Ln) + (5 % Ln)"
+    assert L(N, 1) == 2 * N
+    # a concrete layout at a symbolic index: (N % 4) + 4*(N // 4)
+    assert str(rcute.Layout((4, 8))(N)) == "4*(Ln//4) + (Ln % 4)"
+    # equality is structural
+    assert L == rcute.Layout((N, 4), (1, N)) and L != rcute.Layout((N, 4), (1, 2 * N))
+    assert L != rcute.Layout((8, 4), (1, 8))
+
+
+def test_layout_with_symbols_constructors_and_subs():
+    N = Symbol("Lc")
+    M = Symbol("Lm", divisible_by=8)
+    # column-major prefix products 1, N, 4*N; row-major 4*N, 4, 1
+    assert str(rcute.Layout((N, (4, M)))) == "(Lc, (4, Lm)):(1, (Lc, 4*Lc))"
+    assert str(rcute.Layout((N, (4, M)), (1, 2))) == "(Lc, (4, Lm)):(1, (2, 8))"
+    assert str(rcute.make_layout((N, 4), (4, 1))) == "(Lc, 4):(4, 1)"
+    L = rcute.Layout((N, M), (1, N))
+    # every symbol given: the concrete layout
+    C = L.subs(Lc=3, Lm=16)
+    assert C == rcute.Layout((3, 16), (1, 3)) and C.symbols() == []
+    assert rcute.subs(L, Lc=3, Lm=16) == C and L.subs({"Lc": 3, "Lm": 16}) == C
+    assert L.subs({N: 3, M: 16}) == C
+    # some given: still a layout with symbols
+    assert str(L.subs(Lm=16)) == "(Lc, 16):(1, Lc)"
+    # a value that breaks a fact
+    with pytest.raises(ValueError, match="Lm % 8 == 0"):
+        L.subs(Lm=12)
+    with pytest.raises(ValueError, match="at least 1"):
+        L.subs(Lc=0)
+    # a layout without symbols: subs returns it
+    P = rcute.Layout((4, 8))
+    assert P.subs(Lc=3) is P and P.symbols() == []
+    # coordinate strides are not available with symbols
+    with pytest.raises(ValueError, match="integer strides"):
+        rcute.Layout((N, 4), (1, (2, 3)))
+
+
+def test_layout_with_symbols_refusals():
+    N = Symbol("Lr")
+    L = rcute.Layout((N, 4), (1, N))
+    with pytest.raises(TypeError, match="flatten: the layout with symbols .* is not accepted here"):
+        rcute.flatten(L)
+    with pytest.raises(TypeError, match="logical_product: the layout with symbols"):
+        rcute.logical_product(L, 2)
+    with pytest.raises(TypeError, match="slice_and_offset: the layout with symbols"):
+        rcute.slice_and_offset(L, (None, 1))
+    with pytest.raises(TypeError, match="the by-mode form"):
+        rcute.coalesce(L, (1, None))
+    with pytest.raises(TypeError, match="cannot be drawn"):
+        rcute.util.print_layout(L)
+
+
+def test_layout_with_symbols_fast_and_generic_paths_agree():
+    from rcute import _rcute
+
+    N = Symbol("Lf")
+    L = rcute.Layout((N, 4), (1, N))
+
+    def outcome(f):
+        try:
+            v = f()
+        except Exception as e:
+            return ("raise", type(e).__name__, str(e))
+        return ("value", type(v).__name__, str(v))
+
+    calls = [
+        lambda: rcute.Layout((N, 4), (1, N)),
+        lambda: rcute.Layout((N, 4)),
+        lambda: L.shape,
+        lambda: L.stride,
+        lambda: L(5),
+        lambda: L(1, 2),
+        lambda: L((1, 2)),
+        lambda: L[1],
+        lambda: rcute.size(L),
+        lambda: rcute.cosize(L),
+        lambda: rcute.rank(L),
+        lambda: rcute.shape(L),
+        lambda: rcute.stride(L),
+        lambda: rcute.composition(rcute.Layout((8, 4)), (L, None)),
+        lambda: rcute.complement(L, 8),
+        lambda: rcute.flatten(L),
+        lambda: rcute.Layout((4, 8))(N),
+    ]
+    fast = [outcome(f) for f in calls]
+    before = _rcute._set_fast_paths(False)
+    try:
+        generic = [outcome(f) for f in calls]
+    finally:
+        _rcute._set_fast_paths(before)
+    assert fast == generic
+
+
+def test_layout_with_symbols_sympy():
+    sympy = pytest.importorskip("sympy")
+    n = sympy.Symbol("ls", positive=True, integer=True)
+    S = rcute.Layout((n, 4), (1, n))
+    assert isinstance(S, rcute.Layout) and str(S) == "(ls, 4):(1, ls)"
+    # sympy in, sympy out: the shape, stride, queries and values
+    assert S.shape == (n, 4) and isinstance(S.shape[0], sympy.Symbol)
+    assert S.stride == (1, n)
+    assert rcute.size(S) == 4 * n and isinstance(rcute.size(S), sympy.Expr)
+    assert rcute.cosize(S) == 4 * n
+    assert S(1, 2) == 2 * n + 1 and isinstance(S(1, 2), sympy.Expr)
+    assert S[1].stride == n and isinstance(S[1].stride, sympy.Symbol)
+    assert S.subs(ls=8) == rcute.Layout((8, 4), (1, 8))
+    # a layout of rcute symbols evaluated at a sympy index answers in sympy
+    L = rcute.Layout((Symbol("ls"), 4))
+    assert L == S and isinstance(L.shape[0], SymInt)
+    # idx2crd(ls, (ls, 4)) is (0, 1): L(ls) is ls, in sympy
+    assert L(n) == n and isinstance(L(n), sympy.Expr)
+
+
+@pytest.mark.symbolic_algebra
+def test_layout_algebra_with_symbols():
+    # the expected values are the concrete results for N = 8 and N = 16
+    # (`rcute eval`: e.g. coalesce((8,4):(1,8)) is 32:1, coalesce((16,4):(1,16))
+    # is 64:1), written with N; each is also checked against the concrete
+    # operation after substitution
+    N = Symbol("La")
+    L = rcute.Layout((N, 4), (1, N))
+    Lay = rcute.Layout
+    cases = [
+        (lambda: rcute.coalesce(L), "4*La:1"),
+        (lambda: rcute.coalesce(Lay((N, 4), (4, 1))), "(La, 4):(4, 1)"),
+        (lambda: rcute.composition(L, Lay(N, 1)), "La:1"),
+        (lambda: rcute.composition(L, N), "La:1"),
+        (lambda: rcute.composition(Lay((N, 4), (4, 1)), (Lay(N, 1), Lay(2, 1))), "(La, 2):(4, 1)"),
+        (lambda: rcute.composition(L, (None, Lay(2, 2))), "(La, 2):(1, 2*La)"),
+        (lambda: rcute.composition[1](L, Lay(2, 2)), "(La, 2):(1, 2*La)"),
+        (lambda: rcute.composition(Lay(64, 2), Lay(N, 1)), "La:2"),
+        (lambda: rcute.complement(Lay(N, 1), 4 * N), "4:La"),
+        (lambda: rcute.complement(Lay(N, 1)), "1:La"),
+        (lambda: rcute.complement(Lay(4, 1), 4 * N), "La:4"),
+        (lambda: rcute.right_inverse(Lay((N, 4), (4, 1))), "(4, La):(La, 1)"),
+        (lambda: rcute.right_inverse(L), "4*La:1"),
+        (lambda: rcute.left_inverse(L), "4*La:1"),
+        (lambda: rcute.left_inverse(Lay((4, N), (N, 1))), "(La, 4):(4, 1)"),
+        (lambda: rcute.logical_divide(Lay(4 * N, 1), Lay(N, 1)), "(La, 4):(1, La)"),
+        (lambda: rcute.logical_divide(Lay(4 * N, 1), Lay(4, 1)), "(4, La):(1, 4)"),
+        (lambda: rcute.logical_divide(Lay((N, 8), (1, N)), (None, Lay(2, 1))), "(La, (2, 4)):(1, (La, 2*La))"),
+    ]
+    bad = []
+    for f, want in cases:
+        try:
+            got = str(f())
+        except Exception as e:  # reported with the others
+            got = f"{type(e).__name__}: {e}"
+        if got != want:
+            bad.append((want, got))
+    assert not bad, bad
+    # after substitution, the concrete operation's answer
+    assert rcute.coalesce(L).subs(La=8) == rcute.coalesce(L.subs(La=8))
+    # sympy in, sympy out through the algebra
+    sympy = pytest.importorskip("sympy")
+    m = sympy.Symbol("La", positive=True, integer=True)
+    R = rcute.coalesce(rcute.Layout((m, 4), (1, m)))
+    assert R.shape == 4 * m and isinstance(R.shape, sympy.Expr)

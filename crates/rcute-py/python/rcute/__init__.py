@@ -232,12 +232,15 @@ def _symint_to_sympy(x):
 
 def _to_sympy(x):
     """`x` with its `SymInt`s as sympy expressions (tuples and lists walked;
-    everything else as it is): the results of a call that had sympy
+    a layout with symbols gives its values as sympy expressions from then
+    on; everything else as it is): the results of a call that had sympy
     arguments."""
     if isinstance(x, SymInt):
         import sympy
 
         return sympy.sympify(x)
+    if isinstance(x, Layout):
+        return x._with_sympy()
     if isinstance(x, tuple):
         return tuple(_to_sympy(y) for y in x)
     if isinstance(x, list):

@@ -138,7 +138,7 @@ fn unavailable(name: &str, what: &str) -> Error {
 /// `n:1`) or a tuple of integers (promoted as `tiler_to_layout` does).
 fn operand(v: &Value, name: &str) -> Result<SymLayout> {
     match v {
-        Value::SymLayout(l) => Ok(l.clone()),
+        Value::SymLayout(l) => Ok((**l).clone()),
         Value::Layout(l) => l.to_sym(),
         Value::Int(_) | Value::Sym(_) => {
             let n = v.as_sym().unwrap_or_else(|| SymInt::from(1));
@@ -155,7 +155,7 @@ fn operand(v: &Value, name: &str) -> Result<SymLayout> {
 
 /// A tiler with symbols: one layout, or one (optional) layout per mode.
 enum SymTiler {
-    Whole(SymLayout),
+    Whole(Box<SymLayout>),
     ByMode(Vec<Option<SymLayout>>),
 }
 
@@ -176,7 +176,7 @@ fn tiler(v: &Value, name: &str) -> Result<SymTiler> {
                 })
                 .collect::<Result<_>>()?,
         )),
-        v => Ok(SymTiler::Whole(operand(v, name)?)),
+        v => Ok(SymTiler::Whole(Box::new(operand(v, name)?))),
     }
 }
 

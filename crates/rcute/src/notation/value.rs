@@ -49,8 +49,10 @@ pub enum Value {
     /// A layout with symbols (`docs/language.md`, "Symbols"): shape and
     /// stride leaves are symbolic integers, at least one of them not a
     /// constant (a layout with symbols whose leaves are all constants is a
-    /// [`Value::Layout`]: see [`Value::from_sym_layout`]).
-    SymLayout(SymLayout),
+    /// [`Value::Layout`]: see [`Value::from_sym_layout`]). Boxed: a layout
+    /// with symbols is large, and every value is as large as its largest
+    /// variant.
+    SymLayout(Box<SymLayout>),
     /// A swizzle functor `Swizzle(B, M, S)`.
     Swizzle(Swizzle),
     /// A swizzled layout `Sw o L`.
@@ -200,7 +202,7 @@ impl Value {
     pub fn from_sym_layout(l: SymLayout) -> Value {
         match l.to_concrete() {
             Some(c) => Value::Layout(c),
-            None => Value::SymLayout(l),
+            None => Value::SymLayout(Box::new(l)),
         }
     }
 
