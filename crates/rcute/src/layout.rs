@@ -52,7 +52,7 @@ pub type Stride = HTuple<Scalar>;
 ///
 /// The integer of the shape's leaves is `I`: `i64` (the default; strides
 /// are then [`Scalar`]s: integers, coordinate values or F2 values) or
-/// [`SymInt`](crate::sym::SymInt) (a layout over declared symbols, whose
+/// [`SymInt`] (a layout over declared symbols, whose
 /// strides are symbolic integers: [`SymLayout`]).
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Layout<I: Integer = i64> {

@@ -5,12 +5,12 @@ use smallvec::SmallVec;
 
 use super::leaf::{int_strides, sort_stable_by};
 use crate::htuple::MAX_DEPTH;
-use crate::int;
+use crate::integer::Integer;
 use crate::{Error, HRef, HTuple, Layout, Result, Scalar};
 
 /// The leaf indices `0..n` stably sorted by `cmp`, into `idx`.
 #[inline]
-fn sorted_indices(
+pub(crate) fn sorted_indices(
     n: usize,
     cmp: impl Fn(usize, usize) -> Result<Ordering>,
     idx: &mut SmallVec<[usize; 8]>,
@@ -22,8 +22,7 @@ fn sorted_indices(
 
 /// Compact strides for the leaves `extents`, assigned in the order `order`
 /// (leaf indices) and appended to the (empty) stride leaves `out`; leaves
-/// for which `pinned(i)` keep stride 0. The running product is formed
-/// lazily, so the unused product after the last leaf cannot overflow.
+/// for which `pinned(i)` keep stride 0.
 #[inline]
 fn compact_in_order(
     extents: &[i64],
@@ -32,21 +31,37 @@ fn compact_in_order(
     out: &mut crate::htuple::Leaves<Scalar>,
 ) -> Result<()> {
     out.extend(std::iter::repeat_n(Scalar::Int(0), extents.len()));
-    let mut current: i64 = 1;
-    let mut pending: Option<i64> = None;
+    compact_strides(extents, order, pinned, out, Scalar::Int)
+}
+
+/// Compact strides for the leaves `extents` (`i64` or symbolic), assigned
+/// in the order `order` (leaf indices) into `out` (one slot per leaf, its
+/// zeros kept for the leaves for which `pinned(i)`), each made by `conv`.
+/// The running product is formed lazily, so the unused product after the
+/// last leaf cannot overflow.
+#[inline]
+pub(crate) fn compact_strides<E: Integer, S>(
+    extents: &[E],
+    order: &[usize],
+    pinned: impl Fn(usize) -> bool,
+    out: &mut [S],
+    conv: impl Fn(E) -> S,
+) -> Result<()> {
+    let mut current = E::from_i64(1);
+    let mut pending: Option<&E> = None;
     for &i in order {
         if pinned(i) {
             continue;
         }
-        let (Some(&e), Some(slot)) = (extents.get(i), out.get_mut(i)) else {
+        let (Some(e), Some(slot)) = (extents.get(i), out.get_mut(i)) else {
             return Err(Error::congruence(
                 "compact strides: the shape and stride have different numbers of leaves",
             ));
         };
         if let Some(p) = pending.take() {
-            current = int::mul(current, p)?;
+            current = current.mul(p)?;
         }
-        *slot = Scalar::Int(current);
+        *slot = conv(current.clone());
         pending = Some(e);
     }
     Ok(())

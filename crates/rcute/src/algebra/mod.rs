@@ -37,3 +37,4 @@ pub use product::{
 };
 pub use recast::{downcast, recast, upcast, Scale};
 pub use slice::{slice, slice_and_offset};
+pub use symbolic::Tiles;

@@ -13,6 +13,7 @@
 
 use super::imp::{lifted, Args};
 use super::value::{check_depth, Value, MAX_VALUE_DEPTH};
+use crate::algebra::Tiles;
 use crate::error::{Error, Result};
 use crate::htuple::{Builder, HRef, HTuple};
 use crate::layout::SymLayout;
@@ -33,6 +34,11 @@ pub(crate) const ALGEBRA: &[&str] = &[
     "right_inverse",
     "left_inverse",
     "logical_divide",
+    "zipped_divide",
+    "tiled_divide",
+    "flat_divide",
+    "logical_product",
+    "make_layout_like",
 ];
 
 /// The constructors that build a layout with symbols from a symbolic shape
@@ -395,6 +401,50 @@ fn algebra(a: &mut Args, path: &[i64]) -> Result<Value> {
                 SymTiler::Whole(t) => value(l.logical_divide(&t)),
                 SymTiler::ByMode(t) => value(l.logical_divide_by_mode(&t)),
             }
+        }
+        "zipped_divide" | "tiled_divide" | "flat_divide" => {
+            let x = a.req(0)?;
+            let b = a.req(1)?;
+            if matches!(x, Value::None | Value::Swizzled(_)) {
+                return Err(unavailable(name, &format!("{name}({x}, B)")));
+            }
+            let l = operand(&x, name)?;
+            let t = tiler(&lifted(b, path)?, name)?;
+            let by_mode: Vec<SymLayout>;
+            let tiles = match &t {
+                SymTiler::Whole(t) => Tiles::Whole(t),
+                SymTiler::ByMode(t) => {
+                    by_mode = t
+                        .iter()
+                        .map(|m| {
+                            m.clone()
+                                .ok_or_else(|| unavailable(name, "a `None` mode in the tiler"))
+                        })
+                        .collect::<Result<_>>()?;
+                    Tiles::ByMode(&by_mode)
+                }
+            };
+            value(match name {
+                "zipped_divide" => l.zipped_divide(tiles),
+                "tiled_divide" => l.tiled_divide(tiles),
+                _ => l.flat_divide(tiles),
+            })
+        }
+        "logical_product" => {
+            let x = a.req(0)?;
+            let b = a.req(1)?;
+            if matches!(x, Value::None | Value::Swizzled(_)) {
+                return Err(unavailable(name, &format!("logical_product({x}, B)")));
+            }
+            let l = operand(&x, name)?;
+            match tiler(&lifted(b, path)?, name)? {
+                SymTiler::Whole(t) => value(l.logical_product(&t)),
+                SymTiler::ByMode(_) => Err(unavailable(name, "a tiler by mode")),
+            }
+        }
+        "make_layout_like" => {
+            let x = a.req(0)?;
+            value(operand(&x, name)?.make_layout_like())
         }
         _ => Err(Error::type_(format!(
             "{name}: not available on layouts with symbols"
