@@ -106,6 +106,13 @@ impl<I: Integer> Layout<I> {
         Ok(Layout { shape, stride })
     }
 
+    /// The layout `shape : stride` without checks (the algebra's results,
+    /// congruent by construction).
+    pub(crate) fn from_raw(shape: HTuple<I>, stride: HTuple<I::Stride>) -> Layout<I> {
+        debug_assert!(shape.as_ref().congruent(stride.as_ref()));
+        Layout { shape, stride }
+    }
+
     /// The shape.
     #[inline]
     pub fn shape(&self) -> &HTuple<I> {

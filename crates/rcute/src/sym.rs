@@ -596,6 +596,14 @@ impl SymInt {
         } else if let Some(r) = self.exact_quotient(q) {
             return Ok((r, SymInt::from(0)));
         }
+        // 0 <= self < |q| proven: the quotient is 0 and the value its own
+        // remainder (`floor(4/N)` with `N >= 8`)
+        if q.proven_positive() == Some(true)
+            && self.lt(&SymInt::from(0)) == Some(false)
+            && self.lt(q) == Some(true)
+        {
+            return Ok((SymInt::from(0), self.clone()));
+        }
         if self.nesting() >= MAX_NESTING || q.nesting() >= MAX_NESTING {
             return Err(Error::overflow(format!(
                 "symbolic integer: unresolved floor divisions and modulos nested deeper than \

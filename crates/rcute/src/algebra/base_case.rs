@@ -5,9 +5,10 @@
 
 use smallvec::SmallVec;
 
-use super::leaf::StrideLeaf;
+use super::leaf::{decided, Leaf};
 use crate::error::{Error, Result};
 use crate::int;
+use crate::integer::Integer;
 
 /// The base case `A ∘ s:d` of `docs/operations.md` (A's leaf modes taken as a
 /// flat list `a` of `(extent, stride)`; `d` an integer): "keep the first `s*d`
@@ -18,33 +19,47 @@ use crate::int;
 ///
 /// Errors: `divisibility` when either condition fails (the caller adds the
 /// operands); `overflow` beyond 64 bits.
-pub(crate) fn base_case_into<D: StrideLeaf>(
-    a: &[(i64, D)],
-    s: i64,
-    d: i64,
-    sh: &mut SmallVec<[i64; 8]>,
+pub(crate) fn base_case_into<E: Integer, D: Leaf<E>>(
+    a: &[(E, D)],
+    s: &E,
+    d: &E,
+    sh: &mut SmallVec<[E; 8]>,
     st: &mut SmallVec<[D; 8]>,
 ) -> Result<()> {
     // the shapes are worked out first, pushed as they are kept; the
     // strides are then copied once, only as many as are kept, the one that
-    // is scaled scaled
+    // is scaled scaled. A question the symbols' facts do not decide is an
+    // error (`zero`); for integers every question is decided.
+    let zero = |x: &E, what: &dyn Fn() -> String| decided(x.decide_zero(), what);
     sh.clear();
     st.clear();
     // step 1: the modes of A before the last, while `s*d` is left of them
-    let mut rest = int::mul(d, s)?;
+    let mut rest = d.mul(s)?;
     let mut ended = false;
     if let Some((_, before)) = a.split_last() {
-        for &(ai, _) in before {
-            let (q, r) = int::floor_divmod(rest, ai)?;
-            if q == 0 {
+        for (ai, _) in before {
+            let (q, r) = rest.floor_divmod(ai)?;
+            let below = match q.decide_zero() {
+                Some(z) => z,
+                // symbols: where `rest` divides `ai`, `rest < ai` and
+                // `rest == ai` keep the same elements (`ai` then 1s, which
+                // the fold drops), so `rest` is kept either way
+                None if ai.floor_divmod(&rest)?.1.decide_zero() == Some(true) => {
+                    sh.push(rest.clone());
+                    ended = true;
+                    break;
+                }
+                None => zero(&q, &|| format!("whether {rest} is below {ai}"))?,
+            };
+            if below {
                 sh.push(r);
                 ended = true;
                 break;
             }
-            if r != 0 {
+            if !zero(&r, &|| format!("whether {ai} divides {rest}"))? {
                 return Err(divisibility_error(a, s, d, SHAPE));
             }
-            sh.push(ai);
+            sh.push(ai.clone());
             rest = q;
         }
     }
@@ -54,35 +69,35 @@ pub(crate) fn base_case_into<D: StrideLeaf>(
     // step 2: the mode `scaled` takes the stride scaled by `d`
     // (on a slice: each index of the small vector would test where its
     // storage is)
-    let v: &mut [i64] = sh;
+    let v: &mut [E] = sh;
     let m = v.len();
     let d0 = d;
-    let mut d = d;
+    let mut d = d.clone();
     let mut scaled = None;
     for (i, x) in v[..m - 1].iter_mut().enumerate() {
-        let (q, r) = int::floor_divmod(*x, d)?;
-        if r == 0 {
+        let (q, r) = x.floor_divmod(&d)?;
+        if zero(&r, &|| format!("whether {d} divides {x}"))? {
             *x = q;
             scaled = Some(i);
             break;
         }
-        let (q2, r2) = int::floor_divmod(d, *x)?;
-        d = q2;
-        *x = 1;
-        if r2 != 0 {
+        let (q2, r2) = d.floor_divmod(x)?;
+        if !zero(&r2, &|| format!("whether {x} divides {d}"))? {
             return Err(divisibility_error(a, s, d0, STRIDE));
         }
+        d = q2;
+        *x = E::from_i64(1);
     }
     let scaled = match scaled {
         Some(i) => i,
         None => {
-            v[m - 1] = int::floor_div(v[m - 1], d)?;
+            v[m - 1] = v[m - 1].floor_divmod(&d)?.0;
             m - 1
         }
     };
     for i in 0..m {
-        let x = a.get(i).map_or_else(D::zero, |m| m.1.clone());
-        st.push(if i == scaled { x.mul_int(d)? } else { x });
+        let x = a.get(i).map_or_else(D::zero_leaf, |m| m.1.clone());
+        st.push(if i == scaled { x.mul_ext(&d)? } else { x });
     }
     Ok(())
 }
@@ -99,9 +114,13 @@ const STRIDE: &str = "Stride divisibility condition violated";
 /// checks first, fails too. Where that order accepts the case (rcute's
 /// rule is the stricter one), `ours` is kept.
 #[cold]
-fn divisibility_error<D>(a: &[(i64, D)], s: i64, d: i64, ours: &'static str) -> Error {
-    let a_shape: SmallVec<[i64; 8]> = a.iter().map(|m| m.0).collect();
-    Error::divisibility(reference_order(&a_shape, s, d).unwrap_or(ours))
+fn divisibility_error<E: Integer, D>(a: &[(E, D)], s: &E, d: &E, ours: &'static str) -> Error {
+    let a_shape: Option<SmallVec<[i64; 8]>> = a.iter().map(|m| m.0.as_i64()).collect();
+    let order = match (a_shape, s.as_i64(), d.as_i64()) {
+        (Some(a_shape), Some(s), Some(d)) => reference_order(&a_shape, s, d),
+        _ => None,
+    };
+    Error::divisibility(order.unwrap_or(ours))
 }
 
 /// The condition the stride-first order (stride through A's modes, then

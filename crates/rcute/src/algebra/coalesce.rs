@@ -10,9 +10,10 @@
 use crate::tiler::TilerRef;
 use smallvec::SmallVec;
 
-use super::leaf::{push_flat, StrideLeaf};
+use super::leaf::{push_flat, Leaf, StrideLeaf};
 use crate::error::{Error, Result};
 use crate::htuple::{push_rank, HRef, Leaves, Nodes, MAX_DEPTH};
+use crate::integer::Integer;
 use crate::{Layout, Scalar};
 
 /// The output of `fold`: `(shape, stride)` pairs, inline for small layouts.
@@ -26,9 +27,9 @@ pub(crate) type Folded<D = Scalar> = SmallVec<[(i64, D); 8]>;
 /// Errors: `overflow` for a merged extent beyond 64 bits; `type` for mixed
 /// algebras where the merge rule compares them.
 #[inline(always)]
-pub(crate) fn fold_into<D: StrideLeaf>(
-    modes: impl IntoIterator<Item = (i64, D)>,
-    out: &mut Folded<D>,
+pub(crate) fn fold_into<E: Integer, D: Leaf<E>>(
+    modes: impl IntoIterator<Item = (E, D)>,
+    out: &mut SmallVec<[(E, D); 8]>,
 ) -> Result<()> {
     out.clear();
     for (s, d) in modes {
@@ -41,18 +42,30 @@ pub(crate) fn fold_into<D: StrideLeaf>(
 /// (a size-1 mode at its end vanishes first; `s:d` merges into the last
 /// mode when it continues it).
 #[inline(always)]
-pub(crate) fn fold_push<D: StrideLeaf>(out: &mut Folded<D>, s: i64, d: D) -> Result<()> {
-    while out.last().is_some_and(|(sa, _)| *sa == 1) {
+pub(crate) fn fold_push<E: Integer, D: Leaf<E>>(
+    out: &mut SmallVec<[(E, D); 8]>,
+    s: E,
+    d: D,
+) -> Result<()> {
+    while out.last().is_some_and(|(sa, _)| sa.as_i64() == Some(1)) {
         out.pop();
     }
     if let Some((sa, da)) = out.last_mut() {
-        if D::continues(da, *sa, &d)? {
-            *sa = crate::int::mul(*sa, s)?;
+        if D::continues_ext(da, sa, &d)? {
+            *sa = sa.mul(&s)?;
             return Ok(());
         }
     }
     out.push((s, d));
     Ok(())
+}
+
+/// Coalesce's last step: a trailing size-1 mode after other modes goes.
+#[inline(always)]
+pub(crate) fn drop_trailing_unit<E: Integer, D>(out: &mut SmallVec<[(E, D); 8]>) {
+    if out.len() >= 2 && out.last().is_some_and(|(s, _)| s.as_i64() == Some(1)) {
+        out.pop();
+    }
 }
 
 /// `coalesce(A)` (`docs/operations.md`; C++ CuTe `coalesce(layout)`):
@@ -133,9 +146,7 @@ impl ModeOp {
                 fold_into(kept, out)?
             }
         }
-        if out.len() >= 2 && out.last().is_some_and(|(s, _)| *s == 1) {
-            out.pop();
-        }
+        drop_trailing_unit(out);
         Ok(())
     }
 

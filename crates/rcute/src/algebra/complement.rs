@@ -10,10 +10,11 @@ use std::cmp::Ordering;
 use smallvec::SmallVec;
 
 use super::coalesce::{fold_into, fold_push, Folded};
-use super::leaf::push_flat;
+use super::leaf::{decided, push_flat, Leaf};
 use crate::error::{Error, Result};
 use crate::htuple::{Builder, HRef, Leaves, Nodes};
 use crate::int;
+use crate::integer::Integer;
 use crate::layout::push_view;
 use crate::layout::Layout;
 use crate::stride::{Path, Scalar};
@@ -152,31 +153,50 @@ fn in_complement(e: Error, a: &Layout, x: Option<HRef<'_, i64>>) -> Error {
 /// as a mode of the complement; the extension mode `1 : extent` ends it.
 /// `path` is the axis (for the error message).
 #[inline]
-pub(crate) fn axis_minimal(
-    pairs: impl IntoIterator<Item = (i64, i64)>,
+pub(crate) fn axis_minimal<E: Integer + Leaf<E>>(
+    pairs: impl IntoIterator<Item = (E, E)>,
     path: &[usize],
-    out: &mut Folded<i64>,
+    out: &mut SmallVec<[(E, E); 8]>,
 ) -> Result<()> {
     // mode `i` is `(m_i // d_i) : d_i`, with `d_0 = 1` and `d_(i+1) = m_i*s_i`,
     // then `1 : d_last`; each is folded in as it is made (no list of them:
     // the fold cannot fail here, every merged extent times its stride is at
-    // most a `d_i` already computed, so the errors are those of the walk)
+    // most a `d_i` already computed, so the errors are those of the walk).
+    // With symbols, each comparison must be decided by their facts.
     out.clear();
-    let mut last = 1i64;
+    let mut last = E::from_i64(1);
     for (m, s) in pairs {
-        if m == 0 || s == 1 {
+        let unit = match s.as_i64() {
+            Some(v) => v == 1,
+            // a symbolic extent that may be 1 (a mode skipped for that
+            // value) changes nothing where its stride is the running
+            // extent; elsewhere it must be decided
+            None => match s.sub(&E::from_i64(1))?.decide_zero() {
+                Some(u) => u,
+                None if m.sub(&last)?.decide_zero() == Some(true) => false,
+                None => decided(None, || format!("whether the extent {s} is 1"))?,
+            },
+        };
+        if unit || m.zero_decided()? {
             continue;
         }
-        if m < last {
+        let below = decided(m.decide_lt(&last), || {
+            format!("whether the stride {m} is at least the running extent {last}")
+        })?;
+        if below {
+            let stride = match m.as_i64() {
+                Some(v) => Scalar::basis(v, path).to_string(),
+                None => m.to_string(),
+            };
             return Err(Error::injectivity(format!(
-                "Non-injective layout in complement (stride {} is below the running extent {last})",
-                Scalar::basis(m, path)
+                "Non-injective layout in complement (stride {stride} is below the running extent {last})"
             )));
         }
-        fold_push(out, int::floor_div(m, last)?, last)?;
-        last = int::mul(m, s)?;
+        let gap = m.floor_divmod(&last)?.0;
+        fold_push(out, gap, last)?;
+        last = m.mul(&s)?;
     }
-    fold_push(out, 1, last)
+    fold_push(out, E::from_i64(1), last)
 }
 
 /// Grows the extension mode (the last) of one axis complement `minimal`

@@ -815,7 +815,7 @@ impl<D: StrideLeaf> Walk<D> {
             0 => &self.first.modes,
             _ => &self.more[ax - 1].modes,
         };
-        base_case_into(modes, t, v, &mut self.rs, &mut self.rd)
+        base_case_into(modes, &t, &v, &mut self.rs, &mut self.rd)
             .map_err(|err| base_case_error(err, a, t, e))?;
         self.terms.push((j as u32, ax as u32, t, v));
         Ok(())

@@ -12,6 +12,8 @@ use smallvec::SmallVec;
 
 use crate::error::{ErrorKind, Result};
 use crate::htuple::{push_rank, Leaves, Nodes, LEAF};
+use crate::integer::Integer;
+use crate::sym::SymInt;
 use crate::{Layout, Scalar};
 
 /// Inline list of integers (the integer strides of a small layout).
@@ -191,6 +193,153 @@ impl StrideLeaf for Scalar {
     }
     fn has_f2(&self) -> bool {
         has_f2(self, 0)
+    }
+}
+
+/// A stride leaf over extents of the integer `E`: what the kernels shared
+/// by concrete and symbolic layouts (fold, the complement of an axis, the
+/// chain of right_inverse, the composition base case) ask of a stride.
+/// Every [`StrideLeaf`] is one over `i64` extents; [`SymInt`] is one over
+/// symbolic extents. A question the symbols' facts do not decide is an
+/// error that names it (`docs/language.md`, "Symbols": nothing is taken
+/// on faith).
+pub(crate) trait Leaf<E: Integer>: Clone + PartialEq + std::fmt::Display {
+    /// The zero stride.
+    fn zero_leaf() -> Self;
+    /// `self * n`. Errors: `overflow`.
+    fn mul_ext(&self, n: &E) -> Result<Self>;
+    /// Coalesce's merge rule ([`StrideLeaf::continues`]): does `s:d`
+    /// continue `sa:da`?
+    fn continues_ext(da: &Self, sa: &E, d: &Self) -> Result<bool>;
+    /// Whether the stride is zero (an error where it is not decided).
+    fn zero_decided(&self) -> Result<bool>;
+    /// Whether `self == o` (an error where it is not decided).
+    fn eq_decided(&self, o: &Self) -> Result<bool>;
+    /// The stride order (an error where it is not decided, or where the
+    /// algebra has none).
+    fn order(&self, o: &Self) -> Result<std::cmp::Ordering>;
+}
+
+impl<D: StrideLeaf> Leaf<i64> for D {
+    #[inline(always)]
+    fn zero_leaf() -> D {
+        D::zero()
+    }
+    #[inline(always)]
+    fn mul_ext(&self, n: &i64) -> Result<D> {
+        self.mul_int(*n)
+    }
+    #[inline(always)]
+    fn continues_ext(da: &D, sa: &i64, d: &D) -> Result<bool> {
+        D::continues(da, *sa, d)
+    }
+    #[inline(always)]
+    fn zero_decided(&self) -> Result<bool> {
+        Ok(self.is_zero())
+    }
+    #[inline(always)]
+    fn eq_decided(&self, o: &D) -> Result<bool> {
+        Ok(self == o)
+    }
+    #[inline(always)]
+    fn order(&self, o: &D) -> Result<std::cmp::Ordering> {
+        self.try_cmp(o)
+    }
+}
+
+impl Leaf<SymInt> for SymInt {
+    fn zero_leaf() -> SymInt {
+        SymInt::from(0)
+    }
+    fn mul_ext(&self, n: &SymInt) -> Result<SymInt> {
+        self.mul(n)
+    }
+    fn continues_ext(da: &SymInt, sa: &SymInt, d: &SymInt) -> Result<bool> {
+        // decided: the operations that fold first (the inverses, the
+        // complement, composition) read the folded modes, so a merge must
+        // happen exactly where it would for every admissible value
+        let p = da.mul(sa)?;
+        d.sub(&p)?.proven_zero().ok_or_else(|| {
+            undecided(format_args!(
+                "whether the stride {d} continues the mode {sa}:{da} (is {p})"
+            ))
+        })
+    }
+    fn zero_decided(&self) -> Result<bool> {
+        self.proven_zero()
+            .ok_or_else(|| undecided(format_args!("whether the stride {self} is 0")))
+    }
+    fn eq_decided(&self, o: &SymInt) -> Result<bool> {
+        self.sub(o)?
+            .proven_zero()
+            .ok_or_else(|| undecided(format_args!("whether {self} and {o} are equal")))
+    }
+    fn order(&self, o: &SymInt) -> Result<std::cmp::Ordering> {
+        use std::cmp::Ordering;
+        match (self.lt(o), o.lt(self)) {
+            (Some(true), _) => Ok(Ordering::Less),
+            (_, Some(true)) => Ok(Ordering::Greater),
+            (Some(false), Some(false)) => Ok(Ordering::Equal),
+            _ => Err(undecided(format_args!(
+                "the order of the strides {self} and {o}"
+            ))),
+        }
+    }
+}
+
+/// A symbolic stride for `coalesce` alone: two modes merge where the rule
+/// holds as polynomials and stay apart otherwise (both are the same
+/// function, so coalesce needs no decision).
+#[derive(Clone, PartialEq)]
+pub(crate) struct Loose(pub(crate) SymInt);
+
+impl std::fmt::Display for Loose {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl Leaf<SymInt> for Loose {
+    fn zero_leaf() -> Loose {
+        Loose(SymInt::from(0))
+    }
+    fn mul_ext(&self, n: &SymInt) -> Result<Loose> {
+        Ok(Loose(self.0.mul(n)?))
+    }
+    fn continues_ext(da: &Loose, sa: &SymInt, d: &Loose) -> Result<bool> {
+        match da.0.mul(sa) {
+            Ok(p) => Ok(p == d.0),
+            Err(e) if e.kind() == ErrorKind::Overflow => Ok(false),
+            Err(e) => Err(e),
+        }
+    }
+    fn zero_decided(&self) -> Result<bool> {
+        self.0.zero_decided()
+    }
+    fn eq_decided(&self, o: &Loose) -> Result<bool> {
+        self.0.eq_decided(&o.0)
+    }
+    fn order(&self, o: &Loose) -> Result<std::cmp::Ordering> {
+        self.0.order(&o.0)
+    }
+}
+
+/// The `value` error of a question about symbols that their facts do not
+/// decide.
+#[cold]
+pub(crate) fn undecided(what: std::fmt::Arguments<'_>) -> crate::Error {
+    crate::Error::value(format!(
+        "the symbols' facts do not decide {what} (declare more with `assume`: a divisor \
+         `N % k == 0` or a lower bound `N >= b`)"
+    ))
+}
+
+/// `Some(answer)` decided, else the error of an undecided question `what`.
+#[inline(always)]
+pub(crate) fn decided(d: Option<bool>, what: impl FnOnce() -> String) -> Result<bool> {
+    match d {
+        Some(b) => Ok(b),
+        None => Err(undecided(format_args!("{}", what()))),
     }
 }
 

@@ -1,5 +1,5 @@
 //! Every example of the user documentation (`docs/language.md`,
-//! `docs/differences.md`) is run through the notation and its output
+//! `docs/differences.md`, `docs/symbols.md`) is run through the notation and its output
 //! compared with the text written under it.
 //!
 //! The format, as `docs/language.md` explains it to readers: a fenced block
@@ -21,7 +21,7 @@ use rcute::notation::emit::{emit, CodeStyle};
 use rcute::notation::{format_value, Session, Style};
 
 /// The documentation files whose examples are checked.
-const DOCS: &[&str] = &["docs/language.md", "docs/differences.md"];
+const DOCS: &[&str] = &["docs/language.md", "docs/differences.md", "docs/symbols.md"];
 
 /// What marks an expected output.
 const EXPECT: &str = "# =>";
@@ -205,6 +205,11 @@ fn language_examples() {
 #[test]
 fn differences_examples() {
     check_doc(DOCS[1], 30);
+}
+
+#[test]
+fn symbols_examples() {
+    check_doc(DOCS[2], 25);
 }
 
 /// The checker itself: a wrong output, a missing `# =>` line and a stray
