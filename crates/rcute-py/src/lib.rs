@@ -121,8 +121,10 @@ impl PyLayout {
 
     /// The Python-side value of the layout with symbols `l`.
     fn symbolic(l: SymLayout, sympy: bool) -> Self {
+        let mut placeholder = fast::LayoutBox::take();
+        *placeholder = RLayout::leaf(1, Scalar::Int(0));
         PyLayout {
-            inner: fast::LayoutBox::new(fast::LayoutBox::take()),
+            inner: fast::LayoutBox::new(placeholder),
             sym: Some(Box::new(SymPart { layout: l, sympy })),
             vectorcall: vcall::LAYOUT_CALL,
             shape_py: GILOnceCell::new(),

@@ -308,6 +308,7 @@ def test_layout_algebra_with_symbols():
     # is 64:1), written with N; each is also checked against the concrete
     # operation after substitution
     N = Symbol("La")
+    K = Symbol("Lk", min=2)  # left_inverse needs the order 1 < K
     L = rcute.Layout((N, 4), (1, N))
     Lay = rcute.Layout
     cases = [
@@ -325,7 +326,7 @@ def test_layout_algebra_with_symbols():
         (lambda: rcute.right_inverse(Lay((N, 4), (4, 1))), "(4, La):(La, 1)"),
         (lambda: rcute.right_inverse(L), "4*La:1"),
         (lambda: rcute.left_inverse(L), "4*La:1"),
-        (lambda: rcute.left_inverse(Lay((4, N), (N, 1))), "(La, 4):(4, 1)"),
+        (lambda: rcute.left_inverse(Lay((4, K), (K, 1))), "(Lk, 4):(4, 1)"),
         (lambda: rcute.logical_divide(Lay(4 * N, 1), Lay(N, 1)), "(La, 4):(1, La)"),
         (lambda: rcute.logical_divide(Lay(4 * N, 1), Lay(4, 1)), "(4, La):(1, 4)"),
         (lambda: rcute.logical_divide(Lay((N, 8), (1, N)), (None, Lay(2, 1))), "(La, (2, 4)):(1, (La, 2*La))"),

@@ -315,7 +315,8 @@ fn algebra(a: &mut Args, path: &[i64]) -> Result<Value> {
     match name {
         "coalesce" => {
             let x = a.req(0)?;
-            let prof = a.opt(1)?;
+            // (the profile 1 is the whole layout)
+            let prof = a.opt(1)?.filter(|p| !matches!(p, Value::Int(1)));
             if !path.is_empty() || prof.is_some() {
                 return Err(unavailable(
                     name,
