@@ -246,11 +246,13 @@ fn other_operations_refuse() {
                 "flatten(L)",
                 "error: type: flatten: the layout with symbols (N, 4):(1, N) is not accepted here; \
                  layouts with symbols are accepted by size, cosize, rank, depth, shape, stride, get, \
-                 subs, by coalesce, composition, complement, right_inverse, left_inverse and \
-                 logical_divide, and by calling L(c) and mode access L[i] (`subs(L, N=...)` \
+                 subs, by coalesce, composition, complement, right_inverse, left_inverse, \
+                 logical_divide, zipped_divide, tiled_divide, flat_divide, logical_product and \
+                 make_layout_like, and by calling L(c) and mode access L[i] (`subs(L, N=...)` \
                  substitutes values)",
             ),
-            ("logical_product(L, 2)", "error: type: logical_product: the layout with symbols..."),
+            ("blocked_product(L, 2)", "error: type: blocked_product: the layout with symbols..."),
+            ("logical_product(L, (2, 2))", "error: type: logical_product: a tiler by mode is not available on layouts with symbols..."),
             ("make_tensor(L)", "error: type: make_tensor: the layout with symbols..."),
             ("idx2crd(3, (L, 2))", "error: type: idx2crd: the layout with symbols..."),
             ("coalesce(L, (1, None))", "error: type: coalesce: the by-mode form (a profile, coalesce[i]) is not available on layouts with symbols..."),
@@ -306,6 +308,45 @@ fn algebra() {
             ),
             // a result without symbols is a plain layout: subs gives the concrete answer
             ("subs(coalesce(L), N=8) == coalesce(subs(L, N=8))", "True"),
+        ],
+    );
+}
+
+/// The divides that rearrange modes, the product and make_layout_like on
+/// layouts with symbols. Expected values by hand: mode 0 `M:1` divided by
+/// 16 is `(16, M/16):(1, 16)` (16 divides M), mode 1 `K:M` by 8 is
+/// `(8, ceil(K/8)):(M, 8*M)`; zipped gathers the tiles, tiled spreads the
+/// rests, flat spreads both. `complement((4,N):(1,4))` is `1:4*N`, so the
+/// product's second mode is `3:4*N`. make_layout_like assigns compact
+/// strides in the order 1 < 2 < 8*N.
+#[test]
+fn algebra_rearranging() {
+    check(
+        &["assume N, K", "assume M % 16 == 0"],
+        &[
+            (
+                "zipped_divide((M, K):(1, M), (16, 8))",
+                "((16, 8), (M/16, (K + 7)//8)):((1, M), (16, 8*M))",
+            ),
+            (
+                "tiled_divide((M, K):(1, M), (16, 8))",
+                "((16, 8), M/16, (K + 7)//8):((1, M), 16, 8*M)",
+            ),
+            (
+                "flat_divide((M, K):(1, M), (16, 8))",
+                "(16, 8, M/16, (K + 7)//8):(1, M, 16, 8*M)",
+            ),
+            ("zipped_divide((M, K):(1, M), 16)", "(16, K*M/16):(1, 16)"),
+            ("logical_product((4, N):(1, 4), 3:1)", "((4, N), 3):((1, 4), 4*N)"),
+            ("make_layout_like((2, N, 4):(1, 8*N, 2))", "(2, N, 4):(1, 8, 2)"),
+            (
+                "make_layout_like((2, N, 4):(1, N, 2))",
+                "error: value: make_layout_like((2, N, 4):(1, N, 2)): the symbols' facts do not decide the order of the strides N and 1...",
+            ),
+            (
+                "zipped_divide((M, K):(1, M), (16, None))",
+                "error: type: zipped_divide: a `None` mode in the tiler is not available on layouts with symbols...",
+            ),
         ],
     );
 }
