@@ -230,8 +230,8 @@ def test_layout_with_symbols_refusals():
     L = rcute.Layout((N, 4), (1, N))
     with pytest.raises(TypeError, match="flatten: the layout with symbols .* is not accepted here"):
         rcute.flatten(L)
-    with pytest.raises(TypeError, match="logical_product: the layout with symbols"):
-        rcute.logical_product(L, 2)
+    with pytest.raises(TypeError, match="blocked_product: the layout with symbols"):
+        rcute.blocked_product(L, 2)
     with pytest.raises(TypeError, match="slice_and_offset: the layout with symbols"):
         rcute.slice_and_offset(L, (None, 1))
     with pytest.raises(TypeError, match="the by-mode form"):
@@ -347,3 +347,66 @@ def test_layout_algebra_with_symbols():
     m = sympy.Symbol("La", positive=True, integer=True)
     R = rcute.coalesce(rcute.Layout((m, 4), (1, m)))
     assert R.shape == 4 * m and isinstance(R.shape, sympy.Expr)
+
+
+def test_documented_symbolic_examples():
+    # the worked examples of docs/symbols.md and the rules for symbols in
+    # docs/language.md (expected values derived by hand there; each is the
+    # concrete answer for every admissible value, as the library's
+    # substitution property checks)
+    Lay = rcute.Layout
+    n16 = Symbol("Dn", divisible_by=16)
+    k = Symbol("Dk")
+    m = Symbol("Dm")
+    x = Symbol("Dx")
+    q = Symbol("Dq", min=2)
+    r = Symbol("Dr", divisible_by=8)
+    # 16 divides Dn: the tile count is exact
+    assert str(rcute.logical_divide(Lay((n16, k), (1, 2 * n16)), 16)) == (
+        "(16, (Dn/16, Dk)):(1, (16, 2*Dn))"
+    )
+    # without the fact: an error naming the undecided question
+    with pytest.raises(ValueError, match="do not decide whether 16 is below Dm"):
+        rcute.logical_divide(Lay((m, k), (1, 2 * m)), 16)
+    # a ceiling tile count needs no fact
+    assert str(rcute.logical_divide(Lay((m, k), (1, m)), (16, 8))) == (
+        "((16, (Dm + 15)//16), (8, (Dk + 7)//8)):((1, 16), (Dm, 8*Dm))"
+    )
+    assert str(rcute.coalesce(Lay((4, m), (1, 4)))) == "4*Dm:1"
+    assert str(rcute.coalesce(Lay((4, 8, m), (1, 4, 32)))) == "32*Dm:1"
+    assert str(rcute.right_inverse(Lay((m, 4), (1, m)))) == "4*Dm:1"
+    # the order of the strides is proven, not positional
+    assert str(rcute.complement(Lay((2, q, q), (q * q, q, 1)))) == "1:2*Dq*Dq"
+    ri = rcute.right_inverse(Lay((4, 3, r), (3 * r, r, 1)))
+    assert str(ri) == "(Dr, 3, 4):(12, 4, 1)"
+    assert str(rcute.size(ri)) == "12*Dr"
+    # nothing on faith: an unproven order, a false injectivity
+    with pytest.raises(ValueError, match="order of the strides 1 and Dx"):
+        rcute.complement(Lay((2, m), (x, 1)))
+    with pytest.raises(ValueError, match="injectivity: .*Non-injective"):
+        rcute.complement(Lay((2, 2), (x, x)))
+    # the rearranging divides, the product and make_layout_like
+    t = Lay((n16, k), (1, n16))
+    assert str(rcute.zipped_divide(t, (16, 8))) == (
+        "((16, 8), (Dn/16, (Dk + 7)//8)):((1, Dn), (16, 8*Dn))"
+    )
+    assert str(rcute.flat_divide(t, (16, 8))) == "(16, 8, Dn/16, (Dk + 7)//8):(1, Dn, 16, 8*Dn)"
+    assert str(rcute.logical_product(Lay((4, m), (1, 4)), Lay(3, 1))) == "((4, Dm), 3):((1, 4), 4*Dm)"
+    assert str(rcute.make_layout_like(Lay((2, m, 4), (1, 8 * m, 2)))) == "(2, Dm, 4):(1, 8, 2)"
+    # substituting gives the concrete answer
+    z = rcute.zipped_divide(t, (16, 8))
+    assert z.subs(Dn=64, Dk=24) == rcute.zipped_divide(Lay((64, 24), (1, 64)), (16, 8))
+
+
+def test_documented_examples_with_sympy():
+    sympy = pytest.importorskip("sympy")
+    n, k = sympy.symbols("En Ek", positive=True, integer=True)
+    t = rcute.Layout((n, k), (1, n))
+    # sympy in, sympy out: sizes and leaves are sympy expressions
+    c = rcute.coalesce(t)
+    assert sympy.simplify(rcute.size(c) - n * k) == 0
+    r = rcute.right_inverse(rcute.Layout((n, 4), (1, n)))
+    assert isinstance(rcute.size(r), sympy.Expr)
+    assert sympy.simplify(rcute.size(r) - 4 * n) == 0
+    z = rcute.zipped_divide(t, (n, 1))
+    assert z.subs(En=8, Ek=3) == rcute.zipped_divide(rcute.Layout((8, 3), (1, 8)), (8, 1))
