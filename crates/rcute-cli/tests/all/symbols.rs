@@ -247,9 +247,9 @@ fn other_operations_refuse() {
                 "error: type: flatten: the layout with symbols (N, 4):(1, N) is not accepted here; \
                  layouts with symbols are accepted by size, cosize, rank, depth, shape, stride, get, \
                  subs, by coalesce, composition, complement, right_inverse, left_inverse, \
-                 logical_divide, zipped_divide, tiled_divide, flat_divide, logical_product and \
-                 make_layout_like, and by calling L(c) and mode access L[i] (`subs(L, N=...)` \
-                 substitutes values)",
+                 logical_divide, zipped_divide, tiled_divide, flat_divide, logical_product, \
+                 make_layout_like and max_common_vector, and by calling L(c) and mode access L[i] \
+                 (`subs(L, N=...)` substitutes values)",
             ),
             ("blocked_product(L, 2)", "error: type: blocked_product: the layout with symbols..."),
             ("logical_product(L, (2, 2))", "error: type: logical_product: a tiler by mode is not available on layouts with symbols..."),
@@ -342,6 +342,15 @@ fn algebra_rearranging() {
             (
                 "make_layout_like((2, N, 4):(1, N, 2))",
                 "error: value: make_layout_like((2, N, 4):(1, N, 2)): the symbols' facts do not decide the order of the strides N and 1...",
+            ),
+            // A == B: all 8*N offsets are common; a padded leading
+            // dimension K + 4 shares only the first column (K)
+            ("max_common_vector((N, 8):(1, N), (N, 8):(1, N))", "8*N"),
+            ("max_common_vector((K, N):(1, K), (K, N):(1, K + 4))", "K"),
+            // column- against row-major: 8 for N = 1, 1 for N >= 2
+            (
+                "max_common_vector((N, 8):(1, N), (N, 8):(8, 1))",
+                "error: value: max_common_vector((N, 8):(1, N), (N, 8):(8, 1)): the symbols' facts do not decide whether N and 1 are equal...",
             ),
             (
                 "zipped_divide((M, K):(1, M), (16, None))",

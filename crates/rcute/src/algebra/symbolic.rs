@@ -253,6 +253,28 @@ impl SymLayout {
         Ok(SymLayout::from_raw(self.shape().clone(), stride))
     }
 
+    /// `max_common_vector(A, B)` (as
+    /// [`max_common_vector`](fn@crate::algebra::max_common_vector)): the
+    /// extent of the first mode of `coalesce(A ∘ right_inverse(B))` when its
+    /// stride is 1, else 1. The coalesce here decides every merge (the first
+    /// mode's extent depends on them).
+    ///
+    /// Errors: those of [`SymLayout::right_inverse`] and
+    /// [`SymLayout::composition`]; `value` where the facts do not decide a
+    /// merge or whether the first stride is 1.
+    pub fn max_common_vector(&self, b: &SymLayout) -> Result<SymInt> {
+        let what = || format!("max_common_vector({self}, {b})");
+        let inv = b.right_inverse().map_err(|e| context(e, what()))?;
+        let common = self.composition(&inv).map_err(|e| context(e, what()))?;
+        let mut f = folded(&common).map_err(|e| context(e, what()))?;
+        drop_trailing_unit(&mut f);
+        let Some((s, d)) = f.first() else {
+            return Ok(int(1));
+        };
+        let unit = d.eq_decided(&int(1)).map_err(|e| context(e, what()))?;
+        Ok(if unit { s.clone() } else { int(1) })
+    }
+
     /// The folded modes with their domain multipliers `(s, d, pp)`.
     fn with_multipliers(&self) -> Result<SmallVec<[(SymInt, SymInt, SymInt); 8]>> {
         let f = folded(self)?;
@@ -770,6 +792,15 @@ mod tests {
                 )
                 .unwrap()
             };
+            // a layout of A's shape for max_common_vector: A's modes
+            // reordered (a permutation of A's strides) or compact
+            let b2 = if r.next(2) == 0 {
+                a.make_layout_like().unwrap_or_else(|_| a.clone())
+            } else {
+                let mut ds: Vec<SymInt> = a.stride().leaves().to_vec();
+                ds.reverse();
+                SymLayout::from_shape_stride(a.shape().clone(), HTuple::flat(ds)).unwrap()
+            };
             // a tiler by mode: a tile for the first mode (and the second)
             let by_mode: Vec<SymLayout> = (0..1 + r.next(2).min(rank as u64 - 1))
                 .map(|_| {
@@ -792,6 +823,10 @@ mod tests {
                 a.flat_divide(Tiles::ByMode(&by_mode)),
                 a.tiled_divide(Tiles::Whole(&b)),
                 a.flat_divide(Tiles::Whole(&b)),
+                // (an integer result: compared as the layout `v:1`)
+                a.max_common_vector(&b2).map(|v| {
+                    SymLayout::from_shape_stride(HTuple::leaf(v), HTuple::leaf(int(1))).unwrap()
+                }),
             ];
             for (k, res) in results.into_iter().enumerate() {
                 let Ok(res) = res else { continue };
@@ -824,7 +859,12 @@ mod tests {
                         10 => crate::algebra::tiled_divide(&ac, &tiles),
                         11 => crate::algebra::flat_divide(&ac, &tiles),
                         12 => crate::algebra::tiled_divide(&ac, &whole),
-                        _ => crate::algebra::flat_divide(&ac, &whole),
+                        13 => crate::algebra::flat_divide(&ac, &whole),
+                        _ => {
+                            let b2c = b2.subs(&vals).unwrap().to_concrete().unwrap();
+                            crate::algebra::max_common_vector(&ac, &b2c)
+                                .and_then(|v| Layout::new(v, 1))
+                        }
                     };
                     let got = res.subs(&vals).unwrap().to_concrete().unwrap();
                     let want = want.unwrap_or_else(|e| {
@@ -864,7 +904,7 @@ mod tests {
         checked
     }
 
-    const NAMES: [&str; 14] = [
+    const NAMES: [&str; 15] = [
         "coalesce",
         "complement",
         "right_inverse",
@@ -879,6 +919,7 @@ mod tests {
         "flat_divide by mode",
         "tiled_divide",
         "flat_divide",
+        "max_common_vector",
     ];
 
     fn same_function(x: &Layout, y: &Layout) -> bool {

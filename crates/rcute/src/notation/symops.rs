@@ -39,6 +39,7 @@ pub(crate) const ALGEBRA: &[&str] = &[
     "flat_divide",
     "logical_product",
     "make_layout_like",
+    "max_common_vector",
 ];
 
 /// The constructors that build a layout with symbols from a symbolic shape
@@ -442,6 +443,12 @@ fn algebra(a: &mut Args, path: &[i64]) -> Result<Value> {
                 SymTiler::Whole(t) => value(l.logical_product(&t)),
                 SymTiler::ByMode(_) => Err(unavailable(name, "a tiler by mode")),
             }
+        }
+        "max_common_vector" => {
+            let x = a.req(0)?;
+            let b = a.req(1)?;
+            let v = operand(&x, name)?.max_common_vector(&operand(&b, name)?)?;
+            Ok(Value::from_sym(v))
         }
         "make_layout_like" => {
             let x = a.req(0)?;
