@@ -369,7 +369,7 @@ impl SymLayout {
     pub fn tiled_divide(&self, tiles: Tiles<'_>) -> Result<SymLayout> {
         let (t, r) = self.divided_parts(tiles, "tiled_divide")?;
         let first = match tiles {
-            Tiles::Whole(_) => t.into_iter().next().map_or_else(|| join([]), |x| x),
+            Tiles::Whole(_) => t.into_iter().next().unwrap_or_else(|| join([])),
             Tiles::ByMode(_) => join(t),
         };
         Ok(join(
