@@ -245,10 +245,10 @@ fn other_operations_refuse() {
             (
                 "flatten(L)",
                 "error: type: flatten: the layout with symbols (N, 4):(1, N) is not accepted here; \
-                 layouts with symbols are accepted by size, cosize, rank, depth, shape, stride, get, \
-                 subs, by coalesce, composition, complement, right_inverse, left_inverse, \
-                 logical_divide, zipped_divide, tiled_divide, flat_divide, logical_product, \
-                 make_layout_like and max_common_vector, and by calling L(c) and mode access L[i] \
+                 layouts with symbols are accepted by get, size, cosize, rank, depth, shape, stride, \
+                 subs, by make_layout_like, coalesce, composition, complement, logical_divide, \
+                 zipped_divide, tiled_divide, flat_divide, logical_product, right_inverse, \
+                 left_inverse and max_common_vector, and by calling L(c) and mode access L[i] \
                  (`subs(L, N=...)` substitutes values)",
             ),
             ("blocked_product(L, 2)", "error: type: blocked_product: the layout with symbols..."),

@@ -84,6 +84,23 @@ const fn kwrest(name: &'static str) -> Param {
     }
 }
 
+/// What an operation does with layouts with symbols (the notation's
+/// dispatch reads it; the refusal message lists the operations that
+/// accept them from it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Symbols {
+    /// Layouts with symbols are refused (a `type` error naming the
+    /// operations that accept them).
+    No,
+    /// A query whose general implementation reads layouts with symbols.
+    Query,
+    /// An algebra operation with a form on layouts with symbols.
+    Algebra,
+    /// A constructor that builds a layout with symbols from symbolic
+    /// shapes and strides.
+    Constructor,
+}
+
 /// The groups the operations are listed in (`rcute help`, the docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Group {
@@ -143,6 +160,9 @@ pub struct Operation {
     /// True when the first argument may be a tensor: the operation applies
     /// to the tensor's layout and keeps its accessor.
     pub tensor_first: bool,
+    /// What it does with layouts with symbols (`docs/language.md`,
+    /// "Layouts with symbols").
+    pub symbols: Symbols,
     /// One line: what it computes.
     pub summary: &'static str,
     /// One paragraph: definition, arguments, errors, and the C++ CuTe
@@ -167,6 +187,7 @@ impl fmt::Debug for Operation {
             .field("params", &self.params)
             .field("mode_indexed", &self.mode_indexed)
             .field("tensor_first", &self.tensor_first)
+            .field("symbols", &self.symbols)
             .field("direct", &self.direct.is_some())
             .finish_non_exhaustive()
     }
@@ -312,6 +333,7 @@ const TABLE: &[Operation] = &[
         params: &[req("obj"), opt("path", "()"), rest("more")],
         mode_indexed: true,
         tensor_first: false,
+        symbols: Symbols::Query,
         summary: "the element, mode or sub-layout at a path",
         doc: "Follows `path` (the subscript path, then the `path` argument) into `obj`: \
               element `i` of a tuple (a negative index counts from the end), mode `i` of a \
@@ -331,6 +353,7 @@ const TABLE: &[Operation] = &[
         params: &[req("obj"), opt("indices", "()")],
         mode_indexed: true,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "the tuple of the elements at several indices",
         doc: "The tuple `(get(obj, i), get(obj, j), ...)` for the indices `indices` (each an \
               index or a path), or for the subscripts of `select[i, j](obj)` when `indices` is \
@@ -349,6 +372,7 @@ const TABLE: &[Operation] = &[
         params: &[req("obj"), opt("indices", "()")],
         mode_indexed: true,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "the elements of an index range",
         doc: "`take(obj, (b, e))` (or `take[b, e](obj)`) is the tuple of the elements (or \
               modes) `b, ..., e-1` of `obj`. Exactly two indices with `b <= e` are required \
@@ -366,6 +390,7 @@ const TABLE: &[Operation] = &[
         params: &[req("obj"), req("x"), opt("n", "None")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "a tuple or layout with an element or mode added at the end",
         doc: "`obj` with `x` added as its last element: a tuple gains the element `x`, a \
               layout the mode `x` (a layout); a non-tuple counts as the 1-tuple of itself. With \
@@ -384,6 +409,7 @@ const TABLE: &[Operation] = &[
         params: &[req("obj"), req("x"), opt("n", "None")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "a tuple or layout with an element or mode added in front",
         doc: "As `append`, with `x` added in front (`n` copies up to rank `n`). C++ CuTe: \
               `prepend`. \
@@ -399,6 +425,7 @@ const TABLE: &[Operation] = &[
         params: &[req("obj"), opt("indices", "()")],
         mode_indexed: true,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "an index range of elements or modes made into one",
         doc: "`group(obj, (b, e))` (or `group[b, e](obj)`) replaces the elements (or modes) \
               `b, ..., e-1` of `obj` by one tuple (one mode) of them; `e = -1` means the rank, \
@@ -417,6 +444,7 @@ const TABLE: &[Operation] = &[
         params: &[req("obj"), opt("path", "()"), opt("pad", "0")],
         mode_indexed: true,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "nests a value at a path, padding the other positions",
         doc: "The inverse of `get`: for each index `i` of the path (the subscripts, then the \
               `path` argument), from the innermost outwards, the value becomes the tuple of \
@@ -434,6 +462,7 @@ const TABLE: &[Operation] = &[
         params: &[req("x")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "a 1-tuple of a non-tuple",
         doc: "`x` itself if it is a tuple, else the 1-tuple `(x,)`. C++ CuTe: `wrap`.",
         example: "wrap(3)",
@@ -447,6 +476,7 @@ const TABLE: &[Operation] = &[
         params: &[req("x")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "strips 1-tuples",
         doc: "While `x` is a tuple of exactly one element, replaces it by that element; any \
               other value is returned as it is. C++ CuTe: `unwrap`.",
@@ -461,6 +491,7 @@ const TABLE: &[Operation] = &[
         params: &[req("x"), req("profile")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "a tuple nested like a profile, every leaf a value",
         doc: "The tuple nested like `profile` whose every leaf is `x` (`x` itself for a leaf \
               profile). A result of more than 65536 parts is a `value` error. C++ CuTe: \
@@ -476,6 +507,7 @@ const TABLE: &[Operation] = &[
         params: &[req("htuple"), req("B")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "the parts at the None leaves of a coordinate",
         doc: "Walks the coordinate `htuple` (which may contain `None`) together with `B`, \
               following the coordinate's structure, and returns the flat tuple of the \
@@ -493,6 +525,7 @@ const TABLE: &[Operation] = &[
         params: &[req("htuple"), req("B")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "the parts at the non-None leaves of a coordinate",
         doc: "The complement of `slice_`: the flat tuple of the sub-tuples of `B` that stand \
               at the leaves of the coordinate `htuple` that are not `None`. C++ CuTe: `dice`.",
@@ -507,6 +540,7 @@ const TABLE: &[Operation] = &[
         params: &[req("t")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "the list of the leaves of a tuple",
         doc: "The leaves of `t` in traversal order, as a list (printed in brackets); a leaf \
               gives a one-element list. `flatten` gives the same leaves as a tuple.",
@@ -522,6 +556,7 @@ const TABLE: &[Operation] = &[
         params: &[req("obj")],
         mode_indexed: true,
         tensor_first: false,
+        symbols: Symbols::Query,
         summary: "the number of coordinates: the product of the shape",
         doc: "The product of the leaves of the shape of `obj` (a tuple, a layout, a swizzled \
               layout or a tensor); `1` for `()`. `size[i](obj)` is the size of mode `i`. \
@@ -538,6 +573,7 @@ const TABLE: &[Operation] = &[
         params: &[req("obj")],
         mode_indexed: true,
         tensor_first: false,
+        symbols: Symbols::Query,
         summary: "the size of the codomain: the product of the coshape",
         doc: "`product(coshape(L))`, for integer strides `1 + sum((s-1)*|d|)` over the \
               leaves: the number of offsets from the smallest to the largest image point, as \
@@ -556,6 +592,7 @@ const TABLE: &[Operation] = &[
         params: &[req("obj")],
         mode_indexed: true,
         tensor_first: false,
+        symbols: Symbols::Query,
         summary: "the number of modes",
         doc: "The number of top-level modes of a tuple, or of the shape of a layout, swizzled \
               layout or tensor (a layout with symbols too); `1` for a leaf and `0` for `()`. \
@@ -571,6 +608,7 @@ const TABLE: &[Operation] = &[
         params: &[req("obj")],
         mode_indexed: true,
         tensor_first: false,
+        symbols: Symbols::Query,
         summary: "the nesting depth",
         doc: "`0` for a leaf, and one more than the deepest mode for a tuple (of the shape, \
               for a layout or tensor). The empty tuple (and the empty layout `():()`) has \
@@ -586,6 +624,7 @@ const TABLE: &[Operation] = &[
         params: &[req("obj")],
         mode_indexed: true,
         tensor_first: false,
+        symbols: Symbols::Query,
         summary: "the shape",
         doc: "The shape of a layout, swizzled layout or tensor; an integer or a tuple of \
               integers is its own shape. A layout with symbols gives its symbolic shape. C++ \
@@ -601,6 +640,7 @@ const TABLE: &[Operation] = &[
         params: &[req("obj")],
         mode_indexed: true,
         tensor_first: false,
+        symbols: Symbols::Query,
         summary: "the stride",
         doc: "The stride of a layout, swizzled layout (its inner layout) or tensor: a tuple \
               congruent to the shape whose leaves are integers, coordinate values or F2 \
@@ -617,6 +657,7 @@ const TABLE: &[Operation] = &[
         params: &[req("obj")],
         mode_indexed: true,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "the extent of the codomain",
         doc: "The extent of the image along each codomain axis: `1 + sum((s-1)*|d|)` for \
               integer strides (strides count by their absolute value, as in C++), and for \
@@ -636,6 +677,7 @@ const TABLE: &[Operation] = &[
         params: &[req("obj")],
         mode_indexed: true,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "the profile of the codomain",
         doc: "The structure of the codomain, every leaf printed as `0`: `0` for integer or F2 \
               strides, a tuple with one leaf per axis for coordinate strides. A tiler argument \
@@ -653,6 +695,7 @@ const TABLE: &[Operation] = &[
         params: &[req("a"), req("b")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "whether two tuples have the same profile",
         doc: "True when `a` and `b` are nested alike: two leaves, or two tuples of the same \
               length whose modes are congruent (a layout stands for its shape; a coordinate \
@@ -669,6 +712,7 @@ const TABLE: &[Operation] = &[
         params: &[req("a"), req("b")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "whether the profile of one tuple coarsens the other's",
         doc: "True when `b`'s profile is `a`'s with some leaves replaced by sub-tuples: a leaf \
               coarsens anything, a tuple never coarsens a leaf, and two tuples need the same \
@@ -685,6 +729,7 @@ const TABLE: &[Operation] = &[
         params: &[req("a"), req("b")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "whether each coordinate of a is one of b",
         doc: "True when shape `a` coarsens shape `b` with equal sizes: two tuples of the same \
               length with compatible modes, or an integer `a` equal to `size(b)`. Layouts and \
@@ -701,6 +746,7 @@ const TABLE: &[Operation] = &[
         params: &[req("t")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "the tuple of leaves, or a layout with depth at most 1",
         doc: "The leaves of `t` as a flat tuple (a leaf gives a 1-tuple); a layout is flattened \
               in shape and stride together, keeping its function. C++ CuTe: `flatten`. \
@@ -716,6 +762,7 @@ const TABLE: &[Operation] = &[
         params: &[req("a")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "the product of the leaves",
         doc: "The product of all leaves of the shape `a`; `1` for `()`. C++ CuTe: `product`.",
         example: "product(((2,3),4))",
@@ -729,6 +776,7 @@ const TABLE: &[Operation] = &[
         params: &[posonly("x"), kwrest("values")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::Query,
         summary: "substitutes values for symbols",
         doc: "`x` with each symbol given as a keyword replaced by its value, everywhere in it \
               (integers, tuples, lists, layouts with symbols): `subs(N*K, N=128)` is `128*K`, \
@@ -748,6 +796,7 @@ const TABLE: &[Operation] = &[
         params: &[req("a")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "the product of each mode",
         doc: "The flat tuple whose `i`-th entry is the product of mode `i` of the tuple `a`. \
               C++ CuTe: `product_each`.",
@@ -762,6 +811,7 @@ const TABLE: &[Operation] = &[
         params: &[req("a"), opt("init", "1")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "the exclusive running product of the leaves",
         doc: "The tuple nested like `a` whose leaf `k` is `init` times the product of the \
               leaves before it (in traversal order): the column-major strides of the shape `a`. \
@@ -778,6 +828,7 @@ const TABLE: &[Operation] = &[
         params: &[req("a"), req("b")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "the sum of the leafwise products",
         doc: "The sum over the leaves of the congruent tuples `a` and `b` of their products, \
               in the stride algebra of the leaves (an integer times `E(i)` is a coordinate \
@@ -794,6 +845,7 @@ const TABLE: &[Operation] = &[
         params: &[req("idx"), req("shape"), opt("stride", "None")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "an index as a natural coordinate of a shape",
         doc: "The natural coordinate (congruent to `shape`) of the index `idx`, in \
               colexicographic order: the leftmost mode varies fastest and the last mode \
@@ -814,6 +866,7 @@ const TABLE: &[Operation] = &[
         params: &[req("crd"), req("shape"), opt("stride", "None")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "a coordinate of a shape as its integral index",
         doc: "The colexicographic index of the coordinate `crd` (integral, flat or natural): \
               each leaf is weighted by the product of the sizes to its left. No bounds are \
@@ -833,6 +886,7 @@ const TABLE: &[Operation] = &[
         params: &[req("a"), req("b")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "the coarsest shape both shapes coarsen, leaf by leaf",
         doc: "Walks the shapes `a` and `b` together: equal leaves stay, a leaf against a tuple \
               of the same size takes the tuple, two tuples must have the same length. Leaves \
@@ -848,6 +902,7 @@ const TABLE: &[Operation] = &[
         params: &[req("a"), req("b")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "the finest shape coarsening both shapes",
         doc: "Keeps the structure `a` and `b` share: two tuples of the same length are \
               coarsened mode by mode, and wherever that fails the enclosing level collapses to \
@@ -863,6 +918,7 @@ const TABLE: &[Operation] = &[
         params: &[req("x")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "whether a stride value has at most one nonzero term",
         doc: "True when `basis_repr(x)` has exactly one term: every integer and F2 value, the \
               zero coordinate value, and a coordinate value with one nonzero leaf such as \
@@ -878,6 +934,7 @@ const TABLE: &[Operation] = &[
         params: &[req("x")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "the (value, path) terms of a stride value",
         doc: "The list of the pairs `(value, path)`, one per nonzero leaf of the coordinate \
               value `x` in traversal order, `path` leading to the leaf; `[(0, ())]` when there \
@@ -893,6 +950,7 @@ const TABLE: &[Operation] = &[
         params: &[req("obj")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "a coordinate value as a plain tuple",
         doc: "The explicit children of a coordinate value as a plain nested tuple, \
               recursively through tuples; other values are returned as they are.",
@@ -907,6 +965,7 @@ const TABLE: &[Operation] = &[
         params: &[req("profile")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "the unit basis vector of each leaf's path",
         doc: "The tuple nested like `profile` whose leaf at path `p` is `E(*p)` (so a leaf \
               profile gives `1`): the strides of `make_identity_layout`. C++ CuTe: \
@@ -922,6 +981,7 @@ const TABLE: &[Operation] = &[
         params: &[req("profile")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "the unit vector on a basis value's axis",
         doc: "`E(*p)` for the path `p` of the basis value `profile` (`1` for a plain scalar). \
               A value with several nonzero terms is a `type` error.",
@@ -936,6 +996,7 @@ const TABLE: &[Operation] = &[
         params: &[req("x"), req("profile")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "the part of a value on a basis value's axis",
         doc: "`get(x, p)` for the path `p` of the basis value `profile`: the component of `x` \
               along that axis (`x` itself for a plain scalar `profile`). A value with several \
@@ -953,6 +1014,7 @@ const TABLE: &[Operation] = &[
         params: &[req("shape"), opt("stride", "1")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::Constructor,
         summary: "a layout from a shape and a (weakly congruent) stride",
         doc: "The layout `shape : stride`. The stride may be weakly congruent to the shape: an \
               integer leaf of the stride where the shape has a sub-tuple is the first stride of \
@@ -971,6 +1033,7 @@ const TABLE: &[Operation] = &[
         params: &[req("shape")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::Constructor,
         summary: "the column-major layout of a shape",
         doc: "The compact layout of `shape` whose leftmost mode has stride 1 (generalised \
               column-major, the default of `Layout`); a symbolic shape gives a layout with \
@@ -986,6 +1049,7 @@ const TABLE: &[Operation] = &[
         params: &[req("shape")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::Constructor,
         summary: "the row-major layout of a shape",
         doc: "The compact layout of `shape` whose rightmost mode has stride 1 (generalised \
               row-major); a symbolic shape gives a layout with symbols. C++ CuTe: \
@@ -1001,6 +1065,7 @@ const TABLE: &[Operation] = &[
         params: &[rest("args")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::Constructor,
         summary: "a layout from a shape and a stride, or a concatenation",
         doc: "C++'s three forms. `make_layout(shape, stride)` is `Layout(shape, stride)` and \
               `make_layout(shape)` the column-major `Layout(shape)`. `make_layout(L0, L1, ...)` \
@@ -1021,6 +1086,7 @@ const TABLE: &[Operation] = &[
         params: &[rest("modes")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "the tuple of its arguments, checked as a shape",
         doc: "The tuple `(m0, m1, ...)` of the arguments (integers or tuples of them): \
               `make_shape(4, 8)` is `(4, 8)`, `make_shape(4)` the 1-tuple `(4,)` and \
@@ -1037,6 +1103,7 @@ const TABLE: &[Operation] = &[
         params: &[rest("modes")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "the tuple of its arguments, checked as a stride",
         doc: "The tuple of the arguments, whose leaves are integers, coordinate values or F2 \
               values; other leaves are a `type` error. C++ CuTe: `make_stride`.",
@@ -1051,6 +1118,7 @@ const TABLE: &[Operation] = &[
         params: &[rest("modes")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "the tuple of its arguments, checked as a coordinate",
         doc: "The tuple of the arguments, whose leaves are integers, coordinate values or \
               `None` (`_`, which slices); other leaves are a `type` error. C++ CuTe: \
@@ -1066,6 +1134,7 @@ const TABLE: &[Operation] = &[
         params: &[rest("modes")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "the tuple of its arguments, checked as a tiler",
         doc: "The tuple of the arguments, each a tiler (an integer, a layout, `None` or a \
               tuple of tilers), to use as a by-mode tiler in the divides and products; other \
@@ -1081,6 +1150,7 @@ const TABLE: &[Operation] = &[
         params: &[req("A")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::Algebra,
         summary: "a compact layout with strides ordered like a layout's",
         doc: "The layout of `A`'s shape with compact strides assigned to the leaves in the \
               ascending order of `A`'s strides (ties keep leaf order); a zero stride stays \
@@ -1096,6 +1166,7 @@ const TABLE: &[Operation] = &[
         params: &[req("shape"), req("order")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "a compact layout with strides in a given order",
         doc: "The compact layout of `shape` whose leaves receive strides in the ascending order \
               of the congruent tuple `order` (equal values keep leaf order; only the relative \
@@ -1112,6 +1183,7 @@ const TABLE: &[Operation] = &[
         params: &[req("tiler")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "one layout acting like a tiler",
         doc: "Turns a tiler into one layout: an integer `n` is `n:1`, a layout is itself, and \
               the leaf of a tuple tiler at path `p` has its strides scaled into the axis `E(*p)` \
@@ -1128,6 +1200,7 @@ const TABLE: &[Operation] = &[
         params: &[req("shape")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "the layout mapping each coordinate to itself",
         doc: "`shape : make_basis_like(shape)`: every leaf of the shape gets the unit basis \
               vector of its path, so the layout maps each coordinate to itself as a coordinate \
@@ -1143,6 +1216,7 @@ const TABLE: &[Operation] = &[
         params: &[rest("seq")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "the unit basis vector at a path",
         doc: "The coordinate value `1` at the basis path `seq` (outermost index first), \
               printed innermost index first: `E(1,0)` is `1@0@1`; `E()` is `1`. Scaled and \
@@ -1159,6 +1233,7 @@ const TABLE: &[Operation] = &[
         params: &[req("value")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "an F2 (XOR) stride value",
         doc: "The F2 value of the integer `value`, printed `F<value>`: addition is XOR and \
               multiplication carry-less, so a layout with F2 strides expresses a swizzle as a \
@@ -1174,6 +1249,7 @@ const TABLE: &[Operation] = &[
         params: &[rest("children")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "a coordinate value from its children",
         doc: "The coordinate value with the given explicit children (integers, coordinate \
               values, or tuples of them); `ArithTuple(3, 5)` is `3*E(0) + 5*E(1)`, printed \
@@ -1190,6 +1266,7 @@ const TABLE: &[Operation] = &[
         params: &[req("value"), opt("seq", "()")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "a value at a basis path",
         doc: "`value` (a stride scalar) scaled onto the basis path `seq` (an index or a tuple \
               of indices, outermost first): `ScaledBasis(v, (i, j))` is `v * E(i, j)`. C++ \
@@ -1205,6 +1282,7 @@ const TABLE: &[Operation] = &[
         params: &[req("bits"), req("base"), req("shift")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "the swizzle functor Swizzle(B, M, S)",
         doc: "The functor that XORs the `bits` bits starting at bit `base + shift` into the \
               bits starting at `base` (a negative `shift` goes the other way); `Sw(x)` applies \
@@ -1223,6 +1301,7 @@ const TABLE: &[Operation] = &[
         params: &[req("A"), opt("profile", "1")],
         mode_indexed: true,
         tensor_first: true,
+        symbols: Symbols::Algebra,
         summary: "merges modes without changing the function",
         doc: "A layout of the same size and depth at most 1 that agrees with `A` on every \
               index in `0..size(A)`: modes of size 1 are dropped and a mode whose stride \
@@ -1245,6 +1324,7 @@ const TABLE: &[Operation] = &[
         params: &[req("A"), opt("profile", "1")],
         mode_indexed: true,
         tensor_first: true,
+        symbols: Symbols::No,
         summary: "coalesce, keeping the function on every integer",
         doc: "Like `coalesce`, but the result agrees with `A` on every integer index, not only \
               inside the domain: a trailing size-1 mode whose stride continues the function \
@@ -1263,6 +1343,7 @@ const TABLE: &[Operation] = &[
         params: &[req("A"), opt("profile", "1")],
         mode_indexed: true,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "coalesce without the stride-0 and size-1 modes",
         doc: "`coalesce(filter_zeros(A))`: removes the modes of stride 0 and of size 1 and \
               merges what can be merged; a layout with nothing left is `1:0`. By-mode with a \
@@ -1282,6 +1363,7 @@ const TABLE: &[Operation] = &[
         params: &[req("A")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "the size of every stride-0 mode replaced by 1",
         doc: "The layout `A` with each shape leaf whose stride is zero (in any stride algebra) \
               replaced by 1; the profile and the strides are unchanged. C++ CuTe: \
@@ -1298,6 +1380,7 @@ const TABLE: &[Operation] = &[
         params: &[req("A"), req("B"), opt("C", "None")],
         mode_indexed: true,
         tensor_first: true,
+        symbols: Symbols::Algebra,
         summary: "the layout A ∘ B (A after B)",
         doc: "The whitepaper's functional composition: the layout `R` with `compatible(B, R)` \
               and `R(c) = A(B(c))` for every coordinate `c` of `B` whose image lies in `A`'s \
@@ -1329,6 +1412,7 @@ const TABLE: &[Operation] = &[
         params: &[req("A"), opt("extend", "None")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::Algebra,
         summary: "the layout of the holes between A's strides",
         doc: "The whitepaper's complement `A*`: the minimal strictly increasing layout whose \
               image avoids `A`'s (disjointness) and fills the gaps between its strides, ending \
@@ -1349,6 +1433,7 @@ const TABLE: &[Operation] = &[
         params: &[req("A"), req("B")],
         mode_indexed: true,
         tensor_first: true,
+        symbols: Symbols::Algebra,
         summary: "A divided into tiles of B: (tile, rest)",
         doc: "The whitepaper's logical divide `A ⊘ B = A ∘ (B, B*)`: mode 0 is the tile (the \
               elements of `A` that `B` selects) and mode 1 the layout of the tiles, `B`'s \
@@ -1370,6 +1455,7 @@ const TABLE: &[Operation] = &[
         params: &[req("A"), req("B")],
         mode_indexed: true,
         tensor_first: true,
+        symbols: Symbols::Algebra,
         summary: "divide into ((tiles), (rests))",
         doc: "`logical_divide(A, tiler_to_layout(B))`: for a by-mode tiler the tile modes are \
               gathered into mode 0 and the rest modes (with `A`'s modes beyond the tiler) into \
@@ -1387,6 +1473,7 @@ const TABLE: &[Operation] = &[
         params: &[req("A"), req("B")],
         mode_indexed: false,
         tensor_first: true,
+        symbols: Symbols::Algebra,
         summary: "divide into ((tiles), rest0, rest1, ...)",
         doc: "`zipped_divide(A, B)` with its second mode split into its modes: `((TileM, \
               TileN), RestM, RestN, ...)`. C++ CuTe: `tiled_divide`.",
@@ -1401,6 +1488,7 @@ const TABLE: &[Operation] = &[
         params: &[req("A"), req("B")],
         mode_indexed: false,
         tensor_first: true,
+        symbols: Symbols::Algebra,
         summary: "divide into (tile0, tile1, ..., rest0, ...)",
         doc: "`zipped_divide(A, B)` with both modes split into their modes: `(TileM, TileN, \
               RestM, RestN, ...)`. C++ CuTe: `flat_divide`.",
@@ -1415,6 +1503,7 @@ const TABLE: &[Operation] = &[
         params: &[req("A"), req("tiler")],
         mode_indexed: false,
         tensor_first: true,
+        symbols: Symbols::No,
         summary: "the zipped form of a logical divide or product",
         doc: "The guided zip: each leaf of `tiler` (an integer, a layout or `None`) selects a \
               rank-2 mode `(t, r)` of `A` and the result is `((t0, t1, ...), (r0, r1, ..., \
@@ -1433,6 +1522,7 @@ const TABLE: &[Operation] = &[
         params: &[req("A"), req("B")],
         mode_indexed: true,
         tensor_first: false,
+        symbols: Symbols::Algebra,
         summary: "A repeated by B: (A, A* ∘ B)",
         doc: "The whitepaper's logical product `A ⊗ B = (A, A* ∘ B)`: mode 0 is `A` and mode 1 \
               is `B` with each element replaced by a distinct repetition of `A` (through `A`'s \
@@ -1450,6 +1540,7 @@ const TABLE: &[Operation] = &[
         params: &[req("A"), req("B")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "product as ((A's modes), (repetitions))",
         doc: "The logical product with the modes of `A` gathered into mode 0 and the \
               repetitions into mode 1, guided by the structure of the tiler `B`: `((M, N), \
@@ -1465,6 +1556,7 @@ const TABLE: &[Operation] = &[
         params: &[req("A"), req("B")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "product as ((A's modes), rep0, rep1, ...)",
         doc: "`zipped_product(A, B)` with its second mode split into its modes: `((M, N), \
               TileM, TileN, ...)`. C++ CuTe: `tiled_product`.",
@@ -1479,6 +1571,7 @@ const TABLE: &[Operation] = &[
         params: &[req("A"), req("B")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "product as (A0, A1, ..., rep0, rep1, ...)",
         doc: "`zipped_product(A, B)` with both modes split into their modes: `(M, N, TileM, \
               TileN, ...)`. C++ CuTe: `flat_product`.",
@@ -1493,6 +1586,7 @@ const TABLE: &[Operation] = &[
         params: &[req("A"), req("B")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "copies of A laid out by B, each one contiguous",
         doc: "The rank-preserving product: mode `i` of the result pairs mode `i` of the tile \
               `A` with mode `i` of the layout of the copies (`A` first), so each copy of `A` \
@@ -1511,6 +1605,7 @@ const TABLE: &[Operation] = &[
         params: &[req("A"), req("B")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "copies of A laid out by B, interleaved",
         doc: "Like `blocked_product` with the pairs in the other order (the layout of the \
               copies first), so the copies of `A` are interleaved: a cyclic distribution. C++ \
@@ -1528,6 +1623,7 @@ const TABLE: &[Operation] = &[
         params: &[req("block"), req("shape"), opt("order", "None")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "a block repeated to fill a shape",
         doc: "The block (padded with `1:0` modes to the rank of `shape`) repeated \
               `P_i = size(shape_i) / size(block_i)` times along mode `i`: \
@@ -1548,6 +1644,7 @@ const TABLE: &[Operation] = &[
         params: &[req("shape"), req("n")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "a tile of n elements spread over a shape's domain",
         doc: "A layout whose size divides `n` that picks elements of the column-major domain \
               of `shape` (a shape or a layout's shape) in increasing order: leaf by leaf \
@@ -1566,6 +1663,7 @@ const TABLE: &[Operation] = &[
         params: &[req("A")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::Algebra,
         summary: "the largest layout R with A(R(k)) = k",
         doc: "The largest right inverse: `R` enumerates, in order, the coordinates of `A` at \
               which the offsets `0, 1, 2, ...` of the longest contiguous run in `A`'s image \
@@ -1584,6 +1682,7 @@ const TABLE: &[Operation] = &[
         params: &[req("A")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::Algebra,
         summary: "a layout R with R(A(k)) = k",
         doc: "A left inverse of the injective layout `A`, spanning the whole range of offsets \
               `A` uses: `R(A(k)) = k` for every index `k` of `A`, offsets between `A`'s strides \
@@ -1601,6 +1700,7 @@ const TABLE: &[Operation] = &[
         params: &[req("A")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "the coordinates that the zero strides of A send to 0",
         doc: "The compact layout enumerating the indices of `A` along its stride-0 modes, so \
               that `A(N(i)) = 0` for every `i`; `1:0` when `A` has no zero stride. C++ CuTe: \
@@ -1617,6 +1717,7 @@ const TABLE: &[Operation] = &[
         params: &[req("A"), req("B")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "the contiguous offsets A and B share, as a layout",
         doc: "The layout of the coordinates at which `A` and `B` both place the consecutive \
               offsets `0, 1, ..., n-1` (the vectorisable part of a copy from `B` to `A`): \
@@ -1633,6 +1734,7 @@ const TABLE: &[Operation] = &[
         params: &[req("A"), req("B")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::Algebra,
         summary: "how many contiguous offsets A and B share",
         doc: "The size of `max_common_layout(A, B)`: how many elements a copy between the two \
               layouts can move as one vector. C++ CuTe: `max_common_vector`.",
@@ -1647,6 +1749,7 @@ const TABLE: &[Operation] = &[
         params: &[req("A"), req("B")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "the layout R with R(i) = A(i) + B(i)",
         doc: "For layouts of equal size, the coalesced layout with `R(i) = A(i) + B(i)` for \
               every index, built on the greatest common domain of the two coalesced layouts. \
@@ -1662,6 +1765,7 @@ const TABLE: &[Operation] = &[
         params: &[req("A"), req("B")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "the largest aligned factorisation two shapes share",
         doc: "From the shapes of `A` and `B` only: the depth-1 layout whose shape lists the \
               common factors of the two domains and whose strides give the index (in both) at \
@@ -1678,6 +1782,7 @@ const TABLE: &[Operation] = &[
         params: &[req("layout"), req("scale")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "a layout re-expressed for elements scale times larger",
         doc: "Leaf by leaf: the unit-stride mode's size is divided by `scale` (rounded up) and \
               the other strides are divided by it, for elements `scale` times larger; `scale` \
@@ -1696,6 +1801,7 @@ const TABLE: &[Operation] = &[
         params: &[req("A"), req("n")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "a layout for elements n times larger",
         doc: "Integer strides only: every nonzero stride `d` becomes `ceil(|d|/n)` (its sign \
               kept) and its mode's size is divided by `ceil(n/|d|)`, rounded up; a stride and \
@@ -1712,6 +1818,7 @@ const TABLE: &[Operation] = &[
         params: &[req("A"), req("n")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "a layout for elements n times smaller",
         doc: "Integer strides only: the unit-stride modes (stride `1` or `-1`) get `n` times \
               the size and every other stride is multiplied by `n`. A layout without a \
@@ -1727,6 +1834,7 @@ const TABLE: &[Operation] = &[
         params: &[req("A"), req("crd")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "a slice's sub-layout and offset",
         doc: "For a coordinate `crd` containing `None` (`_`): the pair of the sub-layout of the \
               modes at the `None` positions (`slice_(crd, shape) : slice_(crd, stride)`) and \
@@ -1745,6 +1853,7 @@ const TABLE: &[Operation] = &[
         params: &[req("smem"), req("access"), opt("elem_bytes", "4")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "the shared-memory passes one warp's request needs",
         doc: "`smem` (a layout or a swizzled layout) maps an element to its offset and \
               `access` maps thread `t` of a warp (the first 32) to the element it reads; with \
@@ -1762,6 +1871,7 @@ const TABLE: &[Operation] = &[
         params: &[req("swizzle"), req("n")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "a swizzle as an F2-stride layout",
         doc: "`swizzle_layout(Sw, n)` is the layout with F2 strides that agrees with the \
               swizzle `Sw` on every `x < 2^n` (its values on the powers of two, coalesced). \
@@ -1780,6 +1890,7 @@ const TABLE: &[Operation] = &[
         params: &[req("shape")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "the tensor whose elements are their own coordinates",
         doc: "`make_identity_layout(shape)` over an implicit accessor at 0 (printed `{0} o \
               L`): `T(c)` is the coordinate `c` as a coordinate value, and a slice keeps its \
@@ -1796,6 +1907,7 @@ const TABLE: &[Operation] = &[
         params: &[req("shape")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "the same as identity_tensor (C++'s name)",
         doc: "`identity_tensor(shape)`, under C++ CuTe's name `make_identity_tensor`.",
         example: "make_identity_tensor((3,4))(1,2)",
@@ -1809,6 +1921,7 @@ const TABLE: &[Operation] = &[
         params: &[req("T"), req("tiler"), req("coord"), opt("proj", "None")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "the tile of a tensor at a tile coordinate",
         doc: "With `Z = zipped_divide(T, tiler)`, the tile `Z[(_, coord)]`: a tuple `coord` \
               names the leading rest modes (the others stay sliced), an integer indexes the \
@@ -1829,6 +1942,7 @@ const TABLE: &[Operation] = &[
         params: &[req("T"), req("thr"), req("idx"), opt("proj", "None")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "the elements of a tensor that one thread of a thread layout owns",
         doc: "With the thread layout `thr` (a bijection onto `[0, size)`), the position of \
               thread `idx` in every tile of `thr`'s shape: `Z[(c, _)]` for `Z = \
@@ -1849,6 +1963,7 @@ const TABLE: &[Operation] = &[
         params: &[req("accessor"), req("layout")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "the tensor of an accessor over a layout (the printed `acc o L`)",
         doc: "`Tensor(acc, L)` is what a printed tensor `acc o L` reads as: `{b} o L` is \
               `Tensor({b}, L)`, `Array(6 x i64)+3 o L` is `Tensor(Array(6 x i64)+3, L)` (a \
@@ -1869,6 +1984,7 @@ const TABLE: &[Operation] = &[
         params: &[req("base")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "the implicit accessor `{b}` (reads the offset itself, moved by `b`)",
         doc: "What the printed accessor `{b}` reads as. Alone it is the tensor over the empty \
               layout, `{b} o ():()`. `b` is an integer or a coordinate value. Errors: `type` \
@@ -1884,6 +2000,7 @@ const TABLE: &[Operation] = &[
         params: &[req("n"), opt("start", "0")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "a fresh array of `n` zeros entered at element `start`",
         doc: "What the printed accessor `Array(n x i64)+start` reads as: a new buffer of `n` \
               i64 zeros. Alone it is the tensor over the empty layout. Errors: `type` for \
@@ -1900,6 +2017,7 @@ const TABLE: &[Operation] = &[
         params: &[req("layout")],
         mode_indexed: false,
         tensor_first: false,
+        symbols: Symbols::No,
         summary: "a tensor of cosize(layout) zeros",
         doc: "A tensor over a fresh buffer of `cosize(layout)` integer zeros (a shape means \
               its column-major layout); its slices share the buffer. The notation allocates at \
