@@ -78,8 +78,12 @@ impl SymLayout {
     /// `4*N:1`.
     ///
     /// ```
-    /// use rcute::notation::eval_str;
-    /// assert_eq!(eval_str("assume N\ncoalesce((4,8,N):(1,4,32))").unwrap(), "N >= 1\n32*N:1");
+    /// use rcute::notation::{Session, Value};
+    /// let mut s = Session::new();
+    /// s.eval_line("assume N").unwrap().unwrap();
+    /// let v = s.eval_line("(4, 8, N):(1, 4, 32)").unwrap().unwrap();
+    /// let Value::SymLayout(l) = v else { panic!("{v:?}") };
+    /// assert_eq!(l.coalesce().unwrap().to_string(), "32*N:1");
     /// ```
     pub fn coalesce(&self) -> Result<SymLayout> {
         let mut f = loosely_folded(self)?;
