@@ -58,6 +58,10 @@ pub trait Integer: Clone + Eq + Hash + fmt::Display + fmt::Debug {
     /// Errors: `value` for a zero divisor (or, symbolically, one not proven
     /// non-zero); `overflow`.
     fn floor_divmod(&self, o: &Self) -> Result<(Self, Self)>;
+    /// `floor(self / o)`, as [`Integer::floor_divmod`].
+    fn floor_div(&self, o: &Self) -> Result<Self> {
+        Ok(self.floor_divmod(o)?.0)
+    }
 }
 
 impl Integer for i64 {
@@ -97,6 +101,10 @@ impl Integer for i64 {
     #[inline(always)]
     fn floor_divmod(&self, o: &i64) -> Result<(i64, i64)> {
         int::floor_divmod(*self, *o)
+    }
+    #[inline(always)]
+    fn floor_div(&self, o: &i64) -> Result<i64> {
+        int::floor_div(*self, *o)
     }
 }
 

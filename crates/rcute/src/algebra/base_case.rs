@@ -91,7 +91,7 @@ pub(crate) fn base_case_into<E: Integer, D: Leaf<E>>(
     let scaled = match scaled {
         Some(i) => i,
         None => {
-            v[m - 1] = v[m - 1].floor_divmod(&d)?.0;
+            v[m - 1] = v[m - 1].floor_div(&d)?;
             m - 1
         }
     };

@@ -152,7 +152,7 @@ fn in_complement(e: Error, a: &Layout, x: Option<HRef<'_, i64>>) -> Error {
 /// running extent (`injectivity` otherwise), and leaves the gap below it
 /// as a mode of the complement; the extension mode `1 : extent` ends it.
 /// `path` is the axis (for the error message).
-#[inline]
+#[inline(always)]
 pub(crate) fn axis_minimal<E: Integer + Leaf<E>>(
     pairs: impl IntoIterator<Item = (E, E)>,
     path: &[usize],
@@ -192,7 +192,7 @@ pub(crate) fn axis_minimal<E: Integer + Leaf<E>>(
                 "Non-injective layout in complement (stride {stride} is below the running extent {last})"
             )));
         }
-        let gap = m.floor_divmod(&last)?.0;
+        let gap = m.floor_div(&last)?;
         fold_push(out, gap, last)?;
         last = m.mul(&s)?;
     }
