@@ -247,11 +247,13 @@ fn other_operations_refuse() {
                 "error: type: flatten: the layout with symbols (N, 4):(1, N) is not accepted here; \
                  layouts with symbols are accepted by get, size, cosize, rank, depth, shape, stride, \
                  subs, by make_layout_like, coalesce, composition, complement, logical_divide, \
-                 zipped_divide, tiled_divide, flat_divide, logical_product, right_inverse, \
+                 zipped_divide, tiled_divide, flat_divide, logical_product, zipped_product, \
+                 tiled_product, flat_product, blocked_product, raked_product, right_inverse, \
                  left_inverse and max_common_vector, and by calling L(c) and mode access L[i] \
                  (`subs(L, N=...)` substitutes values)",
             ),
-            ("blocked_product(L, 2)", "error: type: blocked_product: the layout with symbols..."),
+            ("make_tensor(L)", "error: type: make_tensor: the layout with symbols..."),
+            ("blocked_product(L, (2, 2))", "error: type: blocked_product: a tiler by mode is not available on layouts with symbols..."),
             ("logical_product(L, (2, 2))", "error: type: logical_product: a tiler by mode is not available on layouts with symbols..."),
             ("make_tensor(L)", "error: type: make_tensor: the layout with symbols..."),
             ("idx2crd(3, (L, 2))", "error: type: idx2crd: the layout with symbols..."),
@@ -322,7 +324,7 @@ fn algebra() {
 #[test]
 fn algebra_rearranging() {
     check(
-        &["assume N, K", "assume M % 16 == 0"],
+        &["assume N, K", "assume M % 16 == 0", "assume P >= 2"],
         &[
             (
                 "zipped_divide((M, K):(1, M), (16, 8))",
@@ -338,6 +340,11 @@ fn algebra_rearranging() {
             ),
             ("zipped_divide((M, K):(1, M), 16)", "(16, K*M/16):(1, 16)"),
             ("logical_product((4, N):(1, 4), 3:1)", "((4, N), 3):((1, 4), 4*N)"),
+            // complement((2,P):(P,1)) is 1:2*P (strides 1 < P), so the tail
+            // of the product is (3,4):(2*P, 6*P), paired mode by mode
+            ("blocked_product((2, P):(P, 1), (3, 4):(1, 3))", "((2, 3), (P, 4)):((P, 2*P), (1, 6*P))"),
+            ("raked_product((2, P):(P, 1), (3, 4):(1, 3))", "((3, 2), (4, P)):((2*P, P), (6*P, 1))"),
+            ("tiled_product(4:1, (P, 3):(1, P))", "(4, P, 3):(1, 4, 4*P)"),
             ("make_layout_like((2, N, 4):(1, 8*N, 2))", "(2, N, 4):(1, 8, 2)"),
             (
                 "make_layout_like((2, N, 4):(1, N, 2))",

@@ -47,8 +47,14 @@ pub(crate) fn fold_push<E: Integer, D: Leaf<E>>(
     s: E,
     d: D,
 ) -> Result<()> {
-    while out.last().is_some_and(|(sa, _)| sa.as_i64() == Some(1)) {
-        out.pop();
+    while let Some((sa, _)) = out.last() {
+        match D::unit_extent(sa) {
+            Some(true) => {
+                out.pop();
+            }
+            Some(false) => break,
+            None => return fold_push_after_maybe_unit(out, s, d),
+        }
     }
     if let Some((sa, da)) = out.last_mut() {
         if D::continues_ext(da, sa, &d)? {
@@ -66,6 +72,42 @@ pub(crate) fn drop_trailing_unit<E: Integer, D>(out: &mut SmallVec<[(E, D); 8]>)
     if out.len() >= 2 && out.last().is_some_and(|(s, _)| s.as_i64() == Some(1)) {
         out.pop();
     }
+}
+
+/// [`fold_push`] where the last mode's extent may or may not be 1 (the
+/// facts decide neither): kept, `s:d` merges into it where it continues
+/// it; dropped (as for the value 1), `s:d` would be compared with the mode
+/// before it. Where the mode before would not take `s:d`, the two readings
+/// agree up to a mode of extent 1 (at extent 1 a merged mode is `s:d`
+/// itself, an unmerged one a size-1 mode the fold would have dropped), so
+/// the kept reading is taken; where it would, the folded modes differ and
+/// the question is an error.
+#[cold]
+fn fold_push_after_maybe_unit<E: Integer, D: Leaf<E>>(
+    out: &mut SmallVec<[(E, D); 8]>,
+    s: E,
+    d: D,
+) -> Result<()> {
+    let n = out.len();
+    let (sa, da) = &out[n - 1];
+    let kept = D::continues_ext(da, sa, &d)?;
+    let dropped = match n.checked_sub(2).and_then(|i| out.get(i)) {
+        Some((sb, db)) => D::continues_ext(db, sb, &d)?,
+        None => false,
+    };
+    if !dropped {
+        if kept {
+            let (sa, _) = &mut out[n - 1];
+            *sa = sa.mul(&s)?;
+        } else {
+            out.push((s, d));
+        }
+        return Ok(());
+    }
+    let sa = sa.clone();
+    Err(super::leaf::undecided(format_args!(
+        "whether the extent {sa} is 1 (the modes fold differently when it is)"
+    )))
 }
 
 /// `coalesce(A)` (`docs/operations.md`; C++ CuTe `coalesce(layout)`):

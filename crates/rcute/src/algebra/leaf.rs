@@ -211,6 +211,10 @@ pub(crate) trait Leaf<E: Integer>: Clone + PartialEq + std::fmt::Display {
     /// Coalesce's merge rule ([`StrideLeaf::continues`]): does `s:d`
     /// continue `sa:da`?
     fn continues_ext(da: &Self, sa: &E, d: &Self) -> Result<bool>;
+    /// Whether the extent `s` is 1 (`None` where the symbols' facts do not
+    /// decide it: the fold then takes both readings and needs them to
+    /// agree).
+    fn unit_extent(s: &E) -> Option<bool>;
     /// Whether the stride is zero (an error where it is not decided).
     fn zero_decided(&self) -> Result<bool>;
     /// Whether `self == o` (an error where it is not decided).
@@ -232,6 +236,10 @@ impl<D: StrideLeaf> Leaf<i64> for D {
     #[inline(always)]
     fn continues_ext(da: &D, sa: &i64, d: &D) -> Result<bool> {
         D::continues(da, *sa, d)
+    }
+    #[inline(always)]
+    fn unit_extent(s: &i64) -> Option<bool> {
+        Some(*s == 1)
     }
     #[inline(always)]
     fn zero_decided(&self) -> Result<bool> {
@@ -264,6 +272,9 @@ impl Leaf<SymInt> for SymInt {
                 "whether the stride {d} continues the mode {sa}:{da} (is {p})"
             ))
         })
+    }
+    fn unit_extent(s: &SymInt) -> Option<bool> {
+        s.sub(&SymInt::from(1)).ok()?.proven_zero()
     }
     fn zero_decided(&self) -> Result<bool> {
         self.proven_zero()
@@ -312,6 +323,10 @@ impl Leaf<SymInt> for Loose {
             Err(e) if e.kind() == ErrorKind::Overflow => Ok(false),
             Err(e) => Err(e),
         }
+    }
+    fn unit_extent(s: &SymInt) -> Option<bool> {
+        // (a size-1 mode kept or dropped: the same function)
+        Some(s.as_const() == Some(1))
     }
     fn zero_decided(&self) -> Result<bool> {
         self.0.zero_decided()

@@ -421,17 +421,25 @@ fn algebra(a: &mut Args, path: &[i64]) -> Result<Value> {
                 _ => l.flat_divide(tiles),
             })
         }
-        "logical_product" => {
+        "logical_product" | "zipped_product" | "tiled_product" | "flat_product"
+        | "blocked_product" | "raked_product" => {
             let x = a.req(0)?;
             let b = a.req(1)?;
             if matches!(x, Value::None | Value::Swizzled(_)) {
-                return Err(unavailable(name, &format!("logical_product({x}, B)")));
+                return Err(unavailable(name, &format!("{name}({x}, B)")));
             }
             let l = operand(&x, name)?;
-            match tiler(&lifted(b, path)?, name)? {
-                SymTiler::Whole(t) => value(l.logical_product(&t)),
-                SymTiler::ByMode(_) => Err(unavailable(name, "a tiler by mode")),
-            }
+            let SymTiler::Whole(t) = tiler(&lifted(b, path)?, name)? else {
+                return Err(unavailable(name, "a tiler by mode"));
+            };
+            value(match name {
+                "logical_product" => l.logical_product(&t),
+                "zipped_product" => l.zipped_product(&t),
+                "tiled_product" => l.tiled_product(&t),
+                "flat_product" => l.flat_product(&t),
+                "blocked_product" => l.blocked_product(&t),
+                _ => l.raked_product(&t),
+            })
         }
         "max_common_vector" => {
             let x = a.req(0)?;

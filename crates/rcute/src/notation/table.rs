@@ -1540,7 +1540,7 @@ const TABLE: &[Operation] = &[
         params: &[req("A"), req("B")],
         mode_indexed: false,
         tensor_first: false,
-        symbols: Symbols::No,
+        symbols: Symbols::Algebra,
         summary: "product as ((A's modes), (repetitions))",
         doc: "The logical product with the modes of `A` gathered into mode 0 and the \
               repetitions into mode 1, guided by the structure of the tiler `B`: `((M, N), \
@@ -1556,7 +1556,7 @@ const TABLE: &[Operation] = &[
         params: &[req("A"), req("B")],
         mode_indexed: false,
         tensor_first: false,
-        symbols: Symbols::No,
+        symbols: Symbols::Algebra,
         summary: "product as ((A's modes), rep0, rep1, ...)",
         doc: "`zipped_product(A, B)` with its second mode split into its modes: `((M, N), \
               TileM, TileN, ...)`. C++ CuTe: `tiled_product`.",
@@ -1571,7 +1571,7 @@ const TABLE: &[Operation] = &[
         params: &[req("A"), req("B")],
         mode_indexed: false,
         tensor_first: false,
-        symbols: Symbols::No,
+        symbols: Symbols::Algebra,
         summary: "product as (A0, A1, ..., rep0, rep1, ...)",
         doc: "`zipped_product(A, B)` with both modes split into their modes: `(M, N, TileM, \
               TileN, ...)`. C++ CuTe: `flat_product`.",
@@ -1586,7 +1586,7 @@ const TABLE: &[Operation] = &[
         params: &[req("A"), req("B")],
         mode_indexed: false,
         tensor_first: false,
-        symbols: Symbols::No,
+        symbols: Symbols::Algebra,
         summary: "copies of A laid out by B, each one contiguous",
         doc: "The rank-preserving product: mode `i` of the result pairs mode `i` of the tile \
               `A` with mode `i` of the layout of the copies (`A` first), so each copy of `A` \
@@ -1605,7 +1605,7 @@ const TABLE: &[Operation] = &[
         params: &[req("A"), req("B")],
         mode_indexed: false,
         tensor_first: false,
-        symbols: Symbols::No,
+        symbols: Symbols::Algebra,
         summary: "copies of A laid out by B, interleaved",
         doc: "Like `blocked_product` with the pairs in the other order (the layout of the \
               copies first), so the copies of `A` are interleaved: a cyclic distribution. C++ \
