@@ -230,8 +230,8 @@ def test_layout_with_symbols_refusals():
     L = rcute.Layout((N, 4), (1, N))
     with pytest.raises(TypeError, match="flatten: the layout with symbols .* is not accepted here"):
         rcute.flatten(L)
-    with pytest.raises(TypeError, match="blocked_product: the layout with symbols"):
-        rcute.blocked_product(L, 2)
+    with pytest.raises(TypeError, match="the layout with symbols .* is not accepted here"):
+        rcute.make_tensor(L)
     with pytest.raises(TypeError, match="slice_and_offset: the layout with symbols"):
         rcute.slice_and_offset(L, (None, 1))
     with pytest.raises(TypeError, match="the by-mode form"):
