@@ -732,7 +732,10 @@ fn env(name: &str, default: u64) -> u64 {
 // 1. max_common_vector decides "the first stride is not 1" without asking
 //    whether the first mode's extent may be 1: with `assume N`,
 //    `max_common_vector((N, 8):(100, 1), (N, 8):(1, N))` is `1`, but at
-//    N = 1 the concrete answer is 8.
+//    N = 1 the concrete answer is 8. Likewise a mode whose extent may be 1
+//    between two that merge when it is: `max_common_vector((16, M, 16, K):
+//    (1, 16*K, 16*M, 256*M), (16, M, 16, K):(1, 16, 16*M, 256*M))` with
+//    `assume K % 8 == 0` is 16; at M = 1, K = 8 the concrete answer is 2048.
 // 2. composition with a negative stride (in B, or in A) returns negative
 //    extents: with `assume N`, `composition((N, 2):(3, 100), N:-1)` is
 //    `(-N, -1):(-3, 100)` (concrete at N = 8: "the result would have the
