@@ -17,6 +17,8 @@ pub mod product;
 pub mod recast;
 pub mod slice;
 pub mod symbolic;
+#[cfg(test)]
+mod symbolic_adversarial;
 
 pub use coalesce::{coalesce, coalesce_by_mode, coalesce_z, coalesce_z_by_mode};
 pub use codomain::{coprofile, coshape, cosize};
