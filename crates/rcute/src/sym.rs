@@ -783,6 +783,40 @@ impl SymInt {
         Ok((r.mul(q)? == *self).then_some(r))
     }
 
+    /// True when the facts prove the value at least 1: as
+    /// [`SymInt::lt`], and also for `c * floor(p / q)` (`c >= 1`) where
+    /// `q >= 1` and `p >= q` are proven (a ceiling tile count such as
+    /// `(N + 3)//4`).
+    ///
+    /// ```
+    /// use rcute::sym::{Facts, SymInt};
+    /// let mut f = Facts::new();
+    /// f.declare("N").unwrap();
+    /// let n = SymInt::symbol(&f, "N").unwrap();
+    /// let tiles = n.add(&SymInt::from(3)).unwrap().floor_div(&SymInt::from(4)).unwrap();
+    /// assert!(tiles.proven_at_least_one());
+    /// assert!(!n.floor_div(&SymInt::from(4)).unwrap().proven_at_least_one());
+    /// ```
+    pub fn proven_at_least_one(&self) -> bool {
+        if self.lt(&SymInt::from(1)) == Some(false) {
+            return true;
+        }
+        if self.den != 1 || self.terms.len() != 1 {
+            return false;
+        }
+        let Some((m, &c)) = self.terms.iter().next() else {
+            return false;
+        };
+        match m.as_slice() {
+            [(Atom::Floor(p, q), 1)] if c >= 1 => {
+                SymInt::lt(q, &SymInt::from(1)) == Some(false)
+                    && p.sub(q)
+                        .is_ok_and(|d| d.lt(&SymInt::from(0)) == Some(false))
+            }
+            _ => false,
+        }
+    }
+
     /// `Some(true)` when the facts prove `self < other`, `Some(false)` when
     /// they prove `self >= other`, `None` otherwise.
     pub fn lt(&self, other: &SymInt) -> Option<bool> {

@@ -41,10 +41,12 @@ pub(crate) fn base_case_into<E: Integer, D: Leaf<E>>(
             let (q, r) = rest.floor_divmod(ai)?;
             let below = match q.decide_zero() {
                 Some(z) => z,
-                // symbols: where `rest` divides `ai`, `rest < ai` and
+                // symbols: where `rest >= 1` divides `ai`, `rest < ai` and
                 // `rest == ai` keep the same elements (`ai` then 1s, which
                 // the fold drops), so `rest` is kept either way
-                None if ai.floor_divmod(&rest)?.1.decide_zero() == Some(true) => {
+                None if rest.decide_lt(&E::from_i64(1)) == Some(false)
+                    && ai.floor_divmod(&rest)?.1.decide_zero() == Some(true) =>
+                {
                     sh.push(rest.clone());
                     ended = true;
                     break;

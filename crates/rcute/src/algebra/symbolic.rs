@@ -321,6 +321,15 @@ impl SymLayout {
         let (s, d) = compose_rec(self, &a, b.shape().as_ref(), b.stride().as_ref(), &mut recs)
             .map_err(|e| context(e, what()))?;
         additive(&recs).map_err(|e| context(e, what()))?;
+        // every extent of the result proven positive (a negative stride of
+        // B can make the base case's last extent negative: an error, as
+        // for concrete layouts)
+        if let Some(e) = s.leaves().iter().find(|e| !e.proven_at_least_one()) {
+            return Err(Error::value(format!(
+                "{}: the result would have the extent {e}, not proven positive",
+                what()
+            )));
+        }
         Ok(SymLayout::from_raw(s, d))
     }
 
@@ -421,6 +430,13 @@ impl SymLayout {
             Tiles::Whole(b) => {
                 let (x, y) = two(self.logical_divide(b)?)?;
                 return Ok((vec![x], vec![y]));
+            }
+            // (as for concrete layouts: tiled and flat refuse a tuple tiler
+            // on a leaf-shaped layout, zipped reads the leaf as one mode)
+            Tiles::ByMode(_) if self.is_leaf() && op != "zipped_divide" => {
+                return Err(Error::type_(format!(
+                    "{op}({self}, ...): a tuple tiler needs a tuple-shaped layout"
+                )));
             }
             Tiles::ByMode(t) => t,
         };
@@ -633,6 +649,14 @@ fn compose_rec(
         if t.as_const() == Some(1) {
             return Ok((HTuple::leaf(int(1)), HTuple::leaf(al.eval_index(e)?)));
         }
+        // (a negative stride of B, which reverses through A, is left to
+        // concrete layouts: its result needs a check by evaluation)
+        if e.lt(&int(0)) != Some(false) {
+            return Err(Error::value(format!(
+                "the stride {e} of B is not proven non-negative; with symbols B's strides \
+                 must be"
+            )));
+        }
         let (mut rs, mut rd) = (SmallVec::new(), SmallVec::new());
         base_case_into(a, t, e, &mut rs, &mut rd).map_err(|err| {
             if err.kind() == crate::ErrorKind::Divisibility {
@@ -710,6 +734,14 @@ fn additive(recs: &[(SymInt, SymInt)]) -> Result<()> {
             }
         }
         false
+    }
+    // (a negative stride of B is not read: the digits of A then carry
+    // across B's modes in ways this proof does not follow)
+    if let Some((_, e)) = recs.iter().find(|(_, e)| e.lt(&int(0)) != Some(false)) {
+        return Err(Error::value(format!(
+            "the stride {e} of B is not proven non-negative, so A is not proven additive \
+             across B's modes"
+        )));
     }
     let mut used = vec![false; recs.len()];
     // (a bound on the search: B has at most a few hundred leaves)

@@ -726,38 +726,22 @@ fn env(name: &str, default: u64) -> u64 {
         .unwrap_or(default)
 }
 
-// Ignored: it finds counterexamples that the algebra does not yet handle
-// (minimised by hand with `rcute eval`; the concrete side at the values
-// named):
-// 1. max_common_vector decides "the first stride is not 1" without asking
-//    whether the first mode's extent may be 1: with `assume N`,
-//    `max_common_vector((N, 8):(100, 1), (N, 8):(1, N))` is `1`, but at
-//    N = 1 the concrete answer is 8. Likewise a mode whose extent may be 1
-//    between two that merge when it is: `max_common_vector((16, M, 16, K):
-//    (1, 16*K, 16*M, 256*M), (16, M, 16, K):(1, 16, 16*M, 256*M))` with
-//    `assume K % 8 == 0` is 16; at M = 1, K = 8 the concrete answer is 2048.
-// 2. composition with a negative stride (in B, or in A) returns negative
-//    extents: with `assume N`, `composition((N, 2):(3, 100), N:-1)` is
-//    `(-N, -1):(-3, 100)` (concrete at N = 8: "the result would have the
-//    non-positive extent -8"); `composition((2, N):(1, 100), 2:-1)` is
-//    `(-2, -1):(-1, 100)` (concrete at N = 3: the same error); with
-//    `assume K % 4 == 0`, `assume N % 8 == 0`,
-//    `composition((2, K):(K, N), 2:-1)` is `(-2, -1):(-K, N)` (concrete at
-//    K = 4, N = 8: `2:-4`).
-// 3. composition with a negative stride in B succeeds where the concrete
-//    base case refuses: with `assume M % 2 == 0`,
-//    `composition((M, 2):(1, 1000), 2:-1)` is `2:-1`; concrete at M = 2:
-//    "non-positive extent -2", at M = 4: "Stride divisibility condition
-//    violated". (Also: the concrete check "cannot verify R(c) == A(B(c))
-//    ... B has more than 65536 points" for large B with negative strides.)
-//    The same reaches logical_product (complement(A) o B).
-// 4. tiled_divide / flat_divide by mode of a leaf-shaped layout: the
-//    symbolic side takes the leaf as one mode (`tiled_divide(N:1, (2:1,))`
-//    is `((2,), (N + 1)//2):((1,), 2)`), the concrete one refuses
-//    (`tiled_divide(8:1, (2:1,))`: "a tuple tiler needs a tuple-shaped
-//    layout"), while concrete zipped_divide and logical_divide accept it.
+// The counterexamples this test found first, each now refused by the
+// algebra (and kept as regression cases in `known_counterexamples`):
+// 1. max_common_vector read a first mode whose extent may be 1 (and vanish
+//    for that value): `max_common_vector((N, 8):(100, 1), (N, 8):(1, N))`
+//    answered 1 (8 at N = 1); the fold now takes both readings of such an
+//    extent and max_common_vector refuses a first mode that may vanish.
+// 2. composition returned negative extents for a negative stride of B
+//    (`composition((N, 2):(3, 100), N:-1)` was `(-N, -1):(-3, 100)`): the
+//    result's extents must now be proven positive.
+// 3. composition with a negative stride of B succeeded where the concrete
+//    operation refuses (`composition((M, 2):(1, 1000), 2:-1)`): B's strides
+//    must now be proven non-negative with symbols.
+// 4. tiled_divide / flat_divide by mode of a leaf-shaped layout took the
+//    leaf as one mode, where the concrete operations refuse: they now
+//    refuse too.
 #[test]
-#[ignore = "counterexamples found: see the comment above"]
 fn adversarial_substitution() {
     let cases = env("RCUTE_SYM_ADV_CASES", 100);
     let seed = env("RCUTE_SYM_ADV_SEED", 0xadd5_eed5);
@@ -777,4 +761,33 @@ fn adversarial_substitution() {
         }
     }
     assert!(t.classes.is_empty(), "{} failure classes", t.classes.len());
+}
+
+/// The first counterexamples of the test above, minimised: each must now
+/// be refused (an error), where the concrete operation's answer at the
+/// values named differs from what was once returned.
+#[test]
+fn known_counterexamples() {
+    use crate::notation::{Session, Value};
+    let cases = [
+        (
+            "assume N",
+            "max_common_vector((N, 8):(100, 1), (N, 8):(1, N))",
+        ),
+        ("assume N", "composition((N, 2):(3, 100), N:-1)"),
+        ("assume N", "composition((2, N):(1, 100), 2:-1)"),
+        ("assume M % 2 == 0", "composition((M, 2):(1, 1000), 2:-1)"),
+        ("assume N", "tiled_divide(N:1, (2:1,))"),
+        ("assume N", "flat_divide(N:1, (2:1,))"),
+    ];
+    for (facts, stmt) in cases {
+        let mut s = Session::new();
+        s.eval_line(facts).unwrap().unwrap();
+        let r = s.eval_line(stmt).unwrap();
+        assert!(
+            r.is_err(),
+            "{stmt}: expected an error, got {}",
+            r.map_or_else(|e| e.to_string(), |v: Value| v.to_string())
+        );
+    }
 }
