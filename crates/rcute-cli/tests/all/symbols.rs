@@ -201,7 +201,11 @@ fn evaluation() {
             // a concrete layout at a symbolic index: (N % 4) + 4*(N//4)
             ("((4,8):(1,4))(N)", "4*(N//4) + (N % 4)"),
             ("(8:1)(N)", "N"),
-            ("L(_, 1)", "error: type: slicing the layout with symbols (N, 4):(1, N) at (None, 1) is not available..."),
+            // slicing keeps the modes at `_` (hand: mode 0 of (N,4):(1,N))
+            ("L(_, 1)", "(N,):(1,)"),
+            ("L(2, _)", "(4,):(N,)"),
+            ("slice_and_offset(L, (_, 3))", "(Layout((N,), (1,)), 3*N)"),
+            ("L(_, N)", "(N,):(1,)"),
             ("L(1, 2, 3)", "error: rank: ..."),
         ],
     );
@@ -249,8 +253,8 @@ fn other_operations_refuse() {
                  subs, by make_layout_like, coalesce, composition, complement, logical_divide, \
                  zipped_divide, tiled_divide, flat_divide, logical_product, zipped_product, \
                  tiled_product, flat_product, blocked_product, raked_product, right_inverse, \
-                 left_inverse and max_common_vector, and by calling L(c) and mode access L[i] \
-                 (`subs(L, N=...)` substitutes values)",
+                 left_inverse, max_common_vector and slice_and_offset, and by calling L(c) and \
+                 mode access L[i] (`subs(L, N=...)` substitutes values)",
             ),
             ("make_tensor(L)", "error: type: make_tensor: the layout with symbols..."),
             ("blocked_product(L, (2, 2))", "error: type: blocked_product: a tiler by mode is not available on layouts with symbols..."),

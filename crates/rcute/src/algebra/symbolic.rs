@@ -287,6 +287,33 @@ impl SymLayout {
         Ok(if unit { s.clone() } else { int(1) })
     }
 
+    /// `slice_and_offset(L, c)` (as
+    /// [`slice_and_offset`](fn@crate::algebra::slice_and_offset)): `c` a
+    /// coordinate congruent to a prefix of the profile whose leaves are
+    /// `None` (keep that mode) or an index into that mode; the kept modes
+    /// as one tuple (the tuples of `c` flattened into it), and the offset
+    /// of the given indices. A bare `None` keeps the whole layout.
+    ///
+    /// Errors: `rank` for a coordinate that does not match the profile;
+    /// those of [`SymLayout::eval_coord`].
+    pub fn slice_and_offset(&self, c: HRef<'_, Option<SymInt>>) -> Result<(SymLayout, SymInt)> {
+        if c.as_leaf() == Some(&None) {
+            return Ok((self.clone(), int(0)));
+        }
+        let mut kept = Vec::new();
+        let mut off = int(0);
+        slice_rec(
+            c,
+            self.shape().as_ref(),
+            self.stride().as_ref(),
+            &mut kept,
+            &mut off,
+            0,
+        )
+        .map_err(|e| context(e, format_args!("slice_and_offset({self}, {})", show(c))))?;
+        Ok((join(kept), off))
+    }
+
     /// The folded modes with their domain multipliers `(s, d, pp)`.
     fn with_multipliers(&self) -> Result<SmallVec<[(SymInt, SymInt, SymInt); 8]>> {
         let f = folded(self)?;
@@ -627,6 +654,60 @@ fn two_modes(l: SymLayout, op: &str) -> Result<(SymLayout, SymLayout)> {
     }
 }
 
+/// A slicing coordinate, `None` printed as `_`.
+fn show(c: HRef<'_, Option<SymInt>>) -> String {
+    c.to_owned()
+        .map(|x| {
+            x.as_ref()
+                .map_or_else(|| "_".to_string(), |v| v.to_string())
+        })
+        .to_string()
+}
+
+/// The walk of [`SymLayout::slice_and_offset`] over the coordinate `c` and
+/// the sub-layout `s:d` it stands for.
+fn slice_rec(
+    c: HRef<'_, Option<SymInt>>,
+    s: HRef<'_, SymInt>,
+    d: HRef<'_, SymInt>,
+    kept: &mut Vec<SymLayout>,
+    off: &mut SymInt,
+    depth: usize,
+) -> Result<()> {
+    if depth > crate::htuple::MAX_DEPTH {
+        return Err(Error::value("slice: coordinate nested too deeply"));
+    }
+    match c.as_leaf() {
+        Some(None) => kept.push(SymLayout::from_raw(s.to_owned(), d.to_owned())),
+        Some(Some(x)) => {
+            let sub = SymLayout::from_raw(s.to_owned(), d.to_owned());
+            *off = off.add(&sub.eval_coord(HTuple::leaf(x.clone()).as_ref())?)?;
+        }
+        None => {
+            let (Some(cm), Some(sm), Some(dm)) =
+                (c.tuple_modes(), s.tuple_modes(), d.tuple_modes())
+            else {
+                return Err(Error::rank(format!(
+                    "the coordinate {} does not match the shape {s}",
+                    show(c)
+                )));
+            };
+            if c.rank() != s.rank() {
+                return Err(Error::rank(format!(
+                    "the coordinate {} has {} modes where the shape {s} has {}",
+                    show(c),
+                    c.rank(),
+                    s.rank()
+                )));
+            }
+            for ((ci, si), di) in cm.zip(sm).zip(dm) {
+                slice_rec(ci, si, di, kept, off, depth + 1)?;
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The layout whose modes are `modes` (a tuple, even of one mode).
 fn join(modes: impl IntoIterator<Item = SymLayout>) -> SymLayout {
     let (s, d): (Vec<_>, Vec<_>) = modes.into_iter().map(|m| m.into_parts()).unzip();
@@ -942,6 +1023,9 @@ mod tests {
                 ds.reverse();
                 SymLayout::from_shape_stride(a.shape().clone(), HTuple::flat(ds)).unwrap()
             };
+            // a slicing coordinate: per mode None or an index below 3
+            let coord: HTuple<Option<SymInt>> =
+                HTuple::flat((0..rank).map(|_| (r.next(2) == 0).then(|| int(r.next(3) as i64))));
             // a tiler by mode: a tile for the first mode (and the second)
             let by_mode: Vec<SymLayout> = (0..1 + r.next(2).min(rank as u64 - 1))
                 .map(|_| {
@@ -969,6 +1053,14 @@ mod tests {
                 a.flat_product(&b),
                 a.blocked_product(&b),
                 a.raked_product(&b),
+                // (the kept modes and the offset: compared as `(kept, 2:offset)`)
+                a.slice_and_offset(coord.as_ref()).map(|(k, o)| {
+                    join([
+                        k,
+                        SymLayout::from_shape_stride(HTuple::leaf(int(2)), HTuple::leaf(o))
+                            .unwrap(),
+                    ])
+                }),
                 // (an integer result: compared as the layout `v:1`)
                 a.max_common_vector(&b2).map(|v| {
                     SymLayout::from_shape_stride(HTuple::leaf(v), HTuple::leaf(int(1))).unwrap()
@@ -1011,6 +1103,15 @@ mod tests {
                         16 => crate::algebra::flat_product(&ac, &whole),
                         17 => crate::algebra::blocked_product(&ac, &whole),
                         18 => crate::algebra::raked_product(&ac, &whole),
+                        19 => {
+                            let cc = coord.map(|x| {
+                                x.as_ref()
+                                    .map(|v| crate::Scalar::Int(v.as_const().unwrap()))
+                            });
+                            crate::algebra::slice_and_offset(&ac, cc.as_ref()).and_then(|(k, o)| {
+                                Layout::concat([k, Layout::new(2, o.as_int().unwrap())?])
+                            })
+                        }
                         _ => {
                             let b2c = b2.subs(&vals).unwrap().to_concrete().unwrap();
                             crate::algebra::max_common_vector(&ac, &b2c)
@@ -1036,7 +1137,7 @@ mod tests {
                     // (tiled_divide and flat_divide spread the modes of
                     // their rest, whose count is the nesting: the function
                     // alone is compared)
-                    let arranged = !matches!(k, 4 | 7 | 8 | 9 | 14 | 17 | 18)
+                    let arranged = !matches!(k, 4 | 7 | 8 | 9 | 14 | 17 | 18 | 19)
                         || degenerate
                         || (got.rank() == want.rank()
                             && got
@@ -1055,7 +1156,7 @@ mod tests {
         checked
     }
 
-    const NAMES: [&str; 20] = [
+    const NAMES: [&str; 21] = [
         "coalesce",
         "complement",
         "right_inverse",
@@ -1075,6 +1176,7 @@ mod tests {
         "flat_product",
         "blocked_product",
         "raked_product",
+        "slice_and_offset",
         "max_common_vector",
     ];
 

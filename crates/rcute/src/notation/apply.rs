@@ -113,8 +113,11 @@ pub fn eval_layout(l: &Layout, c: &Value) -> Result<Value> {
 /// index or a coordinate of integers and symbolic integers; the value is
 /// symbolic where the facts do not resolve the divisions.
 ///
-/// Errors: `type` for a `None` in `c` (slicing a layout with symbols is not
-/// available) or other leaves; those of [`SymLayout::eval_coord`].
+/// A `None` in `c` slices ([`SymLayout::slice_and_offset`]: the kept modes).
+///
+/// Errors: `type` for leaves other than integers, symbolic integers and
+/// `None`; those of [`SymLayout::eval_coord`] and
+/// [`SymLayout::slice_and_offset`].
 ///
 /// ```
 /// use rcute::notation::{eval::eval_sym_layout, Session, Value};
@@ -126,10 +129,9 @@ pub fn eval_layout(l: &Layout, c: &Value) -> Result<Value> {
 /// ```
 pub fn eval_sym_layout(l: &SymLayout, c: &Value) -> Result<Value> {
     if c.contains_none() {
-        return Err(Error::type_(format!(
-            "slicing the layout with symbols {l} at {c} is not available (evaluate it at a \
-             coordinate without None, or substitute values with subs first)"
-        )));
+        // slicing: the kept modes
+        let (kept, _) = l.slice_and_offset(sym_slicing_coordinate(l, c)?.as_ref())?;
+        return Ok(Value::from_sym_layout(kept));
     }
     let coord = c.to_htuple("coordinate", &mut |v| {
         v.as_sym().ok_or_else(|| {
@@ -141,6 +143,24 @@ pub fn eval_sym_layout(l: &SymLayout, c: &Value) -> Result<Value> {
         })
     })?;
     Ok(Value::from_sym(l.eval_coord(coord.as_ref())?))
+}
+
+/// The slicing coordinate `c` (leaves `None`, integers, symbolic
+/// integers) for the layout with symbols `l`.
+pub(crate) fn sym_slicing_coordinate(
+    l: &SymLayout,
+    c: &Value,
+) -> Result<crate::htuple::HTuple<Option<crate::sym::SymInt>>> {
+    c.to_htuple("coordinate", &mut |v| match v {
+        Value::None => Ok(None),
+        v => v.as_sym().map(Some).ok_or_else(|| {
+            Error::type_(format!(
+                "coordinate of the layout with symbols {l}: expected integers, symbolic \
+                 integers or None, got the {} {v}",
+                v.kind_name()
+            ))
+        }),
+    })
 }
 
 /// `x[i]` / `x[i, j]` (a path): mode access on layouts and tensors (the

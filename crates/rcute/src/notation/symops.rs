@@ -447,6 +447,17 @@ fn algebra(a: &mut Args, path: &[i64]) -> Result<Value> {
             let v = operand(&x, name)?.max_common_vector(&operand(&b, name)?)?;
             Ok(Value::from_sym(v))
         }
+        "slice_and_offset" => {
+            let x = a.req(0)?;
+            let c = a.req(1)?;
+            let l = operand(&x, name)?;
+            let coord = super::apply::sym_slicing_coordinate(&l, &c)?;
+            let (kept, off) = l.slice_and_offset(coord.as_ref())?;
+            Ok(Value::Tuple(vec![
+                Value::from_sym_layout(kept),
+                Value::from_sym(off),
+            ]))
+        }
         "make_layout_like" => {
             let x = a.req(0)?;
             value(operand(&x, name)?.make_layout_like())

@@ -1834,7 +1834,7 @@ const TABLE: &[Operation] = &[
         params: &[req("A"), req("crd")],
         mode_indexed: false,
         tensor_first: false,
-        symbols: Symbols::No,
+        symbols: Symbols::Algebra,
         summary: "a slice's sub-layout and offset",
         doc: "For a coordinate `crd` containing `None` (`_`): the pair of the sub-layout of the \
               modes at the `None` positions (`slice_(crd, shape) : slice_(crd, stride)`) and \
