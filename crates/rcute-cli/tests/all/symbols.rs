@@ -370,3 +370,44 @@ fn algebra_rearranging() {
         ],
     );
 }
+
+/// The symbolic examples of the reference's behaviour and of rcute's
+/// decisions on symbols (the values by hand: the reference's rows where
+/// rcute agrees; errors where a condition is not proven — an unproven
+/// order of `1` and `X >= 1`, the false injectivity of `(2,2):(X,X)`, `4`
+/// against an extent `N` that may be below it; with facts, the proven
+/// order gives the larger complement and right inverse).
+#[test]
+fn spec_section_7() {
+    check(
+        &["assume N, M, X, Y"],
+        &[
+            ("((N,4):(1,N))(5)", "N*(5//N) + (5 % N)"),
+            ("idx2crd(7, (N,4))", "(7 % N, 7//N)"),
+            ("size((N,4):(1,N))", "4*N"),
+            ("coalesce((4,N):(1,4))", "4*N:1"),
+            ("coalesce((4,8,N):(1,4,32))", "32*N:1"),
+            ("coalesce((N,M):(1,N))", "N*M:1"),
+            ("coalesce((2,4):(X,2*X))", "8:X"),
+            ("right_inverse((N,M):(1,N))", "N*M:1"),
+            ("right_inverse((N,4):(1,N))", "4*N:1"),
+            ("right_inverse((M,N):(X,Y))", "error: value: right_inverse((M, N):(X, Y)): the symbols' facts do not decide..."),
+            ("complement((2,N):(X,1))", "error: value: complement((2, N):(X, 1)): the symbols' facts do not decide the order of the strides 1 and X..."),
+            ("complement((2,2):(X,X))", "error: injectivity: complement((2, 2):(X, X)): Non-injective layout in complement..."),
+            ("make_layout_like((2,N,4):(1,X,2))", "error: value: make_layout_like((2, N, 4):(1, X, 2)): the symbols' facts do not decide the order of the strides X and 1..."),
+            ("composition((12,N):(X,Y), 6:4)", "(3, 2):(4*X, Y)"),
+            ("composition((N,8):(X,Y), 4:1)", "error: value: composition((N, 8):(X, Y), 4:1): the symbols' facts do not decide whether 4 is below N..."),
+            ("logical_divide(N:1, 4)", "(4, (N + 3)//4):(1, 4)"),
+            ("left_inverse((2,N):(X,1))", "error: value: left_inverse((2, N):(X, 1)): the symbols' facts do not decide the order of the strides 1 and X..."),
+            ("left_inverse((N,M):(1,N))", "N*M:1"),
+            ("assume K >= 2", "K >= 2"),
+            ("complement((2,K,K):(K*K,K,1))", "1:2*K*K"),
+            ("assume R % 8 == 0", "R % 8 == 0"),
+            ("right_inverse((4,3,R):(3*R,R,1))", "(R, 3, 4):(12, 4, 1)"),
+            ("size(right_inverse((4,3,R):(3*R,R,1)))", "12*R"),
+            ("assume T % 16 == 0", "T % 16 == 0"),
+            ("logical_divide((T,K):(1,2*T), 16)", "(16, (T/16, K)):(1, (16, 2*T))"),
+            ("logical_divide((N,K):(1,N), (16,8))", "((16, (N + 15)//16), (8, (K + 7)//8)):((1, 16), (N, 8*N))"),
+        ],
+    );
+}
