@@ -446,13 +446,7 @@ impl SymLayout {
         tiles: Tiles<'_>,
         op: &str,
     ) -> Result<(Vec<SymLayout>, Vec<SymLayout>)> {
-        let two = |d: SymLayout| -> Result<(SymLayout, SymLayout)> {
-            let mut parts = d.modes();
-            match (parts.next(), parts.next()) {
-                (Some(x), Some(y)) => Ok((x, y)),
-                _ => Err(Error::value(format!("{op}: internal: a divide of rank 1"))),
-            }
-        };
+        let two = |d: SymLayout| two_modes(d, op);
         let tiles = match tiles {
             Tiles::Whole(b) => {
                 let (x, y) = two(self.logical_divide(b)?)?;
@@ -467,18 +461,7 @@ impl SymLayout {
             }
             Tiles::ByMode(t) => t,
         };
-        let modes: Vec<SymLayout> = if self.is_leaf() {
-            vec![self.clone()]
-        } else {
-            self.modes().collect()
-        };
-        if tiles.len() > modes.len() {
-            return Err(Error::rank(format!(
-                "{op}: a tiler of {} modes for the layout {self} of rank {}",
-                tiles.len(),
-                modes.len()
-            )));
-        }
+        let modes = self.modes_for(tiles.len(), op)?;
         let (mut t, mut r) = (Vec::new(), Vec::new());
         for (i, m) in modes.iter().enumerate() {
             match tiles.get(i) {
@@ -577,24 +560,26 @@ impl SymLayout {
         Ok(join(pairs))
     }
 
+    /// The modes of A for a tiler of `n` modes (a leaf-shaped A is its own
+    /// single mode). Errors: `rank` for more tiler modes than A has.
+    fn modes_for(&self, n: usize, op: &str) -> Result<Vec<SymLayout>> {
+        let modes: Vec<SymLayout> = self.modes().collect();
+        if n > modes.len() {
+            return Err(Error::rank(format!(
+                "{op}: a tiler of {n} modes for the layout {self} of rank {}",
+                modes.len()
+            )));
+        }
+        Ok(modes)
+    }
+
     fn by_mode(
         &self,
         b: &[Option<SymLayout>],
         op: &str,
         f: impl Fn(&SymLayout, &SymLayout) -> Result<SymLayout>,
     ) -> Result<SymLayout> {
-        let modes: Vec<SymLayout> = if self.is_leaf() {
-            vec![self.clone()]
-        } else {
-            self.modes().collect()
-        };
-        if b.len() > modes.len() {
-            return Err(Error::rank(format!(
-                "{op}: a tiler of {} modes for the layout {self} of rank {}",
-                b.len(),
-                modes.len()
-            )));
-        }
+        let modes = self.modes_for(b.len(), op)?;
         let mut shapes = Vec::with_capacity(modes.len());
         let mut strides = Vec::with_capacity(modes.len());
         for (i, m) in modes.iter().enumerate() {
@@ -623,13 +608,10 @@ pub enum Tiles<'a> {
     ByMode(&'a [SymLayout]),
 }
 
-/// The modes of `l` (a leaf-shaped layout is its own single mode).
+/// The modes of `l` (a leaf-shaped layout is its own single mode, as
+/// [`Layout::modes`](crate::Layout::modes) yields it).
 fn modes_of(l: &SymLayout) -> Vec<SymLayout> {
-    if l.is_leaf() {
-        vec![l.clone()]
-    } else {
-        l.modes().collect()
-    }
+    l.modes().collect()
 }
 
 /// `l` with `1:0` modes appended up to rank `r` (a leaf shape wrapped
@@ -650,7 +632,7 @@ fn two_modes(l: SymLayout, op: &str) -> Result<(SymLayout, SymLayout)> {
     let mut parts = l.modes();
     match (parts.next(), parts.next()) {
         (Some(x), Some(y)) => Ok((x, y)),
-        _ => Err(Error::value(format!("{op}: internal: a product of rank 1"))),
+        _ => Err(Error::value(format!("{op}: internal: a result of rank 1"))),
     }
 }
 
