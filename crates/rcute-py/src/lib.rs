@@ -161,6 +161,31 @@ fn sym_layout_obj(py: Python<'_>, l: SymLayout, sympy: bool) -> PyResult<PyObjec
 }
 
 /// `v` with its symbolic integers as sympy expressions when `sympy`.
+/// The object of a layout's `shape` or `stride` attribute, made once and
+/// kept in `cell` (a layout never changes): for a layout with symbols the
+/// tuple of its leaves `sym` (sympy expressions where sympy built it),
+/// otherwise the typed converter `obj` (the notation value `value`, when
+/// the typed paths are off).
+fn tuple_attr(
+    py: Python<'_>,
+    cell: &GILOnceCell<PyObject>,
+    sym: Option<(&rcute::HTuple<rcute::sym::SymInt>, bool)>,
+    value: impl FnOnce() -> Value,
+    obj: impl FnOnce() -> PyResult<PyObject>,
+) -> PyResult<PyObject> {
+    if !fast::enabled() && sym.is_none() {
+        return from_value(py, value());
+    }
+    cell.get_or_try_init(py, || match sym {
+        Some((t, sympy)) => {
+            let v = Value::from_htuple(t, |x| Value::from_sym(x.clone()));
+            maybe_sympy(py, from_value(py, v)?, sympy)
+        }
+        None => obj(),
+    })
+    .map(|v| v.clone_ref(py))
+}
+
 fn maybe_sympy(py: Python<'_>, v: PyObject, sympy: bool) -> PyResult<PyObject> {
     if !sympy {
         return Ok(v);
@@ -212,42 +237,26 @@ impl PyLayout {
     // sympy built it)
     #[getter]
     pub(crate) fn shape(&self, py: Python<'_>) -> PyResult<PyObject> {
-        if let Some(p) = &self.sym {
-            return self
-                .shape_py
-                .get_or_try_init(py, || {
-                    let v = Value::from_htuple(p.layout.shape(), |x| Value::from_sym(x.clone()));
-                    maybe_sympy(py, from_value(py, v)?, p.sympy)
-                })
-                .map(|v| v.clone_ref(py));
-        }
-        if !fast::enabled() {
-            return from_value(py, Value::from_shape(self.inner.shape()));
-        }
-        self.shape_py
-            .get_or_try_init(py, || fast::shape_obj(py, self.inner.shape().as_ref()))
-            .map(|v| v.clone_ref(py))
+        tuple_attr(
+            py,
+            &self.shape_py,
+            self.sym.as_ref().map(|p| (p.layout.shape(), p.sympy)),
+            || Value::from_shape(self.inner.shape()),
+            || fast::shape_obj(py, self.inner.shape().as_ref()),
+        )
     }
 
     /// The stride, as a Python tuple of `int`, `ArithTuple` or `F2` leaves.
     // (`SymInt` leaves for a layout with symbols, as `shape`)
     #[getter]
     pub(crate) fn stride(&self, py: Python<'_>) -> PyResult<PyObject> {
-        if let Some(p) = &self.sym {
-            return self
-                .stride_py
-                .get_or_try_init(py, || {
-                    let v = Value::from_htuple(p.layout.stride(), |x| Value::from_sym(x.clone()));
-                    maybe_sympy(py, from_value(py, v)?, p.sympy)
-                })
-                .map(|v| v.clone_ref(py));
-        }
-        if !fast::enabled() {
-            return from_value(py, Value::from_stride(self.inner.stride()));
-        }
-        self.stride_py
-            .get_or_try_init(py, || fast::stride_obj(py, self.inner.stride().as_ref()))
-            .map(|v| v.clone_ref(py))
+        tuple_attr(
+            py,
+            &self.stride_py,
+            self.sym.as_ref().map(|p| (p.layout.stride(), p.sympy)),
+            || Value::from_stride(self.inner.stride()),
+            || fast::stride_obj(py, self.inner.stride().as_ref()),
+        )
     }
 
     /// `L(c)` / `L(c0, c1, ...)`: evaluation at an integral, flat or natural

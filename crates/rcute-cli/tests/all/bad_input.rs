@@ -5,28 +5,11 @@
 //! value line by line). Every input must end in the expected error line,
 //! never in a crash, a stack overflow, a hang or exhausted memory.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
-use std::thread;
+use std::process::Output;
 
-/// Runs `rcute eval -f -` on `input` (written from a second thread, so that
-/// a large input and a large output cannot block each other).
+/// Runs `rcute eval -f -` on `input`.
 fn eval_script(input: Vec<u8>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rcute"))
-        .args(["eval", "-f", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn rcute");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let writer = thread::spawn(move || {
-        // the process may stop reading early; a broken pipe is fine
-        let _ = stdin.write_all(&input);
-    });
-    let out = child.wait_with_output().expect("wait rcute");
-    writer.join().expect("writer thread");
-    out
+    crate::rcute_with_input(&["eval", "-f", "-"], input)
 }
 
 fn lines(o: &Output) -> Vec<String> {

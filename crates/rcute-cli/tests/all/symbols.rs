@@ -8,25 +8,9 @@
 //! of `rcute eval` for N = 8 and 16 (printed forms identical for both),
 //! written with `N`.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
 /// The output lines of `rcute eval -f -` on `script`.
 fn run(script: &str) -> Vec<String> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rcute"))
-        .args(["eval", "-f", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn rcute");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(script.as_bytes())
-        .expect("write stdin");
-    let out = child.wait_with_output().expect("wait rcute");
+    let out = crate::rcute_with_input(&["eval", "-f", "-"], script.as_bytes().to_vec());
     String::from_utf8_lossy(&out.stdout)
         .lines()
         .map(str::to_string)
@@ -114,37 +98,19 @@ fn constructors() {
 
 #[test]
 fn other_styles() {
-    let o = Command::new(env!("CARGO_BIN_EXE_rcute"))
-        .args(["eval", "--style", "repr", "-f", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .and_then(|mut c| {
-            c.stdin
-                .take()
-                .expect("stdin")
-                .write_all(b"assume N\n(N,4):(1,N)\n((N,4):(1,N),)\n")?;
-            c.wait_with_output()
-        })
-        .expect("rcute");
+    let o = crate::rcute_with_input(
+        &["eval", "--style", "repr", "-f", "-"],
+        b"assume N\n(N,4):(1,N)\n((N,4):(1,N),)\n".to_vec(),
+    );
     // repr: Layout(<shape>, <stride>), as for concrete layouts
     assert_eq!(
         String::from_utf8_lossy(&o.stdout),
         "N >= 1\nLayout((N, 4), (1, N))\n(Layout((N, 4), (1, N)),)\n"
     );
-    let o = Command::new(env!("CARGO_BIN_EXE_rcute"))
-        .args(["eval", "--style", "cpp", "-f", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .and_then(|mut c| {
-            c.stdin
-                .take()
-                .expect("stdin")
-                .write_all(b"assume N\n((N,4),2):((1,N),4*N)\n")?;
-            c.wait_with_output()
-        })
-        .expect("rcute");
+    let o = crate::rcute_with_input(
+        &["eval", "--style", "cpp", "-f", "-"],
+        b"assume N\n((N,4),2):((1,N),4*N)\n".to_vec(),
+    );
     // C++ style: no spaces after the commas
     assert_eq!(
         String::from_utf8_lossy(&o.stdout),

@@ -530,38 +530,17 @@ pub fn layout_literal(s: &Value, d: &Value) -> Result<Value> {
 /// stride that does not match `S`; `value` for an extent that the facts do
 /// not prove positive.
 fn sym_layout_literal(s: &Value, d: &Value) -> Result<Value> {
-    fn rec(s: HRef<'_, SymInt>, d: &Value, b: &mut Builder<SymInt>, depth: usize) -> Result<()> {
-        super::value::check_depth(depth, "layout")?;
-        if s.is_leaf() {
-            let x = d.as_sym().ok_or_else(|| {
-                Error::type_(format!(
-                    "layout: the stride {d} of the extent {s}: a layout with symbols has \
-                     integer strides (no coordinate or F2 strides)"
-                ))
-            })?;
-            b.leaf(x);
-            return Ok(());
-        }
-        match d {
-            Value::Tuple(items) if items.len() == s.rank() => {
-                b.open();
-                for (sm, dm) in s.modes().zip(items) {
-                    rec(sm, dm, b, depth + 1)?;
-                }
-                b.close();
-                Ok(())
-            }
-            _ => Err(Error::congruence(format!(
-                "layout: shape {s} and stride {d} are not congruent"
-            ))),
-        }
-    }
     let shape = s.to_sym_shape()?;
-    let mut b = Builder::new();
-    rec(shape.as_ref(), d, &mut b, 0)?;
+    let stride = d.stride_for(shape.as_ref(), |e, x| {
+        x.as_sym().ok_or_else(|| {
+            Error::type_(format!(
+                "layout: the stride {x} of the extent {e}: a layout with symbols has \
+                 integer strides (no coordinate or F2 strides)"
+            ))
+        })
+    })?;
     Ok(Value::from_sym_layout(Layout::from_shape_stride(
-        shape,
-        b.finish(),
+        shape, stride,
     )?))
 }
 

@@ -4,6 +4,7 @@
 use std::fmt::{self, Write};
 
 use super::value::Value;
+use crate::layout::Layout;
 use crate::swizzle::Swizzle;
 
 /// An output style (`docs/language.md`, "Printing styles"); parsed from `str`, `repr`
@@ -65,6 +66,24 @@ fn swizzle_str(sw: &Swizzle, style: Style, nested: bool) -> String {
 
 /// Writes `v`; `nested` is true inside a tuple or list, where Python prints
 /// the elements' repr.
+/// `x` in the style: its alternate form (`{x:#}`) for C++, `repr_of(x)`
+/// for Python's repr, its display otherwise.
+fn styled<T: fmt::Display>(
+    out: &mut String,
+    style: Style,
+    repr: bool,
+    x: &T,
+    repr_of: impl FnOnce(&T) -> String,
+) -> fmt::Result {
+    if style == Style::Cpp {
+        write!(out, "{x:#}")
+    } else if repr {
+        out.write_str(&repr_of(x))
+    } else {
+        write!(out, "{x}")
+    }
+}
+
 fn write_value(out: &mut String, v: &Value, style: Style, nested: bool) -> fmt::Result {
     let repr = style == Style::Repr || (style == Style::Str && nested);
     match v {
@@ -83,24 +102,10 @@ fn write_value(out: &mut String, v: &Value, style: Style, nested: bool) -> fmt::
             (_, true) => "True",
             (_, false) => "False",
         }),
-        Value::Layout(l) => {
-            if style == Style::Cpp {
-                write!(out, "{l:#}")
-            } else if repr {
-                out.write_str(&l.repr())
-            } else {
-                write!(out, "{l}")
-            }
-        }
-        Value::SymLayout(l) => {
-            if style == Style::Cpp {
-                write!(out, "{l:#}")
-            } else if repr {
-                write!(out, "Layout({}, {})", l.shape(), l.stride())
-            } else {
-                write!(out, "{l}")
-            }
-        }
+        Value::Layout(l) => styled(out, style, repr, l, Layout::repr),
+        Value::SymLayout(l) => styled(out, style, repr, l, |l| {
+            format!("Layout({}, {})", l.shape(), l.stride())
+        }),
         Value::Swizzle(sw) => out.write_str(&swizzle_str(sw, style, nested)),
         Value::Swizzled(s) if repr => out.write_str(&s.repr()),
         Value::Swizzled(s) => {
@@ -109,32 +114,10 @@ fn write_value(out: &mut String, v: &Value, style: Style, nested: bool) -> fmt::
             if s.offset != 0 {
                 write!(out, "{} o ", s.offset)?;
             }
-            if style == Style::Cpp {
-                write!(out, "{:#}", s.layout)
-            } else if repr {
-                out.write_str(&s.layout.repr())
-            } else {
-                write!(out, "{}", s.layout)
-            }
+            styled(out, style, repr, &s.layout, Layout::repr)
         }
-        Value::Tensor(t) => {
-            if style == Style::Cpp {
-                write!(out, "{t:#}")
-            } else if repr {
-                out.write_str(&t.repr())
-            } else {
-                write!(out, "{t}")
-            }
-        }
-        Value::Array(t) => {
-            if style == Style::Cpp {
-                write!(out, "{t:#}")
-            } else if repr {
-                out.write_str(&t.repr())
-            } else {
-                write!(out, "{t}")
-            }
-        }
+        Value::Tensor(t) => styled(out, style, repr, t, |t| t.repr()),
+        Value::Array(t) => styled(out, style, repr, t, |t| t.repr()),
         Value::Sym(x) => write!(out, "{x}"),
         Value::Fact(x) => out.write_str(x),
         Value::Fraction(n, d) => {

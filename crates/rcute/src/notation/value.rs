@@ -4,7 +4,7 @@
 
 use crate::algebra::Scale;
 use crate::error::{Error, Result};
-use crate::htuple::{Builder, HTuple, MAX_DEPTH};
+use crate::htuple::{Builder, HRef, HTuple, MAX_DEPTH};
 use crate::int;
 use crate::layout::{Layout, SymLayout};
 use crate::shape::Coord;
@@ -470,22 +470,38 @@ impl Value {
     /// assert!(eval_value("(1,)").unwrap().to_layout_stride(&s).is_err());
     /// ```
     pub fn to_layout_stride(&self, shape: &HTuple<i64>) -> Result<HTuple<Scalar>> {
-        fn rec(
-            s: crate::HRef<'_, i64>,
+        self.stride_for(shape.as_ref(), |_, d| d.to_coord_value("layout stride"))
+    }
+
+    /// This value read as the stride of a layout literal `S:D` of shape
+    /// `shape`: a tuple where the shape has a tuple (of the same rank), and
+    /// at each leaf of the shape `leaf(extent, value)` (a tuple there is a
+    /// coordinate stride, if `leaf` reads one).
+    ///
+    /// Errors: `congruence` where the profiles differ; `value` beyond the
+    /// depth limit; those of `leaf`.
+    pub(crate) fn stride_for<T: std::fmt::Display, U>(
+        &self,
+        shape: HRef<'_, T>,
+        mut leaf: impl FnMut(&T, &Value) -> Result<U>,
+    ) -> Result<HTuple<U>> {
+        fn rec<T: std::fmt::Display, U>(
+            s: HRef<'_, T>,
             d: &Value,
-            b: &mut Builder<Scalar>,
+            b: &mut Builder<U>,
+            leaf: &mut dyn FnMut(&T, &Value) -> Result<U>,
             depth: usize,
         ) -> Result<()> {
             check_depth(depth, "layout")?;
-            if s.is_leaf() {
-                b.leaf(d.to_coord_value("layout stride")?);
+            if let Some(x) = s.as_leaf() {
+                b.leaf(leaf(x, d)?);
                 return Ok(());
             }
             match d {
                 Value::Tuple(items) if items.len() == s.rank() => {
                     b.open();
                     for (sm, dm) in s.modes().zip(items) {
-                        rec(sm, dm, b, depth + 1)?;
+                        rec(sm, dm, b, leaf, depth + 1)?;
                     }
                     b.close();
                     Ok(())
@@ -496,7 +512,7 @@ impl Value {
             }
         }
         let mut b = Builder::new();
-        rec(shape.as_ref(), self, &mut b, 0)?;
+        rec(shape, self, &mut b, &mut leaf, 0)?;
         Ok(b.finish())
     }
 
@@ -715,24 +731,7 @@ fn measure(v: &Value, depth: usize, budget: &mut usize) -> Result<()> {
 }
 
 fn measure_layout(l: &Layout, depth: usize, budget: &mut usize) -> Result<()> {
-    // the checked constructors' bound (docs/limits.md): the algebra is
-    // quadratic in the number of modes
-    let n = l.shape().leaves().len();
-    if n > crate::htuple::MAX_LEAVES {
-        return Err(Error::value(format!(
-            "a layout with {n} leaves, more than the limit of {}",
-            crate::htuple::MAX_LEAVES
-        )));
-    }
-    spend(budget, n)?;
-    // (measure is only called with depth <= MAX_VALUE_DEPTH)
-    if !l
-        .shape()
-        .as_ref()
-        .depth_within(MAX_VALUE_DEPTH.saturating_sub(depth))
-    {
-        return Err(too_deep());
-    }
+    measure_shape(l.shape().as_ref(), depth, budget)?;
     for d in l.stride().leaves() {
         measure_scalar(d, depth + 1, budget)?;
     }
@@ -742,7 +741,14 @@ fn measure_layout(l: &Layout, depth: usize, budget: &mut usize) -> Result<()> {
 /// [`measure_layout`] of a layout with symbols: one part per leaf (its
 /// strides are integers).
 fn measure_sym_layout(l: &SymLayout, depth: usize, budget: &mut usize) -> Result<()> {
-    let n = l.shape().leaves().len();
+    measure_shape(l.shape().as_ref(), depth, budget)
+}
+
+/// The parts of a layout's shape: one per leaf, within the checked
+/// constructors' bound on leaves (docs/limits.md: the algebra is quadratic
+/// in the number of modes) and nested within the value depth left.
+fn measure_shape<T>(s: HRef<'_, T>, depth: usize, budget: &mut usize) -> Result<()> {
+    let n = s.leaves().len();
     if n > crate::htuple::MAX_LEAVES {
         return Err(Error::value(format!(
             "a layout with {n} leaves, more than the limit of {}",
@@ -750,11 +756,8 @@ fn measure_sym_layout(l: &SymLayout, depth: usize, budget: &mut usize) -> Result
         )));
     }
     spend(budget, n)?;
-    if !l
-        .shape()
-        .as_ref()
-        .depth_within(MAX_VALUE_DEPTH.saturating_sub(depth))
-    {
+    // (measure is only called with depth <= MAX_VALUE_DEPTH)
+    if !s.depth_within(MAX_VALUE_DEPTH.saturating_sub(depth)) {
         return Err(too_deep());
     }
     Ok(())
