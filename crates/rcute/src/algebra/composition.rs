@@ -97,7 +97,7 @@ pub(crate) fn composition_into(a: &Layout, b: &TilerRef<'_>, out: &mut Layout) -
         }
         _ => dispatch_append(View::of(a), b, true, 0, nodes, sh, st)?,
     }
-    dn.extend_from_slice(nodes);
+    dn.extend(nodes.iter().copied());
     // Negative strides in B make the reference's base case produce negative
     // extents (`composition((2,3):(1,10), 2:-1)` would be `(-2,-1):(-1,10)`);
     // shapes are positive, so that is an error as in recast (docs/differences.md 1.3).
@@ -140,7 +140,7 @@ pub fn composition_unchecked(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
     let mut out = Layout::blank();
     let ((nodes, sh), (dn, st)) = out.raw_mut();
     dispatch_append(View::of(a), b, false, 0, nodes, sh, st)?;
-    dn.extend_from_slice(nodes);
+    dn.extend(nodes.iter().copied());
     Ok(out)
 }
 
@@ -492,9 +492,9 @@ pub(crate) fn int_core_append(
 pub(crate) fn raw_layout(nodes: &[u8], sh: &[i64], st: &[Scalar]) -> Layout {
     let mut l = Layout::blank();
     let ((n, s), (dn, d)) = l.raw_mut();
-    n.extend_from_slice(nodes);
-    s.extend_from_slice(sh);
-    dn.extend_from_slice(nodes);
+    n.extend(nodes.iter().copied());
+    s.extend(sh.iter().copied());
+    dn.extend(nodes.iter().copied());
     d.extend(st.iter().cloned());
     l
 }
@@ -1039,7 +1039,7 @@ fn many_terms<D: StrideLeaf, L: BLeaf, S: ASource<D>>(
                 s.push(x);
                 d.push(y.into_scalar());
             }
-            dn.extend_from_slice(n);
+            dn.extend(n.iter().copied());
         }
         result = Some(match result {
             None => term,
@@ -1447,7 +1447,7 @@ mod tests {
             st,
         )
         .ok()?;
-        dn.extend_from_slice(nodes);
+        dn.extend(nodes.iter().copied());
         let ctx = w.records(b, bs, bd);
         let digits_ok = verify(a, b, &r, &ctx, false).is_ok();
         let res = leaf_results(&r, &ctx).ok()?;
@@ -1474,7 +1474,7 @@ mod tests {
             || b.clone(),
             (&mut *nodes, sh, st),
         )?;
-        dn.extend_from_slice(nodes);
+        dn.extend(nodes.iter().copied());
         Ok(out)
     }
 
@@ -1483,7 +1483,7 @@ mod tests {
         let mut out = Layout::blank();
         let ((nodes, sh), (dn, st)) = out.raw_mut();
         layout_core_append(AOperand::View(View::of(a)), b, true, nodes, sh, st)?;
-        dn.extend_from_slice(nodes);
+        dn.extend(nodes.iter().copied());
         Ok(out)
     }
 

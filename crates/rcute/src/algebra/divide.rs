@@ -58,7 +58,7 @@ pub(crate) fn logical_divide_into(a: &Layout, b: &TilerRef<'_>, out: &mut Layout
     out.reset();
     let ((nodes, sh), (dn, st)) = out.raw_mut();
     divide_append(View::of(a), b, 0, nodes, sh, st)?;
-    dn.extend_from_slice(nodes);
+    dn.extend(nodes.iter().copied());
     Ok(())
 }
 
@@ -141,8 +141,8 @@ fn divide_core_append(
         int_complement_into(b, Some(ext.as_ref()), &mut c)?;
         let mut bn = Nodes::new();
         bn.push(2);
-        bn.extend_from_slice(b.shape().as_ref().node_bytes());
-        let mut bs = Ints::from_slice(b.shape().leaves());
+        bn.extend(b.shape().as_ref().node_bytes().iter().copied());
+        let mut bs: Ints = b.shape().leaves().iter().copied().collect();
         match c.len() {
             0 => c.push((1, 0)),
             1 => {}
@@ -195,7 +195,7 @@ fn divide_core_append(
         let ext = HTuple::leaf(crate::shape::size(a.s)?);
         super::complement::complement_append(b, Some(ext.as_ref()), n, s, d)?;
     }
-    dn.extend_from_slice(n);
+    dn.extend(n.iter().copied());
     let l0 = sh.len();
     layout_core_append(AOperand::View(a), &bc, true, nodes, sh, st)?;
     composition::positive(&a, &bc, &sh[l0..])
@@ -393,7 +393,7 @@ fn zip_modes_into(a: &Layout, ts: &[TilerRef<'_>], d: &mut Layout, out: &mut Lay
             st,
             &mut |m, t, nodes, sh, st| divide_append(m, t, 1, nodes, sh, st),
         )?;
-        dn.extend_from_slice(nodes);
+        dn.extend(nodes.iter().copied());
     }
     let (ds, dd) = (d.shape().as_ref(), d.stride().as_ref());
     out.reset();
@@ -416,7 +416,7 @@ fn zip_modes_into(a: &Layout, ts: &[TilerRef<'_>], d: &mut Layout, out: &mut Lay
             }
         }
     }
-    dn.extend_from_slice(nodes);
+    dn.extend(nodes.iter().copied());
     Ok(())
 }
 
