@@ -258,24 +258,21 @@ pub(crate) fn digit_box(
 /// non-negative stride and a digit box and no digit's largest values sum
 /// to its extent, so A is additive across B's modes (the first part of
 /// the composition check, which accepts without its records).
-/// `false` means "undecided here".
-pub(crate) fn digits_pass(a_shape: &[i64], recs: &[(i64, i64)]) -> bool {
-    if recs.iter().any(|&(_, e)| e < 0) {
-        return false;
-    }
+/// `false` means "undecided here". One pass over `recs`.
+pub(crate) fn digits_pass(a_shape: &[i64], recs: impl IntoIterator<Item = (i64, i64)>) -> bool {
     let mut n = a_shape.len();
     if n >= 2 && a_shape[n - 1] == 1 {
         n -= 1;
     }
     let s = &a_shape[..n];
-    if s.len() < 2 || recs.is_empty() {
-        return true;
+    if s.len() < 2 {
+        return recs.into_iter().all(|(_, e)| e >= 0);
     }
     let top = s.len() - 1;
     let mut sums_v: SmallVec<[i128; 8]> = SmallVec::from_elem(0, top);
     let sums: &mut [i128] = &mut sums_v;
-    for &(t, e) in recs {
-        if digit_box(s, e, t, |i, m| sums[i] += m).is_none() {
+    for (t, e) in recs {
+        if e < 0 || digit_box(s, e, t, |i, m| sums[i] += m).is_none() {
             return false;
         }
     }

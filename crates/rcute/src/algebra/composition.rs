@@ -282,15 +282,16 @@ pub(crate) fn layout_core_append(
     sh: &mut Leaves<i64>,
     st: &mut Leaves<Scalar>,
 ) -> Result<()> {
-    if let Some(d) = b
-        .stride()
-        .leaves()
-        .iter()
-        .find(|d| !matches!(d, Scalar::Int(_)) && has_f2(d))
-    {
-        return Err(Error::type_(format!(
-            "composition({a}, {b}): B has the F2 stride {d}; composition needs integer or coordinate strides in B"
-        )));
+    // (B's integer strides first: where they are all integers, B has no
+    // F2 stride to refuse)
+    let mut b_st = Ints::new();
+    let int_b = int_strides_into(b, &mut b_st).is_some();
+    if !int_b {
+        if let Some(d) = b.stride().leaves().iter().find(|d| has_f2(d)) {
+            return Err(Error::type_(format!(
+                "composition({a}, {b}): B has the F2 stride {d}; composition needs integer or coordinate strides in B"
+            )));
+        }
     }
     let bref = b.shape().as_ref();
     if !b.is_leaf() && b.rank() == 0 {
@@ -304,8 +305,6 @@ pub(crate) fn layout_core_append(
     }
     let (bn, bs, bd) = (bref.node_bytes(), bref.leaves(), b.stride().leaves());
     let parts = (nodes, sh, st);
-    let mut b_st = Ints::new();
-    let int_b = int_strides_into(b, &mut b_st).is_some();
     match a {
         AOperand::Modes(m) if int_b => {
             let src = Flat(m);
@@ -827,7 +826,6 @@ impl<D: StrideLeaf> Walk<D> {
     /// means "the whole check decides".
     #[inline]
     fn digits_accept(&self) -> bool {
-        let mut pairs: SmallVec<[(i64, i64); 8]> = SmallVec::new();
         let mut shape = Ints::new();
         for (i, ax) in self.axes().enumerate() {
             if ax.modes.iter().any(|m| m.1.has_f2()) {
@@ -835,14 +833,12 @@ impl<D: StrideLeaf> Walk<D> {
             }
             shape.clear();
             shape.extend(ax.modes.iter().map(|m| m.0));
-            pairs.clear();
-            pairs.extend(
-                self.terms
-                    .iter()
-                    .filter(|r| r.1 as usize == i && r.2 > 1)
-                    .map(|r| (r.2, r.3)),
-            );
-            if !digits_pass(&shape, &pairs) {
+            let recs = self
+                .terms
+                .iter()
+                .filter(|r| r.1 as usize == i && r.2 > 1)
+                .map(|r| (r.2, r.3));
+            if !digits_pass(&shape, recs) {
                 return false;
             }
         }
