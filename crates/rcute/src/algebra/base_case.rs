@@ -284,11 +284,14 @@ mod tests {
     use super::*;
     use crate::testing::Rng;
 
+    /// `(a, f, maxes)` of a digit box.
+    type Box128 = (usize, i128, Vec<(usize, i128)>);
+
     /// The digit box as its definition states it (`docs/differences.md`
     /// 1.1): `P_a` the largest prefix product of `s` (below the top) that
     /// divides `e`, `f = e / P_a`, then the images of `0..t` by `f` spread
     /// over the digits from `a` on, in 128-bit arithmetic throughout.
-    fn by_definition(s: &[i64], e: i64, t: i64) -> Option<(usize, i128, Vec<(usize, i128)>)> {
+    fn by_definition(s: &[i64], e: i64, t: i64) -> Option<Box128> {
         let top = s.len().checked_sub(1)?;
         let (e, t) = (e as i128, t as i128);
         let (mut p, mut a) = (1i128, 0usize);
