@@ -141,8 +141,8 @@ fn divide_core_append(
         int_complement_into(b, Some(ext.as_ref()), &mut c)?;
         let mut bn = Nodes::new();
         bn.push(2);
-        bn.extend(b.shape().as_ref().node_bytes().iter().copied());
-        let mut bs: Ints = b.shape().leaves().iter().copied().collect();
+        bn.extend_from_slice(b.shape().as_ref().node_bytes());
+        let mut bs = Ints::from_slice(b.shape().leaves());
         match c.len() {
             0 => c.push((1, 0)),
             1 => {}
