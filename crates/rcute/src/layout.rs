@@ -32,8 +32,10 @@ pub(crate) fn push_view(
     sh: &mut crate::htuple::Leaves<i64>,
     st: &mut crate::htuple::Leaves<Scalar>,
 ) {
-    nodes.extend_from_slice(s.node_bytes());
-    sh.extend_from_slice(s.leaves());
+    // (element by element: the lists are short, and `extend_from_slice`
+    // makes two library calls, a `memmove` and a `memcpy`, per list)
+    nodes.extend(s.node_bytes().iter().copied());
+    sh.extend(s.leaves().iter().copied());
     st.extend(d.leaves().iter().cloned());
 }
 

@@ -185,31 +185,19 @@ pub(crate) struct DigitBox {
     pub(crate) maxes: SmallVec<[(usize, i128); 4]>,
 }
 
-/// `a % b` on i128 values, through 64-bit division when both fit (the
-/// 128-bit division is a slow library call). `b` is non-zero.
-#[inline]
-fn rem(a: i128, b: i128) -> i128 {
-    match (i64::try_from(a), i64::try_from(b)) {
-        (Ok(x), Ok(y)) if y != -1 => (x % y) as i128,
-        _ => a % b,
-    }
-}
-
-/// `a / b` on i128 values (truncating, as `/`), as [`rem`].
-#[inline]
-fn div(a: i128, b: i128) -> i128 {
-    match (i64::try_from(a), i64::try_from(b)) {
-        (Ok(x), Ok(y)) if y != -1 => (x / y) as i128,
-        _ => a / b,
-    }
-}
-
 /// The digit box of one leaf mode `t:e` (`e > 0`, `t > 1`) on an axis of A
-/// with digit extents `s`: each digit below the top and the largest value
-/// the mode puts on it are passed to `max` (in increasing digit order),
-/// and `(a, f)` (start digit, scale) is returned. `None` when the images do
-/// not form a box (never after the divisibility checks). Exact: the values
-/// are 128-bit, so no product of two 64-bit values overflows.
+/// with digit extents `s` (positive; the last one is the unbounded top
+/// digit): each digit below the top and the
+/// largest value the mode puts on it are passed to `max` (in increasing
+/// digit order), and `(a, f)` (start digit, scale) is returned. `None` when
+/// the images do not form a box (never after the divisibility checks).
+///
+/// Exact in 64 bits, one division per digit: `f` is `e` divided through
+/// the digits it is a multiple of (`e % (P_a * s_a) == 0` exactly when
+/// `(e / P_a) % s_a == 0`), and where the mode spills over digit `a`
+/// (`f * t > s_a`, `f | s_a`), `f * t` is a multiple of `s_a` exactly when
+/// `t` is one of `g = s_a / f`, the quotient being `t / g`; so no product
+/// is formed beyond `f * t` (taken in 128 bits).
 #[inline]
 pub(crate) fn digit_box(
     s: &[i64],
@@ -218,46 +206,51 @@ pub(crate) fn digit_box(
     mut max: impl FnMut(usize, i128),
 ) -> Option<(usize, i128)> {
     let top = s.len().checked_sub(1)?;
-    let (e, t) = (e as i128, t as i128);
-    let mut p: i128 = 1;
+    let mut f = e;
     let mut a = 0usize;
     while a < top {
-        let next = p * s[a] as i128;
-        if rem(e, next) != 0 {
+        let (q, r) = (f / s[a], f % s[a]);
+        if r != 0 {
             break;
         }
-        p = next;
+        f = q;
         a += 1;
     }
-    let f = div(e, p);
+    let f128 = f as i128;
     if a == top {
-        return Some((a, f));
+        return Some((a, f128));
     }
-    let sa = s[a] as i128;
-    if f * t <= sa {
-        max(a, f * (t - 1));
-        return Some((a, f));
+    let sa = s[a];
+    if f128 * t as i128 <= sa as i128 {
+        max(a, f128 * (t as i128 - 1));
+        return Some((a, f128));
     }
-    if rem(sa, f) != 0 || rem(f * t, sa) != 0 {
+    // here `f * t > s_a > 0`: `f` and `t` have the same sign (positive
+    // as the callers give them), so `g` is not 0
+    let (g, r) = (sa / f, sa % f);
+    if r != 0 {
         return None;
     }
-    max(a, sa - f);
-    let mut q = div(f * t, sa);
+    let (mut q, r) = (t.checked_div(g)?, t.checked_rem(g)?);
+    if r != 0 {
+        return None;
+    }
+    max(a, (sa - f) as i128);
     for (i, &si) in s.iter().enumerate().take(top).skip(a + 1) {
-        let si = si as i128;
         if q <= si {
             if q > 1 {
-                max(i, q - 1);
+                max(i, (q - 1) as i128);
             }
-            return Some((a, f));
+            return Some((a, f128));
         }
-        if rem(q, si) != 0 {
+        let (qq, r) = (q / si, q % si);
+        if r != 0 {
             return None;
         }
-        max(i, si - 1);
-        q = div(q, si);
+        max(i, (si - 1) as i128);
+        q = qq;
     }
-    Some((a, f))
+    Some((a, f128))
 }
 
 /// The digit check of one integer axis of A with the leaves `recs`
@@ -265,26 +258,110 @@ pub(crate) fn digit_box(
 /// non-negative stride and a digit box and no digit's largest values sum
 /// to its extent, so A is additive across B's modes (the first part of
 /// the composition check, which accepts without its records).
-/// `false` means "undecided here".
-pub(crate) fn digits_pass(a_shape: &[i64], recs: &[(i64, i64)]) -> bool {
-    if recs.iter().any(|&(_, e)| e < 0) {
-        return false;
-    }
+/// `false` means "undecided here". One pass over `recs`.
+pub(crate) fn digits_pass(a_shape: &[i64], recs: impl IntoIterator<Item = (i64, i64)>) -> bool {
     let mut n = a_shape.len();
     if n >= 2 && a_shape[n - 1] == 1 {
         n -= 1;
     }
     let s = &a_shape[..n];
-    if s.len() < 2 || recs.is_empty() {
-        return true;
+    if s.len() < 2 {
+        return recs.into_iter().all(|(_, e)| e >= 0);
     }
     let top = s.len() - 1;
     let mut sums_v: SmallVec<[i128; 8]> = SmallVec::from_elem(0, top);
     let sums: &mut [i128] = &mut sums_v;
-    for &(t, e) in recs {
-        if digit_box(s, e, t, |i, m| sums[i] += m).is_none() {
+    for (t, e) in recs {
+        if e < 0 || digit_box(s, e, t, |i, m| sums[i] += m).is_none() {
             return false;
         }
     }
     (0..top).all(|i| sums[i] < s[i] as i128)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::Rng;
+
+    /// `(a, f, maxes)` of a digit box.
+    type Box128 = (usize, i128, Vec<(usize, i128)>);
+
+    /// The digit box as its definition states it (`docs/differences.md`
+    /// 1.1): `P_a` the largest prefix product of `s` (below the top) that
+    /// divides `e`, `f = e / P_a`, then the images of `0..t` by `f` spread
+    /// over the digits from `a` on, in 128-bit arithmetic throughout.
+    fn by_definition(s: &[i64], e: i64, t: i64) -> Option<Box128> {
+        let top = s.len().checked_sub(1)?;
+        let (e, t) = (e as i128, t as i128);
+        let (mut p, mut a) = (1i128, 0usize);
+        while a < top && e % (p * s[a] as i128) == 0 {
+            p *= s[a] as i128;
+            a += 1;
+        }
+        let f = e / p;
+        let mut maxes = Vec::new();
+        if a == top {
+            return Some((a, f, maxes));
+        }
+        let sa = s[a] as i128;
+        if f * t <= sa {
+            maxes.push((a, f * (t - 1)));
+            return Some((a, f, maxes));
+        }
+        if sa % f != 0 || (f * t) % sa != 0 {
+            return None;
+        }
+        maxes.push((a, sa - f));
+        let mut q = f * t / sa;
+        for (i, &si) in s.iter().enumerate().take(top).skip(a + 1) {
+            let si = si as i128;
+            if q <= si {
+                if q > 1 {
+                    maxes.push((i, q - 1));
+                }
+                return Some((a, f, maxes));
+            }
+            if q % si != 0 {
+                return None;
+            }
+            maxes.push((i, si - 1));
+            q /= si;
+        }
+        Some((a, f, maxes))
+    }
+
+    /// [`digit_box`] (64-bit, one division per digit) gives what the
+    /// definition gives, on random small axes and modes, and near 64 bits.
+    #[test]
+    fn digit_box_matches_definition() {
+        let mut r = Rng(5);
+        let mut boxes = 0;
+        for i in 0..200_000 {
+            let n = 1 + r.next(5) as usize;
+            let s: Vec<i64> = (0..n)
+                .map(|_| [1i64, 2, 3, 4, 6, 8, 12, 16][r.next(8) as usize])
+                .collect();
+            let (e, t) = if i % 50 == 0 {
+                (1i64 << (40 + r.next(22)), i64::MAX / (1 + r.next(7) as i64))
+            } else {
+                (
+                    [1i64, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 5, 7][r.next(14) as usize],
+                    2 + r.next(30) as i64,
+                )
+            };
+            let mut maxes = Vec::new();
+            let got = digit_box(&s, e, t, |i, m| maxes.push((i, m)));
+            let want = by_definition(&s, e, t);
+            match (got, want) {
+                (Some((a, f)), Some((wa, wf, wm))) => {
+                    boxes += 1;
+                    assert_eq!((a, f, &maxes), (wa, wf, &wm), "{s:?} {t}:{e}");
+                }
+                (None, None) => {}
+                (g, w) => panic!("{s:?} {t}:{e}: {g:?} against {w:?}"),
+            }
+        }
+        assert!(boxes > 50_000, "{boxes}");
+    }
 }

@@ -97,7 +97,7 @@ pub(crate) fn composition_into(a: &Layout, b: &TilerRef<'_>, out: &mut Layout) -
         }
         _ => dispatch_append(View::of(a), b, true, 0, nodes, sh, st)?,
     }
-    dn.extend_from_slice(nodes);
+    dn.extend(nodes.iter().copied());
     // Negative strides in B make the reference's base case produce negative
     // extents (`composition((2,3):(1,10), 2:-1)` would be `(-2,-1):(-1,10)`);
     // shapes are positive, so that is an error as in recast (docs/differences.md 1.3).
@@ -140,7 +140,7 @@ pub fn composition_unchecked(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
     let mut out = Layout::blank();
     let ((nodes, sh), (dn, st)) = out.raw_mut();
     dispatch_append(View::of(a), b, false, 0, nodes, sh, st)?;
-    dn.extend_from_slice(nodes);
+    dn.extend(nodes.iter().copied());
     Ok(out)
 }
 
@@ -282,15 +282,16 @@ pub(crate) fn layout_core_append(
     sh: &mut Leaves<i64>,
     st: &mut Leaves<Scalar>,
 ) -> Result<()> {
-    if let Some(d) = b
-        .stride()
-        .leaves()
-        .iter()
-        .find(|d| !matches!(d, Scalar::Int(_)) && has_f2(d))
-    {
-        return Err(Error::type_(format!(
-            "composition({a}, {b}): B has the F2 stride {d}; composition needs integer or coordinate strides in B"
-        )));
+    // (B's integer strides first: where they are all integers, B has no
+    // F2 stride to refuse)
+    let mut b_st = Ints::new();
+    let int_b = int_strides_into(b, &mut b_st).is_some();
+    if !int_b {
+        if let Some(d) = b.stride().leaves().iter().find(|d| has_f2(d)) {
+            return Err(Error::type_(format!(
+                "composition({a}, {b}): B has the F2 stride {d}; composition needs integer or coordinate strides in B"
+            )));
+        }
     }
     let bref = b.shape().as_ref();
     if !b.is_leaf() && b.rank() == 0 {
@@ -304,8 +305,6 @@ pub(crate) fn layout_core_append(
     }
     let (bn, bs, bd) = (bref.node_bytes(), bref.leaves(), b.stride().leaves());
     let parts = (nodes, sh, st);
-    let mut b_st = Ints::new();
-    let int_b = int_strides_into(b, &mut b_st).is_some();
     match a {
         AOperand::Modes(m) if int_b => {
             let src = Flat(m);
@@ -492,9 +491,9 @@ pub(crate) fn int_core_append(
 pub(crate) fn raw_layout(nodes: &[u8], sh: &[i64], st: &[Scalar]) -> Layout {
     let mut l = Layout::blank();
     let ((n, s), (dn, d)) = l.raw_mut();
-    n.extend_from_slice(nodes);
-    s.extend_from_slice(sh);
-    dn.extend_from_slice(nodes);
+    n.extend(nodes.iter().copied());
+    s.extend(sh.iter().copied());
+    dn.extend(nodes.iter().copied());
     d.extend(st.iter().cloned());
     l
 }
@@ -827,7 +826,6 @@ impl<D: StrideLeaf> Walk<D> {
     /// means "the whole check decides".
     #[inline]
     fn digits_accept(&self) -> bool {
-        let mut pairs: SmallVec<[(i64, i64); 8]> = SmallVec::new();
         let mut shape = Ints::new();
         for (i, ax) in self.axes().enumerate() {
             if ax.modes.iter().any(|m| m.1.has_f2()) {
@@ -835,14 +833,12 @@ impl<D: StrideLeaf> Walk<D> {
             }
             shape.clear();
             shape.extend(ax.modes.iter().map(|m| m.0));
-            pairs.clear();
-            pairs.extend(
-                self.terms
-                    .iter()
-                    .filter(|r| r.1 as usize == i && r.2 > 1)
-                    .map(|r| (r.2, r.3)),
-            );
-            if !digits_pass(&shape, &pairs) {
+            let recs = self
+                .terms
+                .iter()
+                .filter(|r| r.1 as usize == i && r.2 > 1)
+                .map(|r| (r.2, r.3));
+            if !digits_pass(&shape, recs) {
                 return false;
             }
         }
@@ -1039,7 +1035,7 @@ fn many_terms<D: StrideLeaf, L: BLeaf, S: ASource<D>>(
                 s.push(x);
                 d.push(y.into_scalar());
             }
-            dn.extend_from_slice(n);
+            dn.extend(n.iter().copied());
         }
         result = Some(match result {
             None => term,
@@ -1447,7 +1443,7 @@ mod tests {
             st,
         )
         .ok()?;
-        dn.extend_from_slice(nodes);
+        dn.extend(nodes.iter().copied());
         let ctx = w.records(b, bs, bd);
         let digits_ok = verify(a, b, &r, &ctx, false).is_ok();
         let res = leaf_results(&r, &ctx).ok()?;
@@ -1474,7 +1470,7 @@ mod tests {
             || b.clone(),
             (&mut *nodes, sh, st),
         )?;
-        dn.extend_from_slice(nodes);
+        dn.extend(nodes.iter().copied());
         Ok(out)
     }
 
@@ -1483,7 +1479,7 @@ mod tests {
         let mut out = Layout::blank();
         let ((nodes, sh), (dn, st)) = out.raw_mut();
         layout_core_append(AOperand::View(View::of(a)), b, true, nodes, sh, st)?;
-        dn.extend_from_slice(nodes);
+        dn.extend(nodes.iter().copied());
         Ok(out)
     }
 

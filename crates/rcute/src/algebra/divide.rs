@@ -58,7 +58,7 @@ pub(crate) fn logical_divide_into(a: &Layout, b: &TilerRef<'_>, out: &mut Layout
     out.reset();
     let ((nodes, sh), (dn, st)) = out.raw_mut();
     divide_append(View::of(a), b, 0, nodes, sh, st)?;
-    dn.extend_from_slice(nodes);
+    dn.extend(nodes.iter().copied());
     Ok(())
 }
 
@@ -195,7 +195,7 @@ fn divide_core_append(
         let ext = HTuple::leaf(crate::shape::size(a.s)?);
         super::complement::complement_append(b, Some(ext.as_ref()), n, s, d)?;
     }
-    dn.extend_from_slice(n);
+    dn.extend(n.iter().copied());
     let l0 = sh.len();
     layout_core_append(AOperand::View(a), &bc, true, nodes, sh, st)?;
     composition::positive(&a, &bc, &sh[l0..])
@@ -393,31 +393,44 @@ fn zip_modes_into(a: &Layout, ts: &[TilerRef<'_>], d: &mut Layout, out: &mut Lay
             st,
             &mut |m, t, nodes, sh, st| divide_append(m, t, 1, nodes, sh, st),
         )?;
-        dn.extend_from_slice(nodes);
+        dn.extend(nodes.iter().copied());
     }
     let (ds, dd) = (d.shape().as_ref(), d.stride().as_ref());
+    let k = ts.len();
+    // the two halves of each divided mode, read in one pass over the modes
+    type Part<'x> = (HRef<'x, i64>, HRef<'x, Scalar>);
+    let mut halves: SmallVec<[(Part<'_>, Part<'_>); 4]> = SmallVec::new();
+    for (ms, md) in ds.modes().zip(dd.modes()).take(k) {
+        let (Some(mut s), Some(mut d)) = (ms.tuple_modes(), md.tuple_modes()) else {
+            return Err(not_pair());
+        };
+        match (s.next(), s.next(), s.next(), d.next(), d.next()) {
+            (Some(s0), Some(s1), None, Some(d0), Some(d1)) => halves.push(((s0, d0), (s1, d1))),
+            _ => return Err(not_pair()),
+        }
+    }
     out.reset();
     let ((nodes, sh), (dn, st)) = out.raw_mut();
     nodes.push(2);
-    let k = ts.len();
-    for m in 0..2 {
-        crate::htuple::push_rank(nodes, if m == 0 { k } else { a.rank() });
-        for (i, (ms, md)) in ds.modes().zip(dd.modes()).enumerate() {
-            if i < k {
-                let (Some(s), Some(d)) = (ms.tuple_modes().and(ms.mode(m)), md.mode(m)) else {
-                    return Err(Error::rank("zipped_divide: a divided mode is not a pair"));
-                };
-                if ms.rank() != 2 {
-                    return Err(Error::rank("zipped_divide: a divided mode is not a pair"));
-                }
-                push_view(s, d, nodes, sh, st);
-            } else if m == 1 {
-                push_view(ms, md, nodes, sh, st);
-            }
-        }
+    crate::htuple::push_rank(nodes, k);
+    for ((s, d), _) in &halves {
+        push_view(*s, *d, nodes, sh, st);
     }
-    dn.extend_from_slice(nodes);
+    crate::htuple::push_rank(nodes, a.rank());
+    for (_, (s, d)) in &halves {
+        push_view(*s, *d, nodes, sh, st);
+    }
+    for (ms, md) in ds.modes().zip(dd.modes()).skip(k) {
+        push_view(ms, md, nodes, sh, st);
+    }
+    dn.extend(nodes.iter().copied());
     Ok(())
+}
+
+/// The `rank` error of a divided mode that is not a pair.
+#[cold]
+fn not_pair() -> Error {
+    Error::rank("zipped_divide: a divided mode is not a pair")
 }
 
 /// [`zipped_divide`] as `logical_divide(A, tiler_to_layout(B))`.

@@ -468,7 +468,7 @@ pub(crate) fn unwrapped_into<D: StrideLeaf>(modes: &[(i64, D)], out: &mut Layout
     out.reset();
     let ((nodes, sh), (dn, st)) = out.raw_mut();
     push_flat(modes, nodes, sh, st);
-    dn.extend_from_slice(nodes);
+    dn.extend(nodes.iter().copied());
 }
 
 /// Sorts `v` stably by `cmp` (insertion sort: the lists are a layout's

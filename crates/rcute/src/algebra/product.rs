@@ -58,7 +58,7 @@ pub(crate) fn logical_product_into(a: &Layout, b: &TilerRef<'_>, out: &mut Layou
     out.reset();
     let ((nodes, sh), (dn, st)) = out.raw_mut();
     product_append(a, b, 0, nodes, sh, st)?;
-    dn.extend_from_slice(nodes);
+    dn.extend(nodes.iter().copied());
     Ok(())
 }
 
@@ -144,7 +144,7 @@ fn product_tail_into(a: &Layout, b: &Layout, out: &mut Layout) -> Result<()> {
     out.reset();
     let ((nodes, sh), (dn, st)) = out.raw_mut();
     tail_append(a, b, nodes, sh, st)?;
-    dn.extend_from_slice(nodes);
+    dn.extend(nodes.iter().copied());
     Ok(())
 }
 
@@ -313,7 +313,7 @@ fn pair_halves_into(r0: &Layout, r1: &Layout, raked: bool, out: &mut Layout) -> 
         push_view(first.0, first.1, nodes, sh, st);
         push_view(second.0, second.1, nodes, sh, st);
     }
-    dn.extend_from_slice(nodes);
+    dn.extend(nodes.iter().copied());
     Ok(())
 }
 
