@@ -186,13 +186,18 @@ pub(crate) fn axis_minimal<E: Integer + Leaf<E>>(
                 "Non-injective layout in complement (stride {stride} is below the running extent {last})"
             )));
         }
-        // (a stride at the running extent leaves no gap: no division)
-        let gap = if m == last {
-            E::from_i64(1)
+        if m == last {
+            // a stride at the running extent leaves no gap: the mode `1 :
+            // last`, which the next push drops again; pushed only where
+            // modes are folded already (a fold of nothing takes it without
+            // a question, so it is skipped there)
+            if !out.is_empty() {
+                fold_push(out, E::from_i64(1), last)?;
+            }
         } else {
-            m.floor_div(&last)?
-        };
-        fold_push(out, gap, last)?;
+            let gap = m.floor_div(&last)?;
+            fold_push(out, gap, last)?;
+        }
         last = m.mul(&s)?;
     }
     fold_push(out, E::from_i64(1), last)
