@@ -453,9 +453,21 @@ pub fn left_inverse(a: &Layout) -> Result<Layout> {
     Ok(out)
 }
 
-/// One axis of a left inverse under construction: its shape and its
-/// (integer) strides, each starting with the `1:0` mode.
-type Axis = (SmallVec<[i64; 8]>, SmallVec<[i64; 8]>);
+/// One axis of a left inverse under construction: its `(shape, stride)`
+/// modes (integer strides), starting with the `1:0` mode, and its running
+/// extent.
+struct Axis {
+    modes: Folded<i64>,
+    cur: i64,
+}
+
+impl Axis {
+    fn new() -> Axis {
+        let mut modes = Folded::new();
+        modes.push((1, 0));
+        Axis { modes, cur: 1 }
+    }
+}
 
 /// [`left_inverse`] built in `out`, reusing its storage (the notation's
 /// prepared calls evaluate into a caller's slot). On an error `out` holds
@@ -467,8 +479,7 @@ pub(crate) fn left_inverse_into(a: &Layout, out: &mut Layout) -> Result<()> {
         folded_modes_into(int_modes(a), &mut sorted)?;
         let mut axes: SmallVec<[Axis; 2]> = SmallVec::new();
         left_chains(a, &mut sorted, &[Path::new()], &[false], &mut axes)?;
-        let (s, d) = &axes[0];
-        return ModeOp::CoalesceZ.flat_into(s.iter().copied().zip(d.iter().copied()), out);
+        return ModeOp::CoalesceZ.flat_into(axes[0].modes.iter().copied(), out);
     }
     let (profile, axes) = codomain_axes(a)?;
     let f2: SmallVec<[bool; 2]> = match &axes {
@@ -485,9 +496,9 @@ pub(crate) fn left_inverse_into(a: &Layout, out: &mut Layout) -> Result<()> {
     let mut chains: SmallVec<[Axis; 2]> = SmallVec::new();
     left_chains(a, &mut sorted, &paths, &f2, &mut chains)?;
     let mut results: Vec<Layout> = Vec::with_capacity(chains.len());
-    for (s, d) in &chains {
+    for ax in &chains {
         let mut r = Layout::blank();
-        ModeOp::CoalesceZ.flat_into(s.iter().copied().zip(d.iter().copied()), &mut r)?;
+        ModeOp::CoalesceZ.flat_into(ax.modes.iter().copied(), &mut r)?;
         results.push(r);
     }
     *out = match axes {
@@ -518,8 +529,7 @@ fn left_chains<D: StrideLeaf>(
     })?;
     let n = paths.len();
     axes.clear();
-    axes.extend((0..n).map(|_| (smallvec::smallvec![1], smallvec::smallvec![0])));
-    let mut cur: SmallVec<[i64; 2]> = smallvec::smallvec![1; n];
+    axes.extend((0..n).map(|_| Axis::new()));
     for m in sorted.iter() {
         let (mv, path) =
             m.d.axis_value()
@@ -533,10 +543,10 @@ fn left_chains<D: StrideLeaf>(
                 m.d
             ))
         })?;
-        let (Some((sp, dp)), Some(cp)) = (axes.get_mut(p), cur.get_mut(p)) else {
+        let Some(Axis { modes: sp, cur: cp }) = axes.get_mut(p) else {
             return Err(Error::value("internal: axis out of range"));
         };
-        let last = sp.last().copied().unwrap_or(1);
+        let last = sp.last().map_or(1, |l| l.0);
         if f2.get(p).copied().unwrap_or(false) {
             if sp.len() > 1 && !is_pow2(last) {
                 return Err(Error::value(format!(
@@ -585,12 +595,11 @@ fn left_chains<D: StrideLeaf>(
                 )));
             }
             if let Some(l) = sp.last_mut() {
-                *l = gap;
+                l.0 = gap;
             }
             *cp = int::mul(*cp, gap)?;
         }
-        sp.push(m.s);
-        dp.push(m.pp);
+        sp.push((m.s, m.pp));
     }
     Ok(())
 }
@@ -703,8 +712,8 @@ mod generic_tests {
             let mut chains = SmallVec::new();
             let gr = folded_modes(&a).and_then(|mut c| {
                 left_chains(&a, &mut c, &[Path::new()], &[false], &mut chains)?;
-                let (s, d): &Axis = &chains[0];
-                ModeOp::CoalesceZ.flat_into(s.iter().copied().zip(d.iter().copied()), &mut g)
+                let ax: &Axis = &chains[0];
+                ModeOp::CoalesceZ.flat_into(ax.modes.iter().copied(), &mut g)
             });
             match (&i, gr) {
                 (Ok(x), Ok(())) => assert_eq!(x, &g, "left_inverse({a})"),
