@@ -47,34 +47,22 @@ pub(crate) fn fold_push<E: Integer, D: Leaf<E>>(
     s: E,
     d: D,
 ) -> Result<()> {
-    // the trailing size-1 modes are counted on the slice and dropped at
-    // once, the first of them taking `s:d` in place (no pop and push)
-    let modes = out.as_mut_slice();
-    let mut n = modes.len();
-    while n > 0 {
-        match D::unit_extent(&modes[n - 1].0) {
-            Some(true) => n -= 1,
-            Some(false) => break,
-            None => {
-                out.truncate(n);
-                return fold_push_after_maybe_unit(out, s, d);
+    while let Some((sa, _)) = out.last() {
+        match D::unit_extent(sa) {
+            Some(true) => {
+                out.pop();
             }
+            Some(false) => break,
+            None => return fold_push_after_maybe_unit(out, s, d),
         }
     }
-    if n > 0 {
-        let (sa, da) = &mut modes[n - 1];
+    if let Some((sa, da)) = out.last_mut() {
         if D::continues_ext(da, sa, &d)? {
             *sa = sa.mul(&s)?;
-            out.truncate(n);
             return Ok(());
         }
     }
-    if n < modes.len() {
-        modes[n] = (s, d);
-        out.truncate(n + 1);
-    } else {
-        out.push((s, d));
-    }
+    out.push((s, d));
     Ok(())
 }
 
