@@ -121,6 +121,14 @@ pub fn floor_mod(a: i64, b: i64) -> Result<i64> {
 /// ```
 #[inline]
 pub fn ceil_div(a: i64, b: i64) -> Result<i64> {
+    // (no division for the common divisor 1, nor for a nonzero `a` over
+    // itself)
+    if b == 1 {
+        return Ok(a);
+    }
+    if a == b && a != 0 {
+        return Ok(1);
+    }
     // -((-a) // b) computed without overflowing on a = i64::MIN
     let (q, r) = floor_divmod(a, b)?;
     if r != 0 {

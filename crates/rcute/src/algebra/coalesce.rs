@@ -66,6 +66,16 @@ pub(crate) fn fold_push<E: Integer, D: Leaf<E>>(
     Ok(())
 }
 
+/// The layout of the flat modes `modes` ([`push_flat`]: a leaf for one,
+/// `1:0` for none) built in `out`, its storage reused.
+#[inline]
+pub(crate) fn flat_layout_into<D: StrideLeaf>(modes: &[(i64, D)], out: &mut Layout) {
+    out.reset();
+    let ((nodes, sh), (dn, st)) = out.raw_mut();
+    push_flat(modes, nodes, sh, st);
+    dn.extend_from_slice(nodes);
+}
+
 /// Coalesce's last step: a trailing size-1 mode after other modes goes.
 #[inline(always)]
 pub(crate) fn drop_trailing_unit<E: Integer, D>(out: &mut SmallVec<[(E, D); 8]>) {
@@ -234,10 +244,9 @@ impl ModeOp {
         modes: impl Iterator<Item = (i64, D)> + Clone,
         out: &mut Layout,
     ) -> Result<()> {
-        out.reset();
-        let ((nodes, sh), (dn, st)) = out.raw_mut();
-        self.push_modes(modes, nodes, sh, st)?;
-        dn.extend_from_slice(nodes);
+        let mut f = Folded::<D>::new();
+        self.apply(modes, &mut f)?;
+        flat_layout_into(&f, out);
         Ok(())
     }
 

@@ -180,16 +180,25 @@ pub fn coprofile(a: &Layout) -> Result<HTuple<i64>> {
     Ok(total.as_tuple().map(|_| 0))
 }
 
-/// [`coprofile`] of a layout whose strides are the integers `st`, as a
-/// check only: nothing to build when their sum fits in 64 bits (the
-/// integer codomain `0`); otherwise [`coprofile`] decides (and reports its
-/// error).
+/// True when every stride of `a` is an integer (an integer codomain: the
+/// operations then run on `i64` strides), `false` when one is not. The
+/// check of [`coprofile`] only: nothing to build when the integers' sum
+/// fits in 64 bits (the integer codomain `0`); otherwise [`coprofile`]
+/// decides (and reports its error).
 #[inline]
-pub(crate) fn check_int_codomain(a: &Layout, st: &[i64]) -> Result<()> {
-    if st.iter().try_fold(0i64, |t, &d| t.checked_add(d)).is_none() {
+pub(crate) fn int_codomain(a: &Layout) -> Result<bool> {
+    let (mut sum, mut wrapped) = (0i64, false);
+    for d in a.stride().leaves() {
+        let Scalar::Int(v) = *d else {
+            return Ok(false);
+        };
+        let (t, o) = sum.overflowing_add(v);
+        (sum, wrapped) = (t, wrapped | o);
+    }
+    if wrapped {
         coprofile(a)?;
     }
-    Ok(())
+    Ok(true)
 }
 
 /// `coprofile(T)` of a tiler (`docs/operations.md`): the tiler is profiled

@@ -9,7 +9,7 @@ use std::cmp::Ordering;
 
 use smallvec::SmallVec;
 
-use super::coalesce::{fold_into, fold_push, Folded};
+use super::coalesce::{fold_push, Folded};
 use super::leaf::{decided, push_flat, Leaf};
 use crate::error::{Error, Result};
 use crate::htuple::{Builder, HRef, Leaves, Nodes};
@@ -109,29 +109,23 @@ pub(crate) fn int_complement_into(
     let x = extend.filter(|x| !is_no_extension(*x));
     // built in place (a collected list is moved)
     let mut pairs: SmallVec<[(i64, i64); 8]> = SmallVec::new();
-    let mut sum = Some(0i64);
+    let (mut sum, mut wrapped) = (0i64, false);
     for (d, &s) in a.stride().leaves().iter().zip(a.shape().leaves()) {
-        let Scalar::Int(v) = d else {
+        let Scalar::Int(v) = *d else {
             return Ok(false);
         };
-        sum = sum.and_then(|t| t.checked_add(*v));
-        pairs.push((*v, s));
+        let (t, o) = sum.overflowing_add(v);
+        (sum, wrapped) = (t, wrapped | o);
+        pairs.push((v, s));
     }
-    if sum.is_none() {
+    if wrapped {
         // integer strides whose sum leaves 64 bits: coprofile decides
         super::coprofile(a)?;
     }
     sort_by_stride(&mut pairs);
-    match x {
-        None => {
-            axis_minimal(pairs.iter().copied(), &[], out).map_err(|e| in_complement(e, a, x))?
-        }
-        Some(x) => {
-            let mut minimal = Folded::<i64>::new();
-            axis_minimal(pairs.iter().copied(), &[], &mut minimal)
-                .map_err(|e| in_complement(e, a, Some(x)))?;
-            axis_extend(&minimal, x.leaves(), out).map_err(|e| in_complement(e, a, Some(x)))?;
-        }
+    axis_minimal(pairs.iter().copied(), &[], out).map_err(|e| in_complement(e, a, x))?;
+    if let Some(x) = x {
+        axis_extend(out, x.leaves()).map_err(|e| in_complement(e, a, Some(x)))?;
     }
     Ok(true)
 }
@@ -192,48 +186,81 @@ pub(crate) fn axis_minimal<E: Integer + Leaf<E>>(
                 "Non-injective layout in complement (stride {stride} is below the running extent {last})"
             )));
         }
-        let gap = m.floor_div(&last)?;
-        fold_push(out, gap, last)?;
+        if m == last {
+            // a stride at the running extent leaves no gap: the mode `1 :
+            // last`, which the next push drops again; pushed only where
+            // modes are folded already (a fold of nothing takes it without
+            // a question, so it is skipped there)
+            if !out.is_empty() {
+                fold_push(out, E::from_i64(1), last)?;
+            }
+        } else {
+            let gap = m.floor_div(&last)?;
+            fold_push(out, gap, last)?;
+        }
         last = m.mul(&s)?;
     }
     fold_push(out, E::from_i64(1), last)
 }
 
-/// Grows the extension mode (the last) of one axis complement `minimal`
-/// through the extents `x`: `R_k = ceil(x_k / ext)`, `ext = ceil(ext / x_k)`
-/// from `ext` the extension stride, the `R_k` taking prefix-product strides
-/// from it; the result coalesced, into `out`. A non-positive `R_k` is a
-/// `value` error.
+/// Grows the extension mode (the last) of one axis complement `modes`
+/// through the extents `x`, in place: `R_k = ceil(x_k / ext)`,
+/// `ext = ceil(ext / x_k)` from `ext` the extension stride, the `R_k`
+/// taking prefix-product strides from it, each folded onto the modes
+/// before the extension mode (which are folded already, so the whole is
+/// the fold of the grown list); a trailing size-1 mode after others is
+/// dropped. A non-positive `R_k` is a `value` error.
 #[inline]
-pub(crate) fn axis_extend(minimal: &[(i64, i64)], x: &[i64], out: &mut Folded<i64>) -> Result<()> {
-    let Some(&(_, last)) = minimal.last() else {
+pub(crate) fn axis_extend(modes: &mut Folded<i64>, x: &[i64]) -> Result<()> {
+    let Some((_, last)) = modes.pop() else {
         return Err(Error::value("the axis complement has no extension mode"));
     };
-    let keep = minimal.len() - 1;
-    let mut grown = IntList::new();
-    let mut strides = IntList::new();
     let mut ext = last;
     let mut acc = last;
     for (k, &xk) in x.iter().enumerate() {
-        let r = int::ceil_div(xk, ext)?;
-        ext = int::ceil_div(ext, xk)?;
+        let r;
+        (r, ext) = ceil_quotients(xk, ext)?;
         if r <= 0 {
             return Err(Error::value(format!(
                 "the extension has the non-positive extent {r}; shapes must be positive"
             )));
         }
-        grown.push(r);
-        strides.push(acc);
+        let stride = acc;
         if k + 1 < x.len() {
             acc = int::mul(acc, r)?;
         }
+        // (a merge that overflows here has overflowed `acc` above first:
+        // the merged extent divides it, so the errors are those of the
+        // list folded after the walk)
+        fold_push(modes, r, stride)?;
     }
-    let added = grown.iter().copied().zip(strides.iter().copied());
-    fold_into(minimal[..keep].iter().copied().chain(added), out)?;
-    if out.len() >= 2 && out.last().is_some_and(|m| m.0 == 1) {
-        out.pop();
+    if modes.len() >= 2 && modes.last().is_some_and(|m| m.0 == 1) {
+        modes.pop();
     }
     Ok(())
+}
+
+/// `(ceil(x / e), ceil(e / x))` (`int::ceil_div`, its errors included).
+/// For positive operands one of the two is 1 (the smaller over the
+/// larger), so one division at most is made, none when `e` is 1.
+#[inline(always)]
+fn ceil_quotients(x: i64, e: i64) -> Result<(i64, i64)> {
+    if x > 0 && e > 0 {
+        // ceil(a / b) = (a - 1) / b + 1 for a >= b >= 1
+        let ceil = |a: i64, b: i64| {
+            if b == 1 {
+                a
+            } else {
+                ((a as u64 - 1) / b as u64) as i64 + 1
+            }
+        };
+        return Ok(if x >= e {
+            (ceil(x, e), 1)
+        } else {
+            (1, ceil(e, x))
+        });
+    }
+    Ok((int::ceil_div(x, e)?, int::ceil_div(e, x)?))
 }
 
 /// [`complement`] of a layout whose strides are not all integers: one
@@ -425,12 +452,11 @@ fn assemble_extended(
         return Err(Error::value("complement: extend nested too deeply"));
     }
     if p.is_leaf() {
-        let c = next
+        let mut c = next
             .next()
             .ok_or_else(|| Error::value("complement: missing axis complement"))?;
-        let mut grown = Folded::new();
-        axis_extend(&c, x.leaves(), &mut grown).map_err(|e| in_complement(e, a, Some(x)))?;
-        return push_on_axis(&grown, path, shape_b, stride_b);
+        axis_extend(&mut c, x.leaves()).map_err(|e| in_complement(e, a, Some(x)))?;
+        return push_on_axis(&c, path, shape_b, stride_b);
     }
     if x.is_leaf() || x.rank() < p.rank() {
         return Err(Error::type_(format!(
@@ -468,9 +494,6 @@ fn assemble_extended(
     stride_b.close();
     Ok(())
 }
-
-/// An inline list of integers.
-type IntList = SmallVec<[i64; 8]>;
 
 /// Stable sort of `(stride, extent)` pairs by stride (insertion sort for
 /// the short lists of a layout's modes, the library's stable sort beyond;

@@ -9,9 +9,11 @@ use crate::htuple::HTuple;
 use crate::stride::Path;
 use crate::{int, Layout, Result, Scalar};
 
-use super::coalesce::{coalesce, fold_into, Folded, ModeOp};
-use super::codomain::coprofile;
-use super::leaf::{int_strides_into, sort_stable_by, StrideLeaf};
+use super::coalesce::{
+    coalesce, drop_trailing_unit, flat_layout_into, fold_into, fold_push, Folded, ModeOp,
+};
+use super::codomain::{coprofile, int_codomain};
+use super::leaf::{sort_stable_by, StrideLeaf};
 
 // ---------------------------------------------------------------------------
 // shared helpers
@@ -39,14 +41,30 @@ fn folded_modes_into<D: StrideLeaf>(
     out.clear();
     let mut pp: i64 = 1;
     let n = f.len();
-    // (drained: moving the list into an iterator would copy it)
-    for (k, (s, d)) in f.drain(..).enumerate() {
-        out.push(Mode { s, d, pp });
-        if k + 1 < n {
-            pp = int::mul(pp, s)?;
+    // (drained: moving the list into an iterator would copy it; extended
+    // in one go, the first overflowing product kept for its error)
+    let mut overflow = None;
+    out.extend(f.drain(..).enumerate().map(|(k, (s, d))| {
+        let m = Mode { s, d, pp };
+        if k + 1 < n && overflow.is_none() {
+            match pp.checked_mul(s) {
+                Some(v) => pp = v,
+                None => overflow = Some((pp, s)),
+            }
         }
+        m
+    }));
+    if let Some((p, s)) = overflow {
+        int::mul(p, s)?;
     }
     Ok(())
+}
+
+/// The flat modes of `a` with `i64` strides (read where
+/// [`int_codomain`] holds).
+fn int_modes(a: &Layout) -> impl Iterator<Item = (i64, i64)> + '_ {
+    let st = a.stride().leaves().iter().map(|d| d.as_int().unwrap_or(0));
+    a.shape().leaves().iter().copied().zip(st)
 }
 
 /// `fold(A)` with the prefix products of its sizes.
@@ -198,15 +216,10 @@ pub fn right_inverse(a: &Layout) -> Result<Layout> {
 /// prepared calls evaluate into a caller's slot). On an error `out` holds
 /// an unspecified layout.
 pub(crate) fn right_inverse_into(a: &Layout, out: &mut Layout) -> Result<()> {
-    let mut st = super::leaf::Ints::new();
-    if int_strides_into(a, &mut st).is_some() {
+    if int_codomain(a)? {
         // an integer codomain: the walk on `i64` strides
-        super::codomain::check_int_codomain(a, &st)?;
         let mut chain = Modes::<i64>::new();
-        folded_modes_into(
-            a.shape().leaves().iter().copied().zip(st.iter().copied()),
-            &mut chain,
-        )?;
+        folded_modes_into(int_modes(a), &mut chain)?;
         return walk_chain_into(&mut chain, 1, out);
     }
     let (profile, axes) = codomain_axes(a)?;
@@ -262,10 +275,14 @@ fn walk_chain_into<D: StrideLeaf>(chain: &mut Modes<D>, e: D, out: &mut Layout) 
         if m.d.is_zero() || m.s == 1 || m.d != cur {
             continue;
         }
-        res.push((m.s, m.pp));
         cur = cur.mul_int(m.s)?;
+        // coalesced as taken: a merge whose extent overflows has
+        // overflowed `cur` first (the extent is a product of sizes taken)
+        fold_push(&mut res, m.s, m.pp)?;
     }
-    ModeOp::Coalesce.flat_into(res.iter().copied(), out)
+    drop_trailing_unit(&mut res);
+    flat_layout_into(&res, out);
+    Ok(())
 }
 
 /// Evaluates the accepted F2 modes (sizes `s`, F2 strides `d`) at the
@@ -436,27 +453,33 @@ pub fn left_inverse(a: &Layout) -> Result<Layout> {
     Ok(out)
 }
 
-/// One axis of a left inverse under construction: its shape and its
-/// (integer) strides, each starting with the `1:0` mode.
-type Axis = (SmallVec<[i64; 8]>, SmallVec<[i64; 8]>);
+/// One axis of a left inverse under construction: its `(shape, stride)`
+/// modes (integer strides), starting with the `1:0` mode, and its running
+/// extent.
+struct Axis {
+    modes: Folded<i64>,
+    cur: i64,
+}
+
+impl Axis {
+    fn new() -> Axis {
+        let mut modes = Folded::new();
+        modes.push((1, 0));
+        Axis { modes, cur: 1 }
+    }
+}
 
 /// [`left_inverse`] built in `out`, reusing its storage (the notation's
 /// prepared calls evaluate into a caller's slot). On an error `out` holds
 /// an unspecified layout.
 pub(crate) fn left_inverse_into(a: &Layout, out: &mut Layout) -> Result<()> {
-    let mut st = super::leaf::Ints::new();
-    if int_strides_into(a, &mut st).is_some() {
+    if int_codomain(a)? {
         // an integer codomain: the chain on `i64` strides
-        super::codomain::check_int_codomain(a, &st)?;
         let mut sorted = Modes::<i64>::new();
-        folded_modes_into(
-            a.shape().leaves().iter().copied().zip(st.iter().copied()),
-            &mut sorted,
-        )?;
+        folded_modes_into(int_modes(a), &mut sorted)?;
         let mut axes: SmallVec<[Axis; 2]> = SmallVec::new();
         left_chains(a, &mut sorted, &[Path::new()], &[false], &mut axes)?;
-        let (s, d) = &axes[0];
-        return ModeOp::CoalesceZ.flat_into(s.iter().copied().zip(d.iter().copied()), out);
+        return ModeOp::CoalesceZ.flat_into(axes[0].modes.iter().copied(), out);
     }
     let (profile, axes) = codomain_axes(a)?;
     let f2: SmallVec<[bool; 2]> = match &axes {
@@ -473,9 +496,9 @@ pub(crate) fn left_inverse_into(a: &Layout, out: &mut Layout) -> Result<()> {
     let mut chains: SmallVec<[Axis; 2]> = SmallVec::new();
     left_chains(a, &mut sorted, &paths, &f2, &mut chains)?;
     let mut results: Vec<Layout> = Vec::with_capacity(chains.len());
-    for (s, d) in &chains {
+    for ax in &chains {
         let mut r = Layout::blank();
-        ModeOp::CoalesceZ.flat_into(s.iter().copied().zip(d.iter().copied()), &mut r)?;
+        ModeOp::CoalesceZ.flat_into(ax.modes.iter().copied(), &mut r)?;
         results.push(r);
     }
     *out = match axes {
@@ -506,8 +529,7 @@ fn left_chains<D: StrideLeaf>(
     })?;
     let n = paths.len();
     axes.clear();
-    axes.extend((0..n).map(|_| (smallvec::smallvec![1], smallvec::smallvec![0])));
-    let mut cur: SmallVec<[i64; 2]> = smallvec::smallvec![1; n];
+    axes.extend((0..n).map(|_| Axis::new()));
     for m in sorted.iter() {
         let (mv, path) =
             m.d.axis_value()
@@ -521,10 +543,10 @@ fn left_chains<D: StrideLeaf>(
                 m.d
             ))
         })?;
-        let (Some((sp, dp)), Some(cp)) = (axes.get_mut(p), cur.get_mut(p)) else {
+        let Some(Axis { modes: sp, cur: cp }) = axes.get_mut(p) else {
             return Err(Error::value("internal: axis out of range"));
         };
-        let last = sp.last().copied().unwrap_or(1);
+        let last = sp.last().map_or(1, |l| l.0);
         if f2.get(p).copied().unwrap_or(false) {
             if sp.len() > 1 && !is_pow2(last) {
                 return Err(Error::value(format!(
@@ -552,7 +574,14 @@ fn left_chains<D: StrideLeaf>(
             }
             *cp = mv;
         } else {
-            let (gap, r) = int::floor_divmod(mv, *cp)?;
+            // (no division by a running extent of 1, nor of a stride at it)
+            let (gap, r) = if *cp == 1 {
+                (mv, 0)
+            } else if mv == *cp {
+                (1, 0)
+            } else {
+                int::floor_divmod(mv, *cp)?
+            };
             if r != 0 {
                 return Err(Error::divisibility(format!(
                     "left_inverse: strides of {a} do not form an ordered chain ({} is not a multiple of {})",
@@ -566,12 +595,11 @@ fn left_chains<D: StrideLeaf>(
                 )));
             }
             if let Some(l) = sp.last_mut() {
-                *l = gap;
+                l.0 = gap;
             }
             *cp = int::mul(*cp, gap)?;
         }
-        sp.push(m.s);
-        dp.push(m.pp);
+        sp.push((m.s, m.pp));
     }
     Ok(())
 }
@@ -684,8 +712,8 @@ mod generic_tests {
             let mut chains = SmallVec::new();
             let gr = folded_modes(&a).and_then(|mut c| {
                 left_chains(&a, &mut c, &[Path::new()], &[false], &mut chains)?;
-                let (s, d): &Axis = &chains[0];
-                ModeOp::CoalesceZ.flat_into(s.iter().copied().zip(d.iter().copied()), &mut g)
+                let ax: &Axis = &chains[0];
+                ModeOp::CoalesceZ.flat_into(ax.modes.iter().copied(), &mut g)
             });
             match (&i, gr) {
                 (Ok(x), Ok(())) => assert_eq!(x, &g, "left_inverse({a})"),

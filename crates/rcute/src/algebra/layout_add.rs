@@ -6,7 +6,7 @@ use crate::htuple::{push_rank, LEAF};
 use crate::{int, HRef, Layout, Result, Scalar};
 
 use super::coalesce::{Folded, ModeOp};
-use super::leaf::{int_strides, StrideLeaf};
+use super::leaf::StrideLeaf;
 
 use crate::shape::gcd_walk;
 
@@ -56,17 +56,33 @@ pub(crate) fn layout_add_into(a: &Layout, b: &Layout, out: &mut Layout) -> Resul
         a.shape().leaves().iter().copied(),
         b.shape().leaves().iter().copied(),
     );
-    match (int_strides(a), int_strides(b)) {
-        (Some(da), Some(db)) => add_modes(a, b, sa.zip(da), sb.zip(db), na, out),
-        _ => add_modes(
+    let int = |l: &Layout| {
+        l.stride()
+            .leaves()
+            .iter()
+            .all(|d| matches!(d, Scalar::Int(_)))
+    };
+    if int(a) && int(b) {
+        // integer strides: read as `i64` in place (not copied)
+        let (da, db) = (a.stride().leaves(), b.stride().leaves());
+        let (ia, ib) = (da.iter().map(int_of), db.iter().map(int_of));
+        add_modes(a, b, sa.zip(ia), sb.zip(ib), na, out)
+    } else {
+        add_modes(
             a,
             b,
             sa.zip(a.stride().leaves().iter().cloned()),
             sb.zip(b.stride().leaves().iter().cloned()),
             na,
             out,
-        ),
+        )
     }
+}
+
+/// The integer of an integer stride.
+#[inline(always)]
+fn int_of(d: &Scalar) -> i64 {
+    d.as_int().unwrap_or(0)
 }
 
 /// The sum of the layouts with leaf modes `ma` and `mb` (`a` and `b`,

@@ -1,6 +1,9 @@
 //! recast, upcast, downcast (`docs/operations.md`).
+use std::cmp::Ordering;
+
 use crate::error::Error;
 use crate::htuple::{Builder, HRef, MAX_DEPTH};
+use crate::stride::Path;
 use crate::{int, Layout, Result, Scalar};
 
 /// A recast scale: a rational `num/den`, or a tuple of scales for a coordinate codomain.
@@ -103,14 +106,17 @@ fn recast_leaf(s: i64, d: &Scalar, scale: &Scale) -> Result<(i64, Scalar)> {
             "recast: F2 stride {d} cannot be recast"
         )));
     }
-    let (val, path) = d.basis_term()?;
-    let m = match val {
-        Scalar::Int(v) => v,
-        other => {
-            return Err(Error::type_(format!(
-                "recast: stride {d} has the non-integer value {other}"
-            )))
-        }
+    // (an integer is its own basis term, on the axis `()`)
+    let (m, path) = match *d {
+        Scalar::Int(v) => (v, Path::new()),
+        _ => match d.basis_term()? {
+            (Scalar::Int(v), path) => (v, path),
+            (other, _) => {
+                return Err(Error::type_(format!(
+                    "recast: stride {d} has the non-integer value {other}"
+                )))
+            }
+        },
     };
     if m == 0 {
         return Ok((s, d.clone()));
@@ -121,9 +127,21 @@ fn recast_leaf(s: i64, d: &Scalar, scale: &Scale) -> Result<(i64, Scalar)> {
         (int::ceil_div(int::mul(s, n.den)?, n.num)?, d.clone())
     } else {
         // m / n = m*den / num ; n / m = num / (den*m)
-        let (q1, r1) = int::floor_divmod(int::mul(m, n.den)?, n.num)?;
-        let dm = int::mul(n.den, m)?;
-        let (q2, r2) = int::floor_divmod(n.num, dm)?;
+        let md = int::mul(m, n.den)?;
+        let (q1, r1, q2, r2) = if md > 0 && n.num > 0 {
+            // of two positive integers the smaller over the larger is 0
+            // (its remainder itself): one division at most
+            let (x, y) = (md as u64, n.num as u64);
+            match x.cmp(&y) {
+                Ordering::Equal => (1, 0, 1, 0),
+                Ordering::Greater => ((x / y) as i64, (x % y) as i64, 0, n.num),
+                Ordering::Less => (0, md, (y / x) as i64, (y % x) as i64),
+            }
+        } else {
+            let (q1, r1) = int::floor_divmod(md, n.num)?;
+            let (q2, r2) = int::floor_divmod(n.num, md)?;
+            (q1, r1, q2, r2)
+        };
         if r1 != 0 && r2 != 0 {
             return Err(Error::divisibility(format!(
                 "recast divisibility condition: stride {d} and scale {scale} divide neither way"
