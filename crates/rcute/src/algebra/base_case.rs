@@ -13,9 +13,10 @@ use crate::integer::Integer;
 /// The base case `A ∘ s:d` of `docs/operations.md` (A's leaf modes taken as a
 /// flat list `a` of `(extent, stride)`; `d` an integer): "keep the first `s*d`
 /// elements" (shape divisibility), then "every `d`-th of them" (stride
-/// divisibility), written into `sh` and `st` (their earlier contents are
-/// discarded). One statement of the algorithm for integer strides and for
-/// [`Scalar`] strides.
+/// divisibility), each resulting mode passed to `emit` in order (the
+/// caller folds them as they come or keeps them; `sh` is scratch for the
+/// extents, its earlier contents discarded). One statement of the
+/// algorithm for integer strides and for [`Scalar`] strides.
 ///
 /// Errors: `divisibility` when either condition fails (the caller adds the
 /// operands); `overflow` beyond 64 bits.
@@ -24,15 +25,14 @@ pub(crate) fn base_case_into<E: Integer, D: Leaf<E>>(
     s: &E,
     d: &E,
     sh: &mut SmallVec<[E; 8]>,
-    st: &mut SmallVec<[D; 8]>,
+    mut emit: impl FnMut(E, D) -> Result<()>,
 ) -> Result<()> {
-    // the shapes are worked out first, pushed as they are kept; the
-    // strides are then copied once, only as many as are kept, the one that
-    // is scaled scaled. A question the symbols' facts do not decide is an
+    // the shapes are worked out first, pushed as they are kept; the modes
+    // are then emitted once each, the strides copied only as many as are
+    // kept, the one that is scaled scaled. A question the symbols' facts do not decide is an
     // error (`zero`); for integers every question is decided.
     let zero = |x: &E, what: &dyn Fn() -> String| decided(x.decide_zero(), what);
     sh.clear();
-    st.clear();
     // step 1: the modes of A before the last, while `s*d` is left of them
     let mut rest = d.mul(s)?;
     let mut ended = false;
@@ -97,9 +97,16 @@ pub(crate) fn base_case_into<E: Integer, D: Leaf<E>>(
             m - 1
         }
     };
-    for i in 0..m {
-        let x = a.get(i).map_or_else(D::zero_leaf, |m| m.1.clone());
-        st.push(if i == scaled { x.mul_ext(&d)? } else { x });
+    // (the scaled stride first: the base case's errors come before any
+    // the caller's fold raises)
+    let stride = |i: usize| a.get(i).map_or_else(D::zero_leaf, |m| m.1.clone());
+    let mut ds = Some(stride(scaled).mul_ext(&d)?);
+    for (i, e) in v.iter().enumerate() {
+        let x = match i == scaled {
+            true => ds.take().unwrap_or_else(D::zero_leaf),
+            false => stride(i),
+        };
+        emit(e.clone(), x)?;
     }
     Ok(())
 }

@@ -15,7 +15,7 @@ use std::borrow::Cow;
 use smallvec::SmallVec;
 
 use super::base_case::{base_case_into, digit_box, digits_pass, DigitBox};
-use super::coalesce::{coalesce, coalesce_z, coalesce_z_by_mode, fold_into, Folded};
+use super::coalesce::{coalesce, coalesce_z, coalesce_z_by_mode, fold_into, fold_push, Folded};
 use super::leaf::{int_strides_into, push_flat, unwrapped_into, Ints, StrideLeaf};
 use crate::error::{Error, Result};
 use crate::htuple::{HRef, HTuple, Leaves, Nodes, LEAF, MAX_DEPTH, WIDE};
@@ -729,7 +729,7 @@ struct Walk<D> {
     /// the base case (`t != 1`, `e != 0`)
     terms: SmallVec<[(u32, u32, i64, i64); 8]>,
     rs: Ints,
-    rd: SmallVec<[D; 8]>,
+    /// the modes of the last base case (folded or as they are)
     f: Folded<D>,
 }
 
@@ -745,7 +745,6 @@ impl<D: StrideLeaf> Walk<D> {
             more: Vec::new(),
             terms: SmallVec::new(),
             rs: Ints::new(),
-            rd: SmallVec::new(),
             f: Folded::new(),
         }
     }
@@ -798,8 +797,8 @@ impl<D: StrideLeaf> Walk<D> {
     }
 
     /// The base case of the term `v` of the leaf `t:e` (the `j`-th of B)
-    /// on the axis `ax` into the scratch lists `rs`, `rd`, recorded for
-    /// the check.
+    /// on the axis `ax` into the list `f` (folded as it comes where `fold`,
+    /// otherwise as it is), recorded for the check.
     #[inline(always)]
     fn base_case<S: ASource<D>, L: BLeaf>(
         &mut self,
@@ -809,13 +808,22 @@ impl<D: StrideLeaf> Walk<D> {
         t: i64,
         v: i64,
         e: &L,
+        fold: bool,
     ) -> Result<()> {
         let modes = match ax {
             0 => &self.first.modes,
             _ => &self.more[ax - 1].modes,
         };
-        base_case_into(modes, &t, &v, &mut self.rs, &mut self.rd)
-            .map_err(|err| base_case_error(err, a, t, e))?;
+        let f = &mut self.f;
+        f.clear();
+        let r = match fold {
+            true => base_case_into(modes, &t, &v, &mut self.rs, |s, d| fold_push(f, s, d)),
+            false => base_case_into(modes, &t, &v, &mut self.rs, |s, d| {
+                f.push((s, d));
+                Ok(())
+            }),
+        };
+        r.map_err(|err| base_case_error(err, a, t, e))?;
         self.terms.push((j as u32, ax as u32, t, v));
         Ok(())
     }
@@ -961,9 +969,8 @@ fn walk<D: StrideLeaf, L: BLeaf, S: ASource<D>>(
             None => w.axis(a, &[])?,
             Some(i) => w.axis(a, &[i])?,
         };
-        w.base_case(a, ax, j, t, v, e)?;
         // coalesce(set_flat(sh, st)) without the intermediate layout
-        fold_into(w.rs.iter().copied().zip(w.rd.iter().cloned()), &mut w.f)?;
+        w.base_case(a, ax, j, t, v, e, true)?;
         if w.f.len() >= 2 && w.f.last().is_some_and(|m| m.0 == 1) {
             w.f.pop();
         }
@@ -1020,20 +1027,19 @@ fn many_terms<D: StrideLeaf, L: BLeaf, S: ASource<D>>(
             )));
         };
         let ax = w.axis(a, &path)?;
-        w.base_case(a, ax, j, t, v, e)?;
-        let modes: SmallVec<[(i64, D); 8]> =
-            w.rs.iter().copied().zip(w.rd.iter().cloned()).collect();
+        w.base_case(a, ax, j, t, v, e, false)?;
+        let modes = &w.f;
         let mut term = Layout::blank();
         // the base case's modes as they are (a leaf for one)
         if modes.len() == 1 {
-            unwrapped_into(&modes, &mut term);
+            unwrapped_into(modes, &mut term);
         } else {
             let ((n, s), (dn, d)) = term.raw_mut();
             crate::htuple::push_rank(n, modes.len());
             for (x, y) in modes {
                 n.push(LEAF);
-                s.push(x);
-                d.push(y.into_scalar());
+                s.push(*x);
+                d.push(y.clone().into_scalar());
             }
             dn.extend(n.iter().copied());
         }

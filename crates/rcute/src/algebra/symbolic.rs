@@ -13,7 +13,7 @@
 use smallvec::SmallVec;
 
 use super::base_case::base_case_into;
-use super::coalesce::{drop_trailing_unit, fold_into};
+use super::coalesce::{drop_trailing_unit, fold_into, fold_push};
 use super::complement::axis_minimal;
 use super::leaf::{decided, sort_stable_by, Leaf, Loose};
 use super::make::{compact_strides, sorted_indices};
@@ -720,8 +720,10 @@ fn compose_rec(
                  must be"
             )));
         }
-        let (mut rs, mut rd) = (SmallVec::new(), SmallVec::new());
-        base_case_into(a, t, e, &mut rs, &mut rd).map_err(|err| {
+        // coalesced (loosely: the same function either way) as it comes
+        let mut f: SmallVec<[(SymInt, Loose); 8]> = SmallVec::new();
+        let mut rs = SmallVec::new();
+        base_case_into(a, t, e, &mut rs, |s, d| fold_push(&mut f, s, Loose(d))).map_err(|err| {
             if err.kind() == crate::ErrorKind::Divisibility {
                 Error::divisibility(format!("{}: composition({al}, {t}:{e})", err.message()))
             } else {
@@ -729,9 +731,6 @@ fn compose_rec(
             }
         })?;
         recs.push((t.clone(), e.clone()));
-        // coalesced (loosely: the same function either way)
-        let mut f: SmallVec<[(SymInt, Loose); 8]> = SmallVec::new();
-        fold_into(rs.into_iter().zip(rd.into_iter().map(Loose)), &mut f)?;
         drop_trailing_unit(&mut f);
         let f: Modes = f.into_iter().map(|(s, d)| (s, d.0)).collect();
         return Ok(unwrapped(&f));
