@@ -443,12 +443,11 @@ pub(crate) fn push_flat<D: StrideLeaf>(
             st.push(d.clone().into_scalar());
         }
         _ => {
+            // (each list extended at once: one capacity check per list)
             push_rank(nodes, modes.len());
-            for (s, d) in modes {
-                nodes.push(LEAF);
-                sh.push(*s);
-                st.push(d.clone().into_scalar());
-            }
+            nodes.extend(std::iter::repeat_n(LEAF, modes.len()));
+            sh.extend(modes.iter().map(|m| m.0));
+            st.extend(modes.iter().map(|m| m.1.clone().into_scalar()));
         }
     }
 }
