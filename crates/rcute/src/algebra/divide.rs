@@ -460,16 +460,6 @@ fn leaf_by_tuple(a: &Layout, b: &TilerRef<'_>, op: &str) -> Result<()> {
     Ok(())
 }
 
-/// `unpack(M)` (`docs/operations.md`): the modes of `M` when it has a
-/// tuple shape of rank at least 2, otherwise `[M]`.
-pub(crate) fn unpack(m: Layout) -> Vec<Layout> {
-    if !m.is_leaf() && m.rank() >= 2 {
-        m.modes().collect()
-    } else {
-        vec![m]
-    }
-}
-
 /// The two modes of a rank-2 result.
 pub(crate) fn two_modes(z: &Layout, op: &str) -> Result<(Layout, Layout)> {
     if z.is_leaf() || z.rank() != 2 {
@@ -497,10 +487,7 @@ pub(crate) fn two_modes(z: &Layout, op: &str) -> Result<(Layout, Layout)> {
 pub fn tiled_divide(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
     leaf_by_tuple(a, b, "tiled_divide")?;
     let z = zipped_divide(a, b)?;
-    let (z0, z1) = two_modes(&z, "tiled_divide")?;
-    let mut modes = vec![z0];
-    modes.extend(unpack(z1));
-    Layout::concat(modes)
+    regroup(&z, false, "tiled_divide")
 }
 
 /// `flat_divide(A, B)` (`docs/operations.md`; C++ CuTe `flat_divide`, not
@@ -520,10 +507,38 @@ pub fn tiled_divide(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
 pub fn flat_divide(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
     leaf_by_tuple(a, b, "flat_divide")?;
     let z = zipped_divide(a, b)?;
-    let (z0, z1) = two_modes(&z, "flat_divide")?;
-    let mut modes = unpack(z0);
-    modes.extend(unpack(z1));
-    Layout::concat(modes)
+    regroup(&z, true, "flat_divide")
+}
+
+/// The modes of the rank-2 `z` regrouped, read in place: `[Z[0]] +
+/// unpack(Z[1])` (`unpack(Z[0]) + unpack(Z[1])` where `flat`),
+/// concatenated; `unpack(M)` (`docs/operations.md`) is the modes of `M`
+/// when it has a tuple shape of rank at least 2, otherwise `[M]`.
+pub(crate) fn regroup(z: &Layout, flat: bool, op: &str) -> Result<Layout> {
+    if z.is_leaf() || z.rank() != 2 {
+        return Err(Error::rank(format!(
+            "{op}: expected a rank-2 layout, got {z}"
+        )));
+    }
+    let (zs, zd) = (z.shape().as_ref(), z.stride().as_ref());
+    // the parts of a mode: its modes where unpacked, otherwise itself
+    type Part<'x> = (HRef<'x, i64>, HRef<'x, Scalar>);
+    let mut parts: SmallVec<[Part<'_>; 8]> = SmallVec::new();
+    for (i, (ms, md)) in zs.modes().zip(zd.modes()).enumerate() {
+        if (flat || i == 1) && !ms.is_leaf() && ms.rank() >= 2 {
+            parts.extend(ms.modes().zip(md.modes()));
+        } else {
+            parts.push((ms, md));
+        }
+    }
+    let mut out = Layout::blank();
+    let ((nodes, sh), (dn, st)) = out.raw_mut();
+    crate::htuple::push_rank(nodes, parts.len());
+    for (s, d) in parts {
+        push_view(s, d, nodes, sh, st);
+    }
+    dn.extend(nodes.iter().copied());
+    Ok(out)
 }
 
 #[cfg(test)]

@@ -18,7 +18,7 @@ use crate::stride::Scalar;
 use super::coalesce::Folded;
 use super::composition::by_mode_append;
 use super::composition::{layout_core_append, positive, AOperand, View};
-use super::divide::{int_tiler, rank_fits, two_modes, unpack};
+use super::divide::{int_tiler, rank_fits, regroup, two_modes};
 
 /// `logical_product(A, B)` (`docs/operations.md`; C++ CuTe
 /// `logical_product`).
@@ -243,10 +243,7 @@ pub fn zipped_product(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
 /// ```
 pub fn tiled_product(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
     let z = zipped_product(a, b)?;
-    let (z0, z1) = two_modes(&z, "tiled_product")?;
-    let mut modes = vec![z0];
-    modes.extend(unpack(z1));
-    Layout::concat(modes)
+    regroup(&z, false, "tiled_product")
 }
 
 /// `flat_product(A, B)` (`docs/operations.md`; C++ CuTe `flat_product`):
@@ -263,10 +260,7 @@ pub fn tiled_product(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
 /// ```
 pub fn flat_product(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
     let z = zipped_product(a, b)?;
-    let (z0, z1) = two_modes(&z, "flat_product")?;
-    let mut modes = unpack(z0);
-    modes.extend(unpack(z1));
-    Layout::concat(modes)
+    regroup(&z, true, "flat_product")
 }
 
 /// `pad(L, r)`: appends `1:0` modes up to rank `r` (a leaf shape is wrapped
