@@ -460,16 +460,6 @@ fn leaf_by_tuple(a: &Layout, b: &TilerRef<'_>, op: &str) -> Result<()> {
     Ok(())
 }
 
-/// The two modes of a rank-2 result.
-pub(crate) fn two_modes(z: &Layout, op: &str) -> Result<(Layout, Layout)> {
-    if z.is_leaf() || z.rank() != 2 {
-        return Err(Error::rank(format!(
-            "{op}: expected a rank-2 layout, got {z}"
-        )));
-    }
-    Ok((z.mode(0)?, z.mode(1)?))
-}
-
 /// `tiled_divide(A, B)` (`docs/operations.md`; C++ CuTe `tiled_divide`,
 /// not in PyCuTe): with `Z = zipped_divide(A, B)`,
 /// `make_layout([Z[0]] + unpack(Z[1]))` — `((TileM, TileN), RestM, RestN, L)`.

@@ -11,14 +11,14 @@ use std::borrow::Cow;
 use smallvec::SmallVec;
 
 use crate::error::{Error, Result};
-use crate::htuple::{push_rank, Leaves, Nodes, MAX_DEPTH};
+use crate::htuple::{push_rank, HRef, Leaves, Nodes, MAX_DEPTH};
 use crate::layout::{push_view, Layout};
 use crate::stride::Scalar;
 
 use super::coalesce::Folded;
 use super::composition::by_mode_append;
 use super::composition::{layout_core_append, positive, AOperand, View};
-use super::divide::{int_tiler, rank_fits, regroup, two_modes};
+use super::divide::{int_tiler, rank_fits, regroup};
 
 /// `logical_product(A, B)` (`docs/operations.md`; C++ CuTe
 /// `logical_product`).
@@ -177,37 +177,116 @@ fn tail_append(
 }
 
 /// `zip2_by(L, G)` (`docs/operations.md`): regroups the by-mode pairs of
-/// `L` guided by the tiler `G` into `((M, N, ...), (TileM, TileN, ..., L...))`.
-fn zip2_by(l: &Layout, g: &TilerRef<'_>, depth: usize) -> Result<Layout> {
+/// `L` guided by the tiler `G` into `((M, N, ...), (TileM, TileN, ..., L...))`,
+/// read from views of `L`'s modes: each level writes its first half into
+/// one list of parts and its second half into another (a level's halves
+/// are contiguous in each), joined at the end.
+fn zip2_by(l: &Layout, g: &TilerRef<'_>) -> Result<Layout> {
+    let mut first = Layout::blank();
+    let mut second = Layout::blank();
+    {
+        let ((n1, s1), (_, d1)) = first.raw_mut();
+        let ((n2, s2), (_, d2)) = second.raw_mut();
+        zip2_by_into(
+            l.shape().as_ref(),
+            l.stride().as_ref(),
+            g,
+            0,
+            (n1, s1, d1),
+            (n2, s2, d2),
+        )?;
+    }
+    let mut out = Layout::blank();
+    let ((nodes, sh), (dn, st)) = out.raw_mut();
+    let ((n1, s1), (_, d1)) = first.raw_mut();
+    let ((n2, s2), (_, d2)) = second.raw_mut();
+    nodes.push(2);
+    nodes.extend_from_slice(n1);
+    nodes.extend_from_slice(n2);
+    sh.extend_from_slice(s1);
+    sh.extend_from_slice(s2);
+    st.extend(d1.drain(..));
+    st.extend(d2.drain(..));
+    dn.extend(nodes.iter().copied());
+    Ok(out)
+}
+
+/// The parts of a layout being built (node bytes, extents, strides).
+type Parts<'x> = (&'x mut Nodes, &'x mut Leaves<i64>, &'x mut Leaves<Scalar>);
+
+/// One level of [`zip2_by`]: the halves of the layout `s:d` guided by `g`
+/// appended to `first` and `second`.
+fn zip2_by_into(
+    s: HRef<'_, i64>,
+    d: HRef<'_, Scalar>,
+    g: &TilerRef<'_>,
+    depth: usize,
+    first: Parts<'_>,
+    second: Parts<'_>,
+) -> Result<()> {
     if depth > MAX_DEPTH {
         return Err(Error::value("zip2_by: tiler nested too deeply"));
     }
+    let (n1, s1, d1) = first;
+    let (n2, s2, d2) = second;
     match g {
         TilerRef::Tuple(gs) => {
-            let modes: Vec<Layout> = l.modes().collect();
-            if modes.len() < gs.len() {
+            let rank = s.rank();
+            if rank < gs.len() {
                 return Err(Error::rank(format!(
-                    "zip2_by: Rank mismatch: {l} has {} modes, the tiler {g} has {}",
-                    modes.len(),
+                    "zip2_by: Rank mismatch: {} has {rank} modes, the tiler {g} has {}",
+                    view_layout(s, d),
                     gs.len()
                 )));
             }
-            let mut firsts = Vec::with_capacity(gs.len());
-            let mut seconds = Vec::with_capacity(modes.len());
-            for (m, gi) in modes.iter().zip(gs) {
-                let part = zip2_by(m, gi, depth + 1)?;
-                let (p0, p1) = two_modes(&part, "zip2_by")?;
-                firsts.push(p0);
-                seconds.push(p1);
+            if gs.is_empty() {
+                return Err(Error::value("make_layout: empty concatenation"));
             }
-            seconds.extend(modes.into_iter().skip(gs.len()));
-            Layout::concat([Layout::concat(firsts)?, Layout::concat(seconds)?])
+            push_rank(n1, gs.len());
+            push_rank(n2, rank);
+            let mut modes = s.modes().zip(d.modes());
+            for gi in gs.iter() {
+                let Some((ms, md)) = modes.next() else {
+                    break;
+                };
+                zip2_by_into(
+                    ms,
+                    md,
+                    gi,
+                    depth + 1,
+                    (&mut *n1, &mut *s1, &mut *d1),
+                    (&mut *n2, &mut *s2, &mut *d2),
+                )?;
+            }
+            for (ms, md) in modes {
+                push_view(ms, md, n2, s2, d2);
+            }
         }
         _ => {
-            two_modes(l, "zip2_by")?;
-            Ok(l.clone())
+            if s.is_leaf() || s.rank() != 2 {
+                return Err(Error::rank(format!(
+                    "zip2_by: expected a rank-2 layout, got {}",
+                    view_layout(s, d)
+                )));
+            }
+            let mut ms = s.modes().zip(d.modes());
+            if let (Some((a0, b0)), Some((a1, b1))) = (ms.next(), ms.next()) {
+                push_view(a0, b0, n1, s1, d1);
+                push_view(a1, b1, n2, s2, d2);
+            }
         }
     }
+    Ok(())
+}
+
+/// The layout `s:d` (for a message).
+#[cold]
+fn view_layout(s: HRef<'_, i64>, d: HRef<'_, Scalar>) -> Layout {
+    let mut l = Layout::blank();
+    let ((n, sh), (dn, st)) = l.raw_mut();
+    push_view(s, d, n, sh, st);
+    dn.extend(n.iter().copied());
+    l
 }
 
 /// `zipped_product(A, B) = zip2_by(logical_product(A, B), B)` (
@@ -226,7 +305,7 @@ fn zip2_by(l: &Layout, g: &TilerRef<'_>, depth: usize) -> Result<Layout> {
 /// ```
 pub fn zipped_product(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
     let r = logical_product(a, b)?;
-    zip2_by(&r, b, 0)
+    zip2_by(&r, b)
 }
 
 /// `tiled_product(A, B)` (`docs/operations.md`; C++ CuTe
