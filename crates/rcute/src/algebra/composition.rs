@@ -799,6 +799,7 @@ impl<D: StrideLeaf> Walk<D> {
     /// The base case of the term `v` of the leaf `t:e` (the `j`-th of B)
     /// on the axis `ax` into the list `f` (folded as it comes where `fold`,
     /// otherwise as it is), recorded for the check.
+    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn base_case<S: ASource<D>, L: BLeaf>(
         &mut self,
