@@ -10,6 +10,10 @@
 //!   once); evaluating the statement copies them;
 //! * **operation names are resolved**: a call `op(...)` of an operation of
 //!   the notation keeps the operation's table entry instead of its name;
+//! * **all-literal calls are marked**: a call whose positional and
+//!   keyword arguments are all literals, with their parts together within
+//!   the bound, reads them directly on its direct path (no variable to
+//!   read, no parts to count);
 //! * **literal coordinates are built**: `L(c)` with a literal layout `L`
 //!   and a coordinate of integer literals keeps the layout and the
 //!   coordinate, so evaluating it is one layout evaluation.
