@@ -10,7 +10,7 @@ use crate::stride::Path;
 use crate::{int, Layout, Result, Scalar};
 
 use super::coalesce::{
-    coalesce, drop_trailing_unit, flat_layout_into, fold_into, fold_push, Folded, ModeOp,
+    coalesce, drop_trailing_unit, flat_layout_into, fold_into, fold_push, Folded,
 };
 use super::codomain::{coprofile, int_codomain};
 use super::leaf::{sort_stable_by, StrideLeaf};
@@ -453,19 +453,52 @@ pub fn left_inverse(a: &Layout) -> Result<Layout> {
     Ok(out)
 }
 
-/// One axis of a left inverse under construction: its `(shape, stride)`
-/// modes (integer strides), starting with the `1:0` mode, and its running
-/// extent.
+/// One axis of a left inverse under construction, `coalesce_z`-ed as it
+/// is taken: the modes whose extent is final, folded (`fold_push`), and
+/// the last mode taken, one behind (its extent becomes the gap to the next
+/// mode taken), starting with the `1:0` mode; the number of modes taken
+/// after it; the running extent. A fold error is kept and raised after the
+/// chain is checked ([`Axis::finish`]), as coalescing the list at the end
+/// would.
 struct Axis {
-    modes: Folded<i64>,
+    folded: Folded<i64>,
+    last: (i64, i64),
+    taken: usize,
     cur: i64,
+    err: Option<Error>,
 }
 
 impl Axis {
     fn new() -> Axis {
-        let mut modes = Folded::new();
-        modes.push((1, 0));
-        Axis { modes, cur: 1 }
+        Axis {
+            folded: Folded::new(),
+            last: (1, 0),
+            taken: 0,
+            cur: 1,
+            err: None,
+        }
+    }
+
+    /// Takes the mode `s:pp` (the last one's extent is final now).
+    #[inline]
+    fn take(&mut self, s: i64, pp: i64) {
+        let (ls, lp) = std::mem::replace(&mut self.last, (s, pp));
+        self.taken += 1;
+        if self.err.is_none() {
+            if let Err(e) = fold_push(&mut self.folded, ls, lp) {
+                self.err = Some(e);
+            }
+        }
+    }
+
+    /// The axis's layout (its modes `coalesce_z`-ed) built in `out`.
+    fn finish(&mut self, out: &mut Layout) -> Result<()> {
+        if let Some(e) = self.err.take() {
+            return Err(e);
+        }
+        fold_push(&mut self.folded, self.last.0, self.last.1)?;
+        flat_layout_into(&self.folded, out);
+        Ok(())
     }
 }
 
@@ -477,9 +510,10 @@ pub(crate) fn left_inverse_into(a: &Layout, out: &mut Layout) -> Result<()> {
         // an integer codomain: the chain on `i64` strides
         let mut sorted = Modes::<i64>::new();
         folded_modes_into(int_modes(a), &mut sorted)?;
-        let mut axes: SmallVec<[Axis; 2]> = SmallVec::new();
+        let mut axes = [Axis::new()];
         left_chains(a, &mut sorted, &[Path::new()], &[false], &mut axes)?;
-        return ModeOp::CoalesceZ.flat_into(axes[0].modes.iter().copied(), out);
+        let [ax] = &mut axes;
+        return ax.finish(out);
     }
     let (profile, axes) = codomain_axes(a)?;
     let f2: SmallVec<[bool; 2]> = match &axes {
@@ -493,12 +527,12 @@ pub(crate) fn left_inverse_into(a: &Layout, out: &mut Layout) -> Result<()> {
         None => smallvec::smallvec![Path::new()],
     };
     let mut sorted = folded_modes(a)?;
-    let mut chains: SmallVec<[Axis; 2]> = SmallVec::new();
+    let mut chains: SmallVec<[Axis; 2]> = (0..paths.len()).map(|_| Axis::new()).collect();
     left_chains(a, &mut sorted, &paths, &f2, &mut chains)?;
     let mut results: Vec<Layout> = Vec::with_capacity(chains.len());
-    for ax in &chains {
+    for ax in &mut chains {
         let mut r = Layout::blank();
-        ModeOp::CoalesceZ.flat_into(ax.modes.iter().copied(), &mut r)?;
+        ax.finish(&mut r)?;
         results.push(r);
     }
     *out = match axes {
@@ -522,14 +556,11 @@ fn left_chains<D: StrideLeaf>(
     sorted: &mut Modes<D>,
     paths: &[Path],
     f2: &[bool],
-    axes: &mut SmallVec<[Axis; 2]>,
+    axes: &mut [Axis],
 ) -> Result<()> {
     sort_stable_by(sorted, |x, y| {
         Ok(x.d.try_cmp(&y.d)?.then(x.s.cmp(&y.s)).then(x.pp.cmp(&y.pp)))
     })?;
-    let n = paths.len();
-    axes.clear();
-    axes.extend((0..n).map(|_| Axis::new()));
     for m in sorted.iter() {
         let (mv, path) =
             m.d.axis_value()
@@ -543,12 +574,13 @@ fn left_chains<D: StrideLeaf>(
                 m.d
             ))
         })?;
-        let Some(Axis { modes: sp, cur: cp }) = axes.get_mut(p) else {
+        let Some(ax) = axes.get_mut(p) else {
             return Err(Error::value("internal: axis out of range"));
         };
-        let last = sp.last().map_or(1, |l| l.0);
+        let last = ax.last.0;
+        let cp = &mut ax.cur;
         if f2.get(p).copied().unwrap_or(false) {
-            if sp.len() > 1 && !is_pow2(last) {
+            if ax.taken > 0 && !is_pow2(last) {
                 return Err(Error::value(format!(
                     "left_inverse: the F2 layout {a} has the non-power-of-two extent {last} below its last mode"
                 )));
@@ -594,12 +626,10 @@ fn left_chains<D: StrideLeaf>(
                     m.d
                 )));
             }
-            if let Some(l) = sp.last_mut() {
-                l.0 = gap;
-            }
-            *cp = int::mul(*cp, gap)?;
+            ax.last.0 = gap;
+            ax.cur = int::mul(ax.cur, gap)?;
         }
-        sp.push((m.s, m.pp));
+        ax.take(m.s, m.pp);
     }
     Ok(())
 }
@@ -709,11 +739,10 @@ mod generic_tests {
                 (x, y) => panic!("{a}: {x:?} vs {y:?}"),
             }
             let i = left_inverse(&a);
-            let mut chains = SmallVec::new();
+            let mut chains = [Axis::new()];
             let gr = folded_modes(&a).and_then(|mut c| {
                 left_chains(&a, &mut c, &[Path::new()], &[false], &mut chains)?;
-                let ax: &Axis = &chains[0];
-                ModeOp::CoalesceZ.flat_into(ax.modes.iter().copied(), &mut g)
+                chains[0].finish(&mut g)
             });
             match (&i, gr) {
                 (Ok(x), Ok(())) => assert_eq!(x, &g, "left_inverse({a})"),

@@ -186,12 +186,8 @@ fn fill_int_tuple(
     let node = *nodes.get(*at)?;
     *at += 1;
     if node == LEAF {
-        let v = *leaves.get(*k)?;
+        set_int(out, *leaves.get(*k)?);
         *k += 1;
-        match out {
-            Value::Int(x) => *x = v,
-            _ => *out = Value::Int(v),
-        }
         return Some(());
     }
     if node == WIDE {
@@ -209,9 +205,26 @@ fn fill_int_tuple(
         items.resize_with(rank, || Value::None);
     }
     for item in items.iter_mut() {
-        fill_int_tuple(item, nodes, at, leaves, k, depth + 1)?;
+        // a leaf child is written here, without the recursive call
+        if nodes.get(*at) == Some(&LEAF) {
+            *at += 1;
+            set_int(item, *leaves.get(*k)?);
+            *k += 1;
+        } else {
+            fill_int_tuple(item, nodes, at, leaves, k, depth + 1)?;
+        }
     }
     Some(())
+}
+
+/// Writes the integer `v` into the slot `out` (an integer already there is
+/// overwritten in place: nothing is dropped).
+#[inline(always)]
+pub(crate) fn set_int(out: &mut Value, v: i64) {
+    match out {
+        Value::Int(x) => *x = v,
+        _ => *out = Value::Int(v),
+    }
 }
 
 /// The layout held by the slot `out`, which is made a layout first if it
@@ -345,6 +358,12 @@ impl Direct {
         checked: &mut bool,
     ) -> Option<Result<()>> {
         let set = |out: &mut Value, v: Result<Value>| Some(v.map(|v| *out = v));
+        let int = |out: &mut Value, checked: &mut bool, v: Result<i64>| {
+            Some(v.map(|v| {
+                set_int(out, v);
+                *checked = true;
+            }))
+        };
         if let Direct::Complement = self {
             // complement(A), complement(A, extend), complement(A, extend=...)
             let (a, ext) = match (args, kw) {
@@ -374,17 +393,14 @@ impl Direct {
             return None;
         }
         match (self, args) {
-            (Direct::Size, [a]) => set(out, a.layout()?.size().map(Value::Int)),
-            (Direct::Rank, [a]) => {
-                *out = Value::Int(a.layout()?.rank() as i64);
-                Some(Ok(()))
-            }
+            // (an integer is within check_size's bounds: `checked`)
+            (Direct::Size, [a]) => int(out, checked, a.layout()?.size()),
+            (Direct::Rank, [a]) => int(out, checked, Ok(a.layout()?.rank() as i64)),
             (Direct::Depth, [a]) => {
                 let d = a.layout()?.shape().as_ref().try_depth().ok()?;
-                *out = Value::Int(i64::try_from(d).ok()?);
-                Some(Ok(()))
+                int(out, checked, Ok(i64::try_from(d).ok()?))
             }
-            (Direct::Cosize, [a]) => set(out, algebra::cosize(a.layout()?).map(Value::Int)),
+            (Direct::Cosize, [a]) => int(out, checked, algebra::cosize(a.layout()?)),
             (Direct::Shape, [a]) => set(out, Ok(Value::from_shape(a.layout()?.shape()))),
             (Direct::Stride, [a]) => set(out, Ok(Value::from_stride(a.layout()?.stride()))),
             (Direct::Profile(f, _) | Direct::Unary(f), [a]) => {
@@ -453,8 +469,7 @@ impl Direct {
                 if let Some(Some(Scalar::Int(i))) = c.as_ref().as_ref().as_leaf() {
                     let s = s.as_ref().as_ref();
                     if s.is_leaf() {
-                        *out = Value::Int(*i);
-                        return Some(Ok(()));
+                        return int(out, checked, Ok(*i));
                     }
                     let mut leaves = smallvec::SmallVec::new();
                     if shape::idx2crd_int_leaves(*i, s, &mut leaves).is_some() {
@@ -478,11 +493,10 @@ impl Direct {
             (Direct::Crd2idx, [a, b]) => {
                 let c = a.coord()?;
                 let s = b.shape_of()?;
-                set(
-                    out,
-                    shape::crd2idx_value(c.as_ref().as_ref(), s.as_ref().as_ref())
-                        .map(Value::from_scalar),
-                )
+                match shape::crd2idx_value(c.as_ref().as_ref(), s.as_ref().as_ref()) {
+                    Ok(Scalar::Int(v)) => int(out, checked, Ok(v)),
+                    r => set(out, r.map(Value::from_scalar)),
+                }
             }
             _ => None,
         }

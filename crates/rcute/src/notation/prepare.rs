@@ -10,6 +10,10 @@
 //!   once); evaluating the statement copies them;
 //! * **operation names are resolved**: a call `op(...)` of an operation of
 //!   the notation keeps the operation's table entry instead of its name;
+//! * **all-literal calls are marked**: a call whose positional and
+//!   keyword arguments are all literals, with their parts together within
+//!   the bound, reads them directly on its direct path (no variable to
+//!   read, no parts to count);
 //! * **literal coordinates are built**: `L(c)` with a literal layout `L`
 //!   and a coordinate of integer literals keeps the layout and the
 //!   coordinate, so evaluating it is one layout evaluation.
@@ -45,6 +49,7 @@ use crate::error::{Error, Result};
 use crate::htuple::MAX_DEPTH;
 use crate::layout::Layout;
 use crate::shape::Coord;
+use crate::stride::Scalar;
 
 /// A statement prepared for repeated evaluation (see the module
 /// documentation). Built by [`Prepared::new`] (never fails: what cannot be
@@ -81,6 +86,10 @@ enum Node {
         direct: Option<Direct>,
         args: Vec<Arg>,
         kwargs: Vec<(String, Node)>,
+        /// every argument is a literal (`Node::Const`) and their parts
+        /// together are within the bound: decided once, so the direct
+        /// call reads them without matching or counting
+        consts: bool,
     },
     /// `L(c)`: a literal layout at a coordinate of integer literals.
     LayoutAt { layout: Layout, coord: Coord },
@@ -202,20 +211,32 @@ fn prepare_at(e: &Expr, depth: usize) -> Node {
     {
         if let ExprKind::Name(n) = &callee.kind {
             if let Some(op) = lookup(n) {
+                let args: Vec<Arg> = args
+                    .iter()
+                    .map(|x| Arg {
+                        node: prepare_at(x, depth + 1),
+                        col: x.col,
+                    })
+                    .collect();
+                let kwargs: Vec<(String, Node)> = kwargs
+                    .iter()
+                    .map(|(k, x)| (k.clone(), prepare_at(x, depth + 1)))
+                    .collect();
+                let mut parts: Option<usize> = Some(0);
+                for a in &args {
+                    parts = match (&a.node, parts) {
+                        (Node::Const { parts: n, .. }, Some(p)) => Some(p.saturating_add(*n)),
+                        _ => None,
+                    };
+                }
+                let consts = parts.is_some_and(|p| p <= MAX_VALUE_PARTS)
+                    && kwargs.iter().all(|(_, x)| matches!(x, Node::Const { .. }));
                 return Node::Call {
                     op,
                     direct: op.direct,
-                    args: args
-                        .iter()
-                        .map(|x| Arg {
-                            node: prepare_at(x, depth + 1),
-                            col: x.col,
-                        })
-                        .collect(),
-                    kwargs: kwargs
-                        .iter()
-                        .map(|(k, x)| (k.clone(), prepare_at(x, depth + 1)))
-                        .collect(),
+                    args,
+                    kwargs,
+                    consts,
                 };
             }
         }
@@ -230,13 +251,57 @@ fn prepare_at(e: &Expr, depth: usize) -> Node {
     Node::Expr(e.clone())
 }
 
+/// The prepared literal `n` as a direct call's argument (`None` for
+/// another node).
+#[inline(always)]
+fn const_view(n: &Node) -> Option<ArgView<'_>> {
+    match n {
+        Node::Const {
+            value, converted, ..
+        } => Some(ArgView {
+            value,
+            converted: Some(converted),
+        }),
+        _ => None,
+    }
+}
+
+/// The direct call of a call whose arguments are all literals within the
+/// parts bound (`consts`, decided when it was prepared): no variables to
+/// read, nothing to count. Same as [`Session::direct_call_into`] on them.
+fn const_call_into(
+    op: Direct,
+    args: &[Arg],
+    kwargs: &[(String, Node)],
+    out: &mut Value,
+) -> Option<Result<()>> {
+    let mut pos: smallvec::SmallVec<[ArgView<'_>; 4]> = smallvec::SmallVec::new();
+    for a in args {
+        pos.push(const_view(&a.node)?);
+    }
+    let mut kw: smallvec::SmallVec<[(&str, ArgView<'_>); 2]> = smallvec::SmallVec::new();
+    for (k, x) in kwargs {
+        kw.push((k.as_str(), const_view(x)?));
+    }
+    op.call_into(&pos, &kw, out)
+}
+
 /// `L(c)` of a prepared layout and coordinate, written into `out` (in
 /// place: an integer value is not moved through a `Result`) and
 /// size-checked.
 #[inline]
 fn layout_at_into(layout: &Layout, coord: &Coord, out: &mut Value) -> Result<()> {
-    *out = Value::from_scalar(layout.eval(coord.as_ref())?);
-    check_size(out)
+    match layout.eval(coord.as_ref())? {
+        // an integer is within the size bounds
+        Scalar::Int(v) => {
+            fast::set_int(out, v);
+            Ok(())
+        }
+        v => {
+            *out = Value::from_scalar(v);
+            check_size(out)
+        }
+    }
 }
 
 impl Session {
@@ -340,22 +405,26 @@ impl Session {
     }
 
     fn eval_node_into(&self, n: &Node, out: &mut Value) -> Result<()> {
-        if let Node::Call {
-            direct: Some(d),
-            args,
-            kwargs,
-            ..
-        } = n
-        {
-            if fast::enabled() {
+        match n {
+            Node::Call {
+                direct: Some(d),
+                args,
+                kwargs,
+                consts,
+                ..
+            } if fast::enabled() => {
                 // (the size is checked by the direct call)
-                if let Some(r) = self.direct_call_into(*d, args, kwargs, out) {
+                let r = if *consts {
+                    const_call_into(*d, args, kwargs, out)
+                } else {
+                    self.direct_call_into(*d, args, kwargs, out)
+                };
+                if let Some(r) = r {
                     return r;
                 }
             }
-        }
-        if let Node::LayoutAt { layout, coord } = n {
-            return layout_at_into(layout, coord, out);
+            Node::LayoutAt { layout, coord } => return layout_at_into(layout, coord, out),
+            _ => {}
         }
         *out = self.eval_node(n)?;
         Ok(())
@@ -375,6 +444,7 @@ impl Session {
                 direct,
                 args,
                 kwargs,
+                ..
             } => {
                 if let (Some(d), true) = (direct, fast::enabled()) {
                     // (the size is checked by the direct call)
