@@ -160,7 +160,6 @@ fn sym_layout_obj(py: Python<'_>, l: SymLayout, sympy: bool) -> PyResult<PyObjec
     }
 }
 
-/// `v` with its symbolic integers as sympy expressions when `sympy`.
 /// The object of a layout's `shape` or `stride` attribute, made once and
 /// kept in `cell` (a layout never changes): for a layout with symbols the
 /// tuple of its leaves `sym` (sympy expressions where sympy built it),
@@ -186,6 +185,7 @@ fn tuple_attr(
     .map(|v| v.clone_ref(py))
 }
 
+/// `v` with its symbolic integers as sympy expressions when `sympy`.
 fn maybe_sympy(py: Python<'_>, v: PyObject, sympy: bool) -> PyResult<PyObject> {
     if !sympy {
         return Ok(v);

@@ -203,7 +203,7 @@ pub(crate) struct DigitBox {
 /// the digits it is a multiple of (`e % (P_a * s_a) == 0` exactly when
 /// `(e / P_a) % s_a == 0`), and where the mode spills over digit `a`
 /// (`f * t > s_a`, `f | s_a`), `f * t` is a multiple of `s_a` exactly when
-/// `t` is one of `g = s_a / f`, the quotient being `t / g`; so no product
+/// `t` is a multiple of `g = s_a / f`, the quotient being `t / g`; so no product
 /// is formed beyond `f * t` (taken in 128 bits).
 #[inline]
 pub(crate) fn digit_box(

@@ -107,20 +107,15 @@ pub(crate) fn int_complement_into(
     out: &mut Folded<i64>,
 ) -> Result<bool> {
     let x = extend.filter(|x| !is_no_extension(*x));
+    if !super::codomain::int_codomain(a)? {
+        return Ok(false);
+    }
     // built in place (a collected list is moved)
     let mut pairs: SmallVec<[(i64, i64); 8]> = SmallVec::new();
-    let (mut sum, mut wrapped) = (0i64, false);
     for (d, &s) in a.stride().leaves().iter().zip(a.shape().leaves()) {
-        let Scalar::Int(v) = *d else {
-            return Ok(false);
-        };
-        let (t, o) = sum.overflowing_add(v);
-        (sum, wrapped) = (t, wrapped | o);
-        pairs.push((v, s));
-    }
-    if wrapped {
-        // integer strides whose sum leaves 64 bits: coprofile decides
-        super::coprofile(a)?;
+        if let Scalar::Int(v) = *d {
+            pairs.push((v, s));
+        }
     }
     sort_by_stride(&mut pairs);
     axis_minimal(pairs.iter().copied(), &[], out).map_err(|e| in_complement(e, a, x))?;

@@ -63,7 +63,7 @@ fn folded_modes_into<D: StrideLeaf>(
 /// The flat modes of `a` with `i64` strides (read where
 /// [`int_codomain`] holds).
 fn int_modes(a: &Layout) -> impl Iterator<Item = (i64, i64)> + '_ {
-    let st = a.stride().leaves().iter().map(|d| d.as_int().unwrap_or(0));
+    let st = a.stride().leaves().iter().map(i64::of_scalar);
     a.shape().leaves().iter().copied().zip(st)
 }
 

@@ -56,16 +56,10 @@ pub(crate) fn layout_add_into(a: &Layout, b: &Layout, out: &mut Layout) -> Resul
         a.shape().leaves().iter().copied(),
         b.shape().leaves().iter().copied(),
     );
-    let int = |l: &Layout| {
-        l.stride()
-            .leaves()
-            .iter()
-            .all(|d| matches!(d, Scalar::Int(_)))
-    };
-    if int(a) && int(b) {
+    if a.has_integer_strides() && b.has_integer_strides() {
         // integer strides: read as `i64` in place (not copied)
         let (da, db) = (a.stride().leaves(), b.stride().leaves());
-        let (ia, ib) = (da.iter().map(int_of), db.iter().map(int_of));
+        let (ia, ib) = (da.iter().map(i64::of_scalar), db.iter().map(i64::of_scalar));
         add_modes(a, b, sa.zip(ia), sb.zip(ib), na, out)
     } else {
         add_modes(
@@ -77,12 +71,6 @@ pub(crate) fn layout_add_into(a: &Layout, b: &Layout, out: &mut Layout) -> Resul
             out,
         )
     }
-}
-
-/// The integer of an integer stride.
-#[inline(always)]
-fn int_of(d: &Scalar) -> i64 {
-    d.as_int().unwrap_or(0)
 }
 
 /// The sum of the layouts with leaf modes `ma` and `mb` (`a` and `b`,

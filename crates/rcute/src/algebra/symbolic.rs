@@ -893,6 +893,16 @@ mod tests {
         assert!(lay(&f, "(M,N):(X,Y)").right_inverse().is_err());
         // 1 < X is not proven (X may be 1): no order, an error
         assert!(lay(&f, "(2,N):(X,1)").complement(None).is_err());
+        // a stride equal to the running extent leaves no gap, whatever its
+        // form: (N+1, 2):(1, N+1) is contiguous over 2*N + 2 offsets, so its
+        // complement is 1 : 2*(N+1) (by hand; an earlier build divided
+        // (N+1)//(N+1), left it undecided and refused)
+        let n1 = SymInt::symbol(&f, "N").unwrap().add(&int(1)).unwrap();
+        let l = SymLayout::from_shape_stride(
+            HTuple::flat([n1.clone(), int(2)]),
+            HTuple::flat([int(1), n1]),
+        );
+        assert_eq!(ok(l.and_then(|l| l.complement(None))), "1:2*N + 2");
         // injectivity fails (X < 2*X): an error of that kind
         let e = lay(&f, "(2,2):(X,X)").complement(None).unwrap_err();
         assert_eq!(e.kind(), crate::ErrorKind::Injectivity);

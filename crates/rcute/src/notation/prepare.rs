@@ -269,19 +269,42 @@ fn const_view(n: &Node) -> Option<ArgView<'_>> {
 /// The direct call of a call whose arguments are all literals within the
 /// parts bound (`consts`, decided when it was prepared): no variables to
 /// read, nothing to count. Same as [`Session::direct_call_into`] on them.
+#[inline]
 fn const_call_into(
     op: Direct,
     args: &[Arg],
     kwargs: &[(String, Node)],
     out: &mut Value,
 ) -> Option<Result<()>> {
+    // (their parts were counted when the call was prepared)
+    call_views(op, args, kwargs, out, |n| Some((const_view(n)?, 0)))
+}
+
+/// [`Direct::call_into`] on the arguments `args` and `kwargs` as `view`
+/// reads them (a view and its number of parts); `None` where an argument
+/// has no view or the parts together pass [`MAX_VALUE_PARTS`] (the general
+/// path then evaluates the call).
+#[inline(always)]
+fn call_views<'a>(
+    op: Direct,
+    args: &'a [Arg],
+    kwargs: &'a [(String, Node)],
+    out: &mut Value,
+    view: impl Fn(&'a Node) -> Option<(ArgView<'a>, usize)>,
+) -> Option<Result<()>> {
     let mut pos: smallvec::SmallVec<[ArgView<'_>; 4]> = smallvec::SmallVec::new();
+    let mut parts: usize = 0;
     for a in args {
-        pos.push(const_view(&a.node)?);
+        let (v, n) = view(&a.node)?;
+        parts = parts.saturating_add(n);
+        pos.push(v);
+    }
+    if parts > MAX_VALUE_PARTS {
+        return None;
     }
     let mut kw: smallvec::SmallVec<[(&str, ArgView<'_>); 2]> = smallvec::SmallVec::new();
     for (k, x) in kwargs {
-        kw.push((k.as_str(), const_view(x)?));
+        kw.push((k.as_str(), view(x)?.0));
     }
     op.call_into(&pos, &kw, out)
 }
@@ -542,20 +565,6 @@ impl Session {
         kwargs: &[(String, Node)],
         out: &mut Value,
     ) -> Option<Result<()>> {
-        let mut pos: smallvec::SmallVec<[ArgView<'_>; 4]> = smallvec::SmallVec::new();
-        let mut parts: usize = 0;
-        for a in args {
-            let (v, n) = self.view(&a.node)?;
-            parts = parts.saturating_add(n);
-            pos.push(v);
-        }
-        if parts > MAX_VALUE_PARTS {
-            return None;
-        }
-        let mut kw: smallvec::SmallVec<[(&str, ArgView<'_>); 2]> = smallvec::SmallVec::new();
-        for (k, x) in kwargs {
-            kw.push((k.as_str(), self.view(x)?.0));
-        }
-        op.call_into(&pos, &kw, out)
+        call_views(op, args, kwargs, out, |n| self.view(n))
     }
 }

@@ -64,8 +64,6 @@ fn swizzle_str(sw: &Swizzle, style: Style, nested: bool) -> String {
     }
 }
 
-/// Writes `v`; `nested` is true inside a tuple or list, where Python prints
-/// the elements' repr.
 /// `x` in the style: its alternate form (`{x:#}`) for C++, `repr_of(x)`
 /// for Python's repr, its display otherwise.
 fn styled<T: fmt::Display>(
@@ -84,6 +82,8 @@ fn styled<T: fmt::Display>(
     }
 }
 
+/// Writes `v`; `nested` is true inside a tuple or list, where Python prints
+/// the elements' repr.
 fn write_value(out: &mut String, v: &Value, style: Style, nested: bool) -> fmt::Result {
     let repr = style == Style::Repr || (style == Style::Str && nested);
     match v {
