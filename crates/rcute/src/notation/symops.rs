@@ -494,6 +494,11 @@ mod tests {
                 let m = e.message();
                 assert!(!m.contains(&format!("{n}: not available")), "{n}: {e}");
                 assert!(!m.contains("is not accepted here"), "{n}: {e}");
+                let kind = match n {
+                    "slice_and_offset" => crate::ErrorKind::Type,
+                    _ => crate::ErrorKind::Value,
+                };
+                assert_eq!(e.kind(), kind, "{n}: {e}");
             }
         }
     }
