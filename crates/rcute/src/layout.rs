@@ -405,11 +405,6 @@ impl Layout {
             for k in 0..n {
                 let digit = if k + 1 == n {
                     q
-                } else if q >= 0 && s[k] > 0 {
-                    // the common case: one unsigned division gives both
-                    let (uq, us) = (q as u64, s[k] as u64);
-                    q = (uq / us) as i64;
-                    (uq % us) as i64
                 } else {
                     let (qq, r) = int::floor_divmod(q, s[k])?;
                     q = qq;

@@ -10,7 +10,7 @@
 use crate::tiler::TilerRef;
 use smallvec::SmallVec;
 
-use super::leaf::{push_flat, Leaf, StrideLeaf};
+use super::leaf::{push_flat, unwrapped_into, Leaf, StrideLeaf};
 use crate::error::{Error, Result};
 use crate::htuple::{push_rank, HRef, Leaves, Nodes, MAX_DEPTH};
 use crate::integer::Integer;
@@ -64,16 +64,6 @@ pub(crate) fn fold_push<E: Integer, D: Leaf<E>>(
     }
     out.push((s, d));
     Ok(())
-}
-
-/// The layout of the flat modes `modes` ([`push_flat`]: a leaf for one,
-/// `1:0` for none) built in `out`, its storage reused.
-#[inline]
-pub(crate) fn flat_layout_into<D: StrideLeaf>(modes: &[(i64, D)], out: &mut Layout) {
-    out.reset();
-    let ((nodes, sh), (dn, st)) = out.raw_mut();
-    push_flat(modes, nodes, sh, st);
-    dn.extend_from_slice(nodes);
 }
 
 /// Coalesce's last step: a trailing size-1 mode after other modes goes.
@@ -246,7 +236,7 @@ impl ModeOp {
     ) -> Result<()> {
         let mut f = Folded::<D>::new();
         self.apply(modes, &mut f)?;
-        flat_layout_into(&f, out);
+        unwrapped_into(&f, out);
         Ok(())
     }
 

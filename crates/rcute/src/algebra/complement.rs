@@ -9,7 +9,7 @@ use std::cmp::Ordering;
 
 use smallvec::SmallVec;
 
-use super::coalesce::{fold_push, Folded};
+use super::coalesce::{drop_trailing_unit, fold_push, Folded};
 use super::leaf::{decided, push_flat, Leaf};
 use crate::error::{Error, Result};
 use crate::htuple::{Builder, HRef, Leaves, Nodes};
@@ -229,9 +229,7 @@ pub(crate) fn axis_extend(modes: &mut Folded<i64>, x: &[i64]) -> Result<()> {
         // list folded after the walk)
         fold_push(modes, r, stride)?;
     }
-    if modes.len() >= 2 && modes.last().is_some_and(|m| m.0 == 1) {
-        modes.pop();
-    }
+    drop_trailing_unit(modes);
     Ok(())
 }
 
@@ -241,18 +239,10 @@ pub(crate) fn axis_extend(modes: &mut Folded<i64>, x: &[i64]) -> Result<()> {
 #[inline(always)]
 fn ceil_quotients(x: i64, e: i64) -> Result<(i64, i64)> {
     if x > 0 && e > 0 {
-        // ceil(a / b) = (a - 1) / b + 1 for a >= b >= 1
-        let ceil = |a: i64, b: i64| {
-            if b == 1 {
-                a
-            } else {
-                ((a as u64 - 1) / b as u64) as i64 + 1
-            }
-        };
         return Ok(if x >= e {
-            (ceil(x, e), 1)
+            (int::ceil_div(x, e)?, 1)
         } else {
-            (1, ceil(e, x))
+            (1, int::ceil_div(e, x)?)
         });
     }
     Ok((int::ceil_div(x, e)?, int::ceil_div(e, x)?))

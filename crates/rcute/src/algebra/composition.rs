@@ -15,7 +15,9 @@ use std::borrow::Cow;
 use smallvec::SmallVec;
 
 use super::base_case::{base_case_into, digit_box, digits_pass, DigitBox};
-use super::coalesce::{coalesce, coalesce_z, coalesce_z_by_mode, fold_into, fold_push, Folded};
+use super::coalesce::{
+    coalesce, coalesce_z, coalesce_z_by_mode, drop_trailing_unit, fold_into, fold_push, Folded,
+};
 use super::leaf::{int_strides_into, push_flat, unwrapped_into, Ints, StrideLeaf};
 use crate::error::{Error, Result};
 use crate::htuple::{HRef, HTuple, Leaves, Nodes, LEAF, MAX_DEPTH, WIDE};
@@ -972,9 +974,7 @@ fn walk<D: StrideLeaf, L: BLeaf, S: ASource<D>>(
         };
         // coalesce(set_flat(sh, st)) without the intermediate layout
         w.base_case(a, ax, j, t, v, e, true)?;
-        if w.f.len() >= 2 && w.f.last().is_some_and(|m| m.0 == 1) {
-            w.f.pop();
-        }
+        drop_trailing_unit(&mut w.f);
         push_flat(&w.f, nodes, sh, st);
     }
     if k != bs.len() {
@@ -1029,21 +1029,10 @@ fn many_terms<D: StrideLeaf, L: BLeaf, S: ASource<D>>(
         };
         let ax = w.axis(a, &path)?;
         w.base_case(a, ax, j, t, v, e, false)?;
-        let modes = &w.f;
+        // the base case's modes as they are (a leaf for one; it makes at
+        // least one)
         let mut term = Layout::blank();
-        // the base case's modes as they are (a leaf for one)
-        if modes.len() == 1 {
-            unwrapped_into(modes, &mut term);
-        } else {
-            let ((n, s), (dn, d)) = term.raw_mut();
-            crate::htuple::push_rank(n, modes.len());
-            for (x, y) in modes {
-                n.push(LEAF);
-                s.push(*x);
-                d.push(y.clone().into_scalar());
-            }
-            dn.extend(n.iter().copied());
-        }
+        unwrapped_into(&w.f, &mut term);
         result = Some(match result {
             None => term,
             Some(r) => super::layout_add(&r, &term)?,

@@ -9,11 +9,9 @@ use crate::htuple::HTuple;
 use crate::stride::Path;
 use crate::{int, Layout, Result, Scalar};
 
-use super::coalesce::{
-    coalesce, drop_trailing_unit, flat_layout_into, fold_into, fold_push, Folded,
-};
+use super::coalesce::{coalesce, drop_trailing_unit, fold_into, fold_push, Folded};
 use super::codomain::{coprofile, int_codomain};
-use super::leaf::{sort_stable_by, StrideLeaf};
+use super::leaf::{sort_stable_by, unwrapped_into, StrideLeaf};
 
 // ---------------------------------------------------------------------------
 // shared helpers
@@ -41,21 +39,12 @@ fn folded_modes_into<D: StrideLeaf>(
     out.clear();
     let mut pp: i64 = 1;
     let n = f.len();
-    // (drained: moving the list into an iterator would copy it; extended
-    // in one go, the first overflowing product kept for its error)
-    let mut overflow = None;
-    out.extend(f.drain(..).enumerate().map(|(k, (s, d))| {
-        let m = Mode { s, d, pp };
-        if k + 1 < n && overflow.is_none() {
-            match pp.checked_mul(s) {
-                Some(v) => pp = v,
-                None => overflow = Some((pp, s)),
-            }
+    // (drained: moving the list into an iterator would copy it)
+    for (k, (s, d)) in f.drain(..).enumerate() {
+        out.push(Mode { s, d, pp });
+        if k + 1 < n {
+            pp = int::mul(pp, s)?;
         }
-        m
-    }));
-    if let Some((p, s)) = overflow {
-        int::mul(p, s)?;
     }
     Ok(())
 }
@@ -281,7 +270,7 @@ fn walk_chain_into<D: StrideLeaf>(chain: &mut Modes<D>, e: D, out: &mut Layout) 
         fold_push(&mut res, m.s, m.pp)?;
     }
     drop_trailing_unit(&mut res);
-    flat_layout_into(&res, out);
+    unwrapped_into(&res, out);
     Ok(())
 }
 
@@ -497,7 +486,7 @@ impl Axis {
             return Err(e);
         }
         fold_push(&mut self.folded, self.last.0, self.last.1)?;
-        flat_layout_into(&self.folded, out);
+        unwrapped_into(&self.folded, out);
         Ok(())
     }
 }

@@ -235,7 +235,7 @@ fn zip2_by_into(
             if rank < gs.len() {
                 return Err(Error::rank(format!(
                     "zip2_by: Rank mismatch: {} has {rank} modes, the tiler {g} has {}",
-                    view_layout(s, d),
+                    View { s, d }.layout(),
                     gs.len()
                 )));
             }
@@ -266,7 +266,7 @@ fn zip2_by_into(
             if s.is_leaf() || s.rank() != 2 {
                 return Err(Error::rank(format!(
                     "zip2_by: expected a rank-2 layout, got {}",
-                    view_layout(s, d)
+                    View { s, d }.layout()
                 )));
             }
             let mut ms = s.modes().zip(d.modes());
@@ -277,16 +277,6 @@ fn zip2_by_into(
         }
     }
     Ok(())
-}
-
-/// The layout `s:d` (for a message).
-#[cold]
-fn view_layout(s: HRef<'_, i64>, d: HRef<'_, Scalar>) -> Layout {
-    let mut l = Layout::blank();
-    let ((n, sh), (dn, st)) = l.raw_mut();
-    push_view(s, d, n, sh, st);
-    dn.extend(n.iter().copied());
-    l
 }
 
 /// `zipped_product(A, B) = zip2_by(logical_product(A, B), B)` (
