@@ -195,12 +195,8 @@ pub(crate) fn idx2crd_int_leaves(
     for (k, &e) in leaves.iter().enumerate() {
         if k + 1 == leaves.len() {
             out.push(q);
-        } else if q >= 0 && e > 0 {
-            // the common case: one unsigned division gives both
-            let (uq, ue) = (q as u64, e as u64);
-            out.push((uq % ue) as i64);
-            q = (uq / ue) as i64;
         } else {
+            // (`fdm` takes one unsigned division in the common case)
             let (qq, r) = crate::int::fdm(q, e)?;
             out.push(r);
             q = qq;
