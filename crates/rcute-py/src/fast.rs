@@ -130,7 +130,7 @@ impl Drop for LayoutBox {
     fn drop(&mut self) {
         // SAFETY: the box is taken once, here, and never used after
         let b = unsafe { std::mem::ManuallyDrop::take(&mut self.0) };
-        if !(b.shape().is_inline() && b.stride().is_inline()) {
+        if !b.is_inline() {
             // (only boxes without heap storage of their own are kept)
             return;
         }
@@ -951,7 +951,7 @@ pub(crate) fn call_args(
             None => Ok(None),
         },
         (Fast::Stride, None) => match layout_ref(a) {
-            Some(l) => stride_obj(py, l.stride().as_ref()).map(Some),
+            Some(l) => stride_obj(py, l.stride()).map(Some),
             None => Ok(None),
         },
         (Fast::Unary(op) | Fast::Profile(op, _), None) => match layout_ref(a) {

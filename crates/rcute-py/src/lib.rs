@@ -168,7 +168,7 @@ fn sym_layout_obj(py: Python<'_>, l: SymLayout, sympy: bool) -> PyResult<PyObjec
 fn tuple_attr(
     py: Python<'_>,
     cell: &GILOnceCell<PyObject>,
-    sym: Option<(&rcute::HTuple<rcute::sym::SymInt>, bool)>,
+    sym: Option<(rcute::HRef<'_, rcute::sym::SymInt>, bool)>,
     value: impl FnOnce() -> Value,
     obj: impl FnOnce() -> PyResult<PyObject>,
 ) -> PyResult<PyObject> {
@@ -240,7 +240,9 @@ impl PyLayout {
         tuple_attr(
             py,
             &self.shape_py,
-            self.sym.as_ref().map(|p| (p.layout.shape(), p.sympy)),
+            self.sym
+                .as_ref()
+                .map(|p| (p.layout.shape().as_ref(), p.sympy)),
             || Value::from_shape(self.inner.shape()),
             || fast::shape_obj(py, self.inner.shape().as_ref()),
         )
@@ -255,7 +257,7 @@ impl PyLayout {
             &self.stride_py,
             self.sym.as_ref().map(|p| (p.layout.stride(), p.sympy)),
             || Value::from_stride(self.inner.stride()),
-            || fast::stride_obj(py, self.inner.stride().as_ref()),
+            || fast::stride_obj(py, self.inner.stride()),
         )
     }
 

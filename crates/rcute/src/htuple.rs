@@ -126,6 +126,14 @@ impl<T> Clone for HRef<'_, T> {
 }
 impl<T> Copy for HRef<'_, T> {}
 
+impl<'a, T> From<&'a HTuple<T>> for HRef<'a, T> {
+    /// The view of the whole value ([`HTuple::as_ref`]).
+    #[inline(always)]
+    fn from(t: &'a HTuple<T>) -> Self {
+        t.as_ref()
+    }
+}
+
 impl<T> HTuple<T> {
     /// The leaf `v`.
     #[inline]
@@ -182,6 +190,13 @@ impl<T> HTuple<T> {
     #[inline(always)]
     pub(crate) fn raw_mut(&mut self) -> (&mut Nodes, &mut Leaves<T>) {
         (&mut self.nodes, &mut self.leaves)
+    }
+
+    /// The value of the node bytes `nodes` and the leaves `leaves` (the
+    /// caller guarantees they agree: one leaf per leaf node).
+    #[inline]
+    pub(crate) fn from_raw_parts(nodes: Nodes, leaves: Leaves<T>) -> Self {
+        HTuple { nodes, leaves }
     }
 
     /// A view of the whole value.
@@ -334,6 +349,25 @@ impl<T: Clone> HTuple<T> {
 }
 
 impl<'a, T> HRef<'a, T> {
+    /// The view of the node bytes `nodes` and the leaves `leaves` (which
+    /// may disagree: the caller checks them, as a layout's checks do).
+    #[inline(always)]
+    pub(crate) fn with_profile_unchecked(nodes: &'a [u8], leaves: &'a [T]) -> Self {
+        HRef { nodes, leaves }
+    }
+
+    /// The view of `leaves` under the profile of `profile` (a layout keeps
+    /// one profile for its shape and its stride; the caller guarantees one
+    /// leaf per leaf of `profile`).
+    #[inline(always)]
+    pub(crate) fn with_profile<U>(profile: HRef<'a, U>, leaves: &'a [T]) -> Self {
+        debug_assert_eq!(profile.leaves.len(), leaves.len());
+        HRef {
+            nodes: profile.nodes,
+            leaves,
+        }
+    }
+
     /// True for a leaf.
     #[inline]
     pub fn is_leaf(&self) -> bool {

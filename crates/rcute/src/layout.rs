@@ -6,7 +6,7 @@ use std::fmt;
 
 use crate::convert::{IntoShape, IntoStride};
 use crate::error::{Error, Result};
-use crate::htuple::{Builder, HRef, HTuple, TupleWriter};
+use crate::htuple::{Builder, HRef, HTuple, Leaves, TupleWriter};
 use crate::int;
 use crate::integer::Integer;
 use crate::shape::{self, Shape};
@@ -20,8 +20,7 @@ pub(crate) type RawParts<'a, T> = (
 );
 
 /// Appends the sub-tree `(s, d)` (a mode of a layout, or a whole layout)
-/// to the shape nodes and the leaves of a layout under construction (its
-/// stride nodes are the shape's, copied by the caller when it is done).
+/// to the profile's nodes and the leaves of a layout under construction.
 /// Node bytes do not depend on their position, so they are copied as they
 /// are.
 #[inline]
@@ -58,8 +57,11 @@ pub type Stride = HTuple<Scalar>;
 /// strides are symbolic integers: [`SymLayout`]).
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Layout<I: Integer = i64> {
+    /// The shape: the profile (the tree, stored once for the layout) and
+    /// the shape leaves.
     shape: HTuple<I>,
-    stride: HTuple<I::Stride>,
+    /// The stride leaves, one per shape leaf, under the shape's profile.
+    stride: Leaves<I::Stride>,
 }
 
 /// A layout whose shape and stride leaves are symbolic integers
@@ -105,14 +107,20 @@ impl<I: Integer> Layout<I> {
                 "shape {shape} has the extent {e}, which is not proven positive; shapes must be positive"
             )));
         }
-        Ok(Layout { shape, stride })
+        Ok(Layout {
+            shape,
+            stride: stride.into_leaves(),
+        })
     }
 
     /// The layout `shape : stride` without checks (the algebra's results,
     /// congruent by construction).
     pub(crate) fn from_raw(shape: HTuple<I>, stride: HTuple<I::Stride>) -> Layout<I> {
         debug_assert!(shape.as_ref().congruent(stride.as_ref()));
-        Layout { shape, stride }
+        Layout {
+            shape,
+            stride: stride.into_leaves(),
+        }
     }
 
     /// The shape.
@@ -121,15 +129,30 @@ impl<I: Integer> Layout<I> {
         &self.shape
     }
 
-    /// The stride.
+    /// The stride: a view of the stride leaves under the shape's profile
+    /// (a layout stores its profile once).
     #[inline]
-    pub fn stride(&self) -> &HTuple<I::Stride> {
+    pub fn stride(&self) -> HRef<'_, I::Stride> {
+        HRef::with_profile(self.shape.as_ref(), &self.stride)
+    }
+
+    /// The stride leaves in traversal order (one per shape leaf).
+    #[inline]
+    pub fn stride_leaves(&self) -> &[I::Stride] {
         &self.stride
+    }
+
+    /// True when the layout holds no heap storage (at most 8 leaves and a
+    /// short profile: the common case).
+    #[inline]
+    pub fn is_inline(&self) -> bool {
+        self.shape.is_inline() && !self.stride.spilled()
     }
 
     /// Consumes the layout into `(shape, stride)`.
     pub fn into_parts(self) -> (HTuple<I>, HTuple<I::Stride>) {
-        (self.shape, self.stride)
+        let nodes = self.shape.as_ref().node_bytes().into();
+        (self.shape, HTuple::from_raw_parts(nodes, self.stride))
     }
 
     /// `size(L)`: product of the shape's leaves.
@@ -160,10 +183,10 @@ impl<I: Integer> Layout<I> {
         self.shape
             .as_ref()
             .modes()
-            .zip(self.stride.as_ref().modes())
+            .zip(self.stride().modes())
             .map(|(s, d)| Layout {
                 shape: s.to_owned(),
-                stride: d.to_owned(),
+                stride: d.leaves().iter().cloned().collect(),
             })
     }
 
@@ -186,10 +209,10 @@ impl<I: Integer> Layout<I> {
             )));
         }
         let j = j as usize;
-        match (self.shape.mode(j), self.stride.mode(j)) {
+        match (self.shape.mode(j), self.stride().mode(j)) {
             (Some(s), Some(d)) => Ok(Layout {
                 shape: s.to_owned(),
-                stride: d.to_owned(),
+                stride: d.leaves().iter().cloned().collect(),
             }),
             _ => Err(Error::bounds(format!("mode {i} out of range for {self}"))),
         }
@@ -200,13 +223,13 @@ impl<I: Integer> Layout<I> {
     pub fn get(&self, path: &[usize]) -> Result<Layout<I>> {
         Ok(Layout {
             shape: self.shape.as_ref().get(path)?.to_owned(),
-            stride: self.stride.as_ref().get(path)?.to_owned(),
+            stride: self.stride().get(path)?.leaves().iter().cloned().collect(),
         })
     }
 
     /// The leaf modes `(extent, stride)` in traversal order.
     pub fn leaf_modes(&self) -> impl Iterator<Item = (&I, &I::Stride)> + '_ {
-        self.shape.leaves().iter().zip(self.stride.leaves())
+        self.shape.leaves().iter().zip(self.stride.iter())
     }
 }
 
@@ -221,7 +244,10 @@ impl Layout {
         let shape = shape.into_shape()?;
         let stride = stride.into_stride()?;
         check_parts(shape.as_ref(), stride.as_ref())?;
-        Ok(Layout { shape, stride })
+        Ok(Layout {
+            shape,
+            stride: stride.into_leaves(),
+        })
     }
 
     /// Rebuilds this layout in place: `write` writes the shape and the
@@ -255,9 +281,12 @@ impl Layout {
         write: impl FnOnce(&mut TupleWriter<'_, i64>, &mut TupleWriter<'_, Scalar>) -> Result<()>,
     ) -> Result<()> {
         self.reset();
-        let ((sn, sl), (dn, dl)) = self.raw_mut();
+        // the stride's node bytes are written apart, checked against the
+        // shape's, then dropped (the layout keeps one profile)
+        let mut dn = crate::htuple::Nodes::new();
+        let ((sn, sl), dl) = self.raw_mut();
         let mut s = TupleWriter::new(sn, sl);
-        let mut d = TupleWriter::new(dn, dl);
+        let mut d = TupleWriter::new(&mut dn, dl);
         // (a panic of `write` leaves the layout `1:0` too, then goes on)
         let written =
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| write(&mut s, &mut d)));
@@ -265,7 +294,12 @@ impl Layout {
             Ok(r) => r
                 .and_then(|()| s.check_complete("layout: the shape"))
                 .and_then(|()| d.check_complete("layout: the stride"))
-                .and_then(|()| check_parts(self.shape.as_ref(), self.stride.as_ref())),
+                .and_then(|()| {
+                    check_parts(
+                        self.shape.as_ref(),
+                        HRef::with_profile_unchecked(&dn, &self.stride),
+                    )
+                }),
             Err(panic) => {
                 self.set_unit();
                 std::panic::resume_unwind(panic)
@@ -280,9 +314,9 @@ impl Layout {
     /// Makes this layout `1:0`, keeping its storage.
     fn set_unit(&mut self) {
         self.reset();
-        let ((sn, sl), (dn, dl)) = self.raw_mut();
+        let ((sn, sl), dl) = self.raw_mut();
         TupleWriter::new(sn, sl).leaf(1);
-        TupleWriter::new(dn, dl).leaf(Scalar::Int(0));
+        dl.push(Scalar::Int(0));
     }
 
     /// "set S:D": builds the layout without checks (used by the algebra to
@@ -291,7 +325,10 @@ impl Layout {
     #[inline]
     pub(crate) fn from_parts(shape: Shape, stride: Stride) -> Layout {
         debug_assert!(shape.as_ref().congruent(stride.as_ref()));
-        Layout { shape, stride }
+        Layout {
+            shape,
+            stride: stride.into_leaves(),
+        }
     }
 
     /// An unfilled layout (no nodes, no leaves) for the algebra to build a
@@ -301,7 +338,7 @@ impl Layout {
     pub(crate) fn blank() -> Layout {
         Layout {
             shape: HTuple::blank(),
-            stride: HTuple::blank(),
+            stride: Leaves::new(),
         }
     }
 
@@ -310,18 +347,18 @@ impl Layout {
     /// held an earlier one (the `*_into` functions).
     #[inline(always)]
     pub(crate) fn reset(&mut self) {
-        let ((n, s), (dn, d)) = self.raw_mut();
+        let ((n, s), d) = self.raw_mut();
         n.clear();
         s.clear();
-        dn.clear();
         d.clear();
     }
 
-    /// The shape's nodes and leaves and the stride's nodes and leaves, for
-    /// building in place; the caller leaves them congruent.
+    /// The profile's node bytes with the shape leaves, and the stride
+    /// leaves, for building in place; the caller writes one stride leaf
+    /// per shape leaf.
     #[inline(always)]
-    pub(crate) fn raw_mut(&mut self) -> (RawParts<'_, i64>, RawParts<'_, Scalar>) {
-        (self.shape.raw_mut(), self.stride.raw_mut())
+    pub(crate) fn raw_mut(&mut self) -> (RawParts<'_, i64>, &mut Leaves<Scalar>) {
+        (self.shape.raw_mut(), &mut self.stride)
     }
 
     /// `Layout(S, D)` with an HTuple `D` weakly congruent to `S`: each scalar
@@ -350,7 +387,10 @@ impl Layout {
                 None => e,
             }
         })?;
-        Ok(Layout { shape, stride: d })
+        Ok(Layout {
+            shape,
+            stride: d.into_leaves(),
+        })
     }
 
     /// `LayoutLeft(S)`: the column-major layout of `S` (`Layout(S)`).
@@ -363,7 +403,10 @@ impl Layout {
         let shape = shape.into_shape()?;
         check_positive(shape.as_ref())?;
         let d = stride::prefix_product(shape.as_ref(), &Scalar::Int(1))?;
-        Ok(Layout { shape, stride: d })
+        Ok(Layout {
+            shape,
+            stride: d.into_leaves(),
+        })
     }
 
     /// `LayoutRight(S)`: the row-major layout of `S` (the last leaf is
@@ -383,15 +426,17 @@ impl Layout {
             d[k] = Scalar::Int(acc);
             acc = int::mul(acc, s)?;
         }
-        let stride = HTuple::unflatten(d, shape.as_ref())?;
-        Ok(Layout { shape, stride })
+        Ok(Layout {
+            shape,
+            stride: d.into_iter().collect(),
+        })
     }
 
     /// `L(i)` for an integral coordinate `i` (any integer: the last mode
     /// absorbs overflow, negative indices use floor division).
     pub fn eval_index(&self, i: i64) -> Result<Scalar> {
         let s = self.shape.leaves();
-        let d = self.stride.leaves();
+        let d = self.stride_leaves();
         let n = s.len();
         if n == 0 {
             return Ok(Scalar::Int(0));
@@ -443,7 +488,7 @@ impl Layout {
         }
         if self.has_integer_strides() {
             let (mut pos, mut acc) = (0, 0);
-            let st = self.stride.leaves();
+            let st = self.stride_leaves();
             if eval_int(c, self.shape.as_ref(), st, &mut pos, &mut acc, 0).is_some()
                 && pos == st.len()
             {
@@ -454,7 +499,7 @@ impl Layout {
         if self.has_integer_strides() && nat.leaves().iter().all(|x| matches!(x, Scalar::Int(_))) {
             // summed exactly, as in eval_index
             let mut acc: Option<i128> = Some(0);
-            for (x, d) in nat.leaves().iter().zip(self.stride.leaves()) {
+            for (x, d) in nat.leaves().iter().zip(self.stride_leaves()) {
                 if let (Scalar::Int(x), Scalar::Int(d)) = (x, d) {
                     acc = acc.and_then(|a| a.checked_add(*x as i128 * *d as i128));
                 }
@@ -462,7 +507,7 @@ impl Layout {
             return exact_offset(acc, || format!("{self}({})", shape::DisplayCoord(c)));
         }
         let mut acc = Scalar::Int(0);
-        for (x, d) in nat.leaves().iter().zip(self.stride.leaves()) {
+        for (x, d) in nat.leaves().iter().zip(self.stride_leaves()) {
             acc = acc.add(&x.mul(d)?)?;
         }
         Ok(acc)
@@ -475,7 +520,7 @@ impl Layout {
     /// assert_eq!(Layout::column_major(HTuple::flat([4, 8])).unwrap().repr(), "Layout((4, 8), (1, 4))");
     /// ```
     pub fn repr(&self) -> String {
-        format!("Layout({}, {})", self.shape, self.stride)
+        format!("Layout({}, {})", self.shape, self.stride())
     }
 
     /// The layout `make_layout(modes...)`: concatenation into a tuple shape.
@@ -494,24 +539,22 @@ impl Layout {
     /// returned; no modes is the same `value` error.
     pub(crate) fn try_concat(modes: impl IntoIterator<Item = Result<Layout>>) -> Result<Layout> {
         let mut bs = Builder::new();
-        let mut bd = Builder::new();
+        let mut stride = Leaves::new();
         bs.open();
-        bd.open();
         let mut n = 0;
         for m in modes {
             let m = m?;
             bs.push_owned(m.shape);
-            bd.push_owned(m.stride);
+            stride.extend(m.stride);
             n += 1;
         }
         if n == 0 {
             return Err(Error::value("make_layout: empty concatenation"));
         }
         bs.close();
-        bd.close();
         Ok(Layout {
             shape: bs.finish(),
-            stride: bd.finish(),
+            stride,
         })
     }
 
@@ -526,28 +569,25 @@ impl Layout {
     /// [`Layout::concat_pair`] built in `out` (its storage reused).
     pub(crate) fn concat_pair_into(x: &Layout, y: &Layout, out: &mut Layout) {
         out.reset();
-        let ((nodes, sh), (dn, st)) = out.raw_mut();
+        let ((nodes, sh), st) = out.raw_mut();
         nodes.push(2);
-        push_view(x.shape.as_ref(), x.stride.as_ref(), nodes, sh, st);
-        push_view(y.shape.as_ref(), y.stride.as_ref(), nodes, sh, st);
-        dn.extend_from_slice(nodes);
+        push_view(x.shape.as_ref(), x.stride(), nodes, sh, st);
+        push_view(y.shape.as_ref(), y.stride(), nodes, sh, st);
     }
 
     /// The concatenation of `modes`, allowing zero modes (`():()`).
     pub fn concat_allow_empty(modes: impl IntoIterator<Item = Layout>) -> Layout {
         let mut bs = Builder::new();
-        let mut bd = Builder::new();
+        let mut stride = Leaves::new();
         bs.open();
-        bd.open();
         for m in modes {
             bs.push_owned(m.shape);
-            bd.push_owned(m.stride);
+            stride.extend(m.stride);
         }
         bs.close();
-        bd.close();
         Layout {
             shape: bs.finish(),
-            stride: bd.finish(),
+            stride,
         }
     }
 
@@ -555,7 +595,7 @@ impl Layout {
     pub fn leaf(s: i64, d: Scalar) -> Layout {
         Layout {
             shape: HTuple::leaf(s),
-            stride: HTuple::leaf(d),
+            stride: std::iter::once(d).collect(),
         }
     }
 
@@ -565,7 +605,7 @@ impl Layout {
             .leaves()
             .iter()
             .copied()
-            .zip(self.stride.leaves())
+            .zip(self.stride_leaves())
     }
 
     /// `L(c)` for a natural coordinate of integers (congruent to the
@@ -579,7 +619,7 @@ impl Layout {
             return None;
         }
         let mut acc: i64 = 0;
-        for (x, d) in c.leaves().iter().zip(self.stride.leaves()) {
+        for (x, d) in c.leaves().iter().zip(self.stride_leaves()) {
             let (Some(Scalar::Int(x)), Scalar::Int(d)) = (x, d) else {
                 return None;
             };
@@ -590,10 +630,7 @@ impl Layout {
 
     /// True when every stride leaf is an integer.
     pub fn has_integer_strides(&self) -> bool {
-        self.stride
-            .leaves()
-            .iter()
-            .all(|d| matches!(d, Scalar::Int(_)))
+        self.stride.iter().all(|d| matches!(d, Scalar::Int(_)))
     }
 }
 
@@ -676,12 +713,16 @@ impl Layout {
     /// assert_eq!(l.to_sym().unwrap().to_string(), "(4, 8):(1, 4)");
     /// ```
     pub fn to_sym(&self) -> Result<SymLayout> {
-        let stride = self.stride.try_map(|d| match d {
-            Scalar::Int(v) => Ok(SymInt::from(*v)),
-            _ => Err(Error::type_(format!(
-                "the layout {self} has the stride {d}; a layout with symbols has integer strides"
-            ))),
-        })?;
+        let stride = self
+            .stride
+            .iter()
+            .map(|d| match d {
+                Scalar::Int(v) => Ok(SymInt::from(*v)),
+                _ => Err(Error::type_(format!(
+                    "the layout {self} has the stride {d}; a layout with symbols has integer strides"
+                ))),
+            })
+            .collect::<Result<_>>()?;
         Ok(Layout {
             shape: self.shape.map(|&e| SymInt::from(e)),
             stride,
@@ -700,14 +741,14 @@ impl SymLayout {
         let shape = self
             .shape
             .try_map(|e| e.as_const().ok_or_else(|| Error::type_("")));
-        let stride = self.stride.try_map(|d| {
-            d.as_const()
-                .map(Scalar::Int)
-                .ok_or_else(|| Error::type_(""))
-        });
+        let stride = self
+            .stride
+            .iter()
+            .map(|d| d.as_const().map(Scalar::Int))
+            .collect::<Option<_>>()?;
         Some(Layout {
             shape: shape.ok()?,
-            stride: stride.ok()?,
+            stride,
         })
     }
 
@@ -720,7 +761,13 @@ impl SymLayout {
     /// substitution.
     pub fn subs(&self, values: &[(&str, i64)]) -> Result<SymLayout> {
         let shape = self.shape.try_map(|e| e.subs(values))?;
-        let stride = self.stride.try_map(|d| d.subs(values))?;
+        let stride = HTuple::unflatten(
+            self.stride
+                .iter()
+                .map(|d| d.subs(values))
+                .collect::<Result<Vec<_>>>()?,
+            self.shape.as_ref(),
+        )?;
         Layout::from_shape_stride(shape, stride)
     }
 
@@ -743,12 +790,12 @@ impl SymLayout {
     pub fn eval_coord(&self, c: HRef<'_, SymInt>) -> Result<SymInt> {
         let full = crate::shape::idx2crd_sym(c, self.shape.as_ref())?;
         let mut acc = SymInt::from(0);
-        if full.leaves().len() != self.stride.leaves().len() {
+        if full.leaves().len() != self.stride_leaves().len() {
             return Err(Error::rank(format!(
                 "the coordinate {c} does not match the layout {self}"
             )));
         }
-        for (x, d) in full.leaves().iter().zip(self.stride.leaves()) {
+        for (x, d) in full.leaves().iter().zip(self.stride_leaves()) {
             acc = acc.add(&x.mul(d)?)?;
         }
         Ok(acc)
@@ -829,9 +876,9 @@ impl<I: Integer> fmt::Display for Layout<I> {
     /// `S:D` in Python `str` style; `{:#}` gives the C++ style.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if f.alternate() {
-            write!(f, "{:#}:{:#}", self.shape, self.stride)
+            write!(f, "{:#}:{:#}", self.shape, self.stride())
         } else {
-            write!(f, "{}:{}", self.shape, self.stride)
+            write!(f, "{}:{}", self.shape, self.stride())
         }
     }
 }
@@ -845,15 +892,15 @@ impl<I: Integer> fmt::Display for Layout<I> {
 /// ```
 impl<I: Integer> fmt::Debug for Layout<I> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        struct Plain<'a, T>(&'a HTuple<T>);
+        struct Plain<'a, T>(HRef<'a, T>);
         impl<T: fmt::Display> fmt::Debug for Plain<'_, T> {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                fmt::Display::fmt(self.0, f)
+                fmt::Display::fmt(&self.0, f)
             }
         }
         f.debug_struct("Layout")
-            .field("shape", &Plain(&self.shape))
-            .field("stride", &Plain(&self.stride))
+            .field("shape", &Plain(self.shape.as_ref()))
+            .field("stride", &Plain(self.stride()))
             .finish()
     }
 }

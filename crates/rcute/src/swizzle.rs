@@ -876,7 +876,7 @@ impl SwizzledLayout {
         convert_rec(
             self,
             self.layout.shape().as_ref(),
-            self.layout.stride().as_ref(),
+            self.layout.stride(),
             &mut bs,
             &mut bd,
             0,
@@ -913,7 +913,7 @@ fn convert_rec(
             let pieces = coalesce_f2_pieces(split_mode(sl, s, d)?)?;
             let l = pieces_to_layout(pieces);
             bs.push_owned(l.shape().clone());
-            bd.push_owned(l.stride().clone());
+            bd.push_owned(l.stride().to_owned());
             Ok(())
         }
         _ => {
@@ -1540,7 +1540,7 @@ impl SwizzledLayout {
         // are known (its `coalesce` of the left-hand side).
         let diced = Layout::from_parts(
             crate::algebra::slice::dice_(c, self.layout.shape().as_ref())?,
-            crate::algebra::slice::dice_(c, self.layout.stride().as_ref())?,
+            crate::algebra::slice::dice_(c, self.layout.stride())?,
         );
         let mut dynamic = 0i64;
         for (s, d) in diced.flat_modes() {
@@ -1608,7 +1608,7 @@ impl SwizzledLayout {
             &pieces,
             top,
             sub.shape().as_ref(),
-            sub.stride().as_ref(),
+            sub.stride(),
             &mut bs,
             &mut bd,
             0,

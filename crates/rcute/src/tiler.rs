@@ -246,7 +246,7 @@ pub fn tiler_to_layout(t: &TilerRef<'_>) -> Result<Layout> {
                 Ok(Layout::leaf(*n, e.clone()))
             }
             TilerRef::Layout(l) | &TilerRef::Borrowed(l) => {
-                let d = l.stride().try_map(|d| {
+                let d = l.stride().to_owned().try_map(|d| {
                     if d.is_coord() && e.is_coord() {
                         return Err(Error::type_(format!(
                             "tiler_to_layout: cannot scale the coordinate stride {d} by {e}"

@@ -253,9 +253,8 @@ impl ModeOp {
     /// `out` holds an unspecified layout.
     pub(crate) fn whole_into(self, a: &Layout, out: &mut Layout) -> Result<()> {
         out.reset();
-        let ((nodes, sh), (dn, st)) = out.raw_mut();
+        let ((nodes, sh), st) = out.raw_mut();
         self.push(a.shape().leaves(), a.stride().leaves(), nodes, sh, st)?;
-        dn.extend_from_slice(nodes);
         Ok(())
     }
 
@@ -293,9 +292,8 @@ impl ModeOp {
 
     fn by_profile_into(self, a: &Layout, p: Prof<'_, '_>, out: &mut Layout) -> Result<()> {
         out.reset();
-        let ((nodes, sh), (dn, st)) = out.raw_mut();
-        self.by_mode_at(a.shape().as_ref(), a.stride().as_ref(), p, nodes, sh, st, 0)?;
-        dn.extend_from_slice(nodes);
+        let ((nodes, sh), st) = out.raw_mut();
+        self.by_mode_at(a.shape().as_ref(), a.stride(), p, nodes, sh, st, 0)?;
         Ok(())
     }
 

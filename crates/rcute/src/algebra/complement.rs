@@ -70,9 +70,8 @@ pub(crate) fn complement_into(
     out: &mut Layout,
 ) -> Result<()> {
     out.reset();
-    let ((nodes, sh), (dn, st)) = out.raw_mut();
+    let ((nodes, sh), st) = out.raw_mut();
     complement_append(a, extend, nodes, sh, st)?;
-    dn.extend_from_slice(nodes);
     Ok(())
 }
 
@@ -91,7 +90,7 @@ pub(crate) fn complement_append(
     } else {
         let x = extend.filter(|x| !is_no_extension(*x));
         let c = complement_coords(a, x)?;
-        push_view(c.shape().as_ref(), c.stride().as_ref(), nodes, sh, st);
+        push_view(c.shape().as_ref(), c.stride(), nodes, sh, st);
     }
     Ok(())
 }

@@ -92,14 +92,13 @@ pub fn composition(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
 #[inline]
 pub(crate) fn composition_into(a: &Layout, b: &TilerRef<'_>, out: &mut Layout) -> Result<()> {
     out.reset();
-    let ((nodes, sh), (dn, st)) = out.raw_mut();
+    let ((nodes, sh), st) = out.raw_mut();
     match b {
         TilerRef::Layout(l) | &TilerRef::Borrowed(l) => {
             layout_core_append(AOperand::View(View::of(a)), l, true, nodes, sh, st)?
         }
         _ => dispatch_append(View::of(a), b, true, 0, nodes, sh, st)?,
     }
-    dn.extend(nodes.iter().copied());
     // Negative strides in B make the reference's base case produce negative
     // extents (`composition((2,3):(1,10), 2:-1)` would be `(-2,-1):(-1,10)`);
     // shapes are positive, so that is an error as in recast (docs/differences.md 1.3).
@@ -140,9 +139,8 @@ pub(crate) fn positive(
 /// ```
 pub fn composition_unchecked(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
     let mut out = Layout::blank();
-    let ((nodes, sh), (dn, st)) = out.raw_mut();
+    let ((nodes, sh), st) = out.raw_mut();
     dispatch_append(View::of(a), b, false, 0, nodes, sh, st)?;
-    dn.extend(nodes.iter().copied());
     Ok(out)
 }
 
@@ -299,7 +297,7 @@ pub(crate) fn layout_core_append(
     if !b.is_leaf() && b.rank() == 0 {
         // B = ():() has one point (the empty coordinate), mapped to 0: the
         // result is the empty layout, whatever A is
-        push_view(bref, b.stride().as_ref(), nodes, sh, st);
+        push_view(bref, b.stride(), nodes, sh, st);
         return Ok(());
     }
     if !bref.depth_within(MAX_DEPTH) {
@@ -323,7 +321,7 @@ pub(crate) fn layout_core_append(
         _ => {}
     }
     let a_l = a.layout();
-    let a_c = coalesced_for(&a_l, bref, b.stride().as_ref())?;
+    let a_c = coalesced_for(&a_l, bref, b.stride())?;
     let src = Coalesced { a_c: &a_c, a: &a_l };
     run::<Scalar, Scalar, _>(&src, bn, bs, bd, false, checked, || b.clone(), parts)
 }
@@ -492,10 +490,9 @@ pub(crate) fn int_core_append(
 /// leaves `sh`, `st`.
 pub(crate) fn raw_layout(nodes: &[u8], sh: &[i64], st: &[Scalar]) -> Layout {
     let mut l = Layout::blank();
-    let ((n, s), (dn, d)) = l.raw_mut();
+    let ((n, s), d) = l.raw_mut();
     n.extend(nodes.iter().copied());
     s.extend(sh.iter().copied());
-    dn.extend(nodes.iter().copied());
     d.extend(st.iter().cloned());
     l
 }
@@ -556,7 +553,7 @@ impl<'x> View<'x> {
     pub(crate) fn of(l: &'x Layout) -> View<'x> {
         View {
             s: l.shape().as_ref(),
-            d: l.stride().as_ref(),
+            d: l.stride(),
         }
     }
 
@@ -577,7 +574,7 @@ impl ASource<Scalar> for Coalesced<'_> {
     fn fold_axis(&self, path: &[usize], out: &mut Folded<Scalar>) -> Result<()> {
         View {
             s: self.a_c.shape().as_ref(),
-            d: self.a_c.stride().as_ref(),
+            d: self.a_c.stride(),
         }
         .fold_axis(path, out)
     }
@@ -1041,7 +1038,7 @@ fn many_terms<D: StrideLeaf, L: BLeaf, S: ASource<D>>(
     match result {
         Some(r) => {
             let c = coalesce(&r)?;
-            push_view(c.shape().as_ref(), c.stride().as_ref(), nodes, sh, st);
+            push_view(c.shape().as_ref(), c.stride(), nodes, sh, st);
         }
         None => {
             nodes.push(LEAF);
@@ -1421,10 +1418,10 @@ mod tests {
     /// and the exhaustive evaluation, on one composition.
     fn both(a: &Layout, b: &Layout) -> Option<(bool, bool)> {
         // the core of the `Scalar` instantiation, unchecked, and its records
-        let a_c = coalesced_for(a, b.shape().as_ref(), b.stride().as_ref()).ok()?;
+        let a_c = coalesced_for(a, b.shape().as_ref(), b.stride()).ok()?;
         let src = Coalesced { a_c: &a_c, a };
         let mut r = Layout::blank();
-        let ((nodes, sh), (dn, st)) = r.raw_mut();
+        let ((nodes, sh), st) = r.raw_mut();
         let mut w = Walk::<Scalar>::new();
         let (bs, bd) = (b.shape().leaves(), b.stride().leaves());
         walk(
@@ -1439,7 +1436,6 @@ mod tests {
             st,
         )
         .ok()?;
-        dn.extend(nodes.iter().copied());
         let ctx = w.records(b, bs, bd);
         let digits_ok = verify(a, b, &r, &ctx, false).is_ok();
         let res = leaf_results(&r, &ctx).ok()?;
@@ -1451,11 +1447,11 @@ mod tests {
     /// coprofile, checked: what every operand that is not all integers
     /// (or basis values on A's modes) takes.
     fn scalar_core(a: &Layout, b: &Layout) -> Result<Layout> {
-        let a_c = coalesced_for(a, b.shape().as_ref(), b.stride().as_ref())?;
+        let a_c = coalesced_for(a, b.shape().as_ref(), b.stride())?;
         let src = Coalesced { a_c: &a_c, a };
         let bref = b.shape().as_ref();
         let mut out = Layout::blank();
-        let ((nodes, sh), (dn, st)) = out.raw_mut();
+        let ((nodes, sh), st) = out.raw_mut();
         run::<Scalar, Scalar, _>(
             &src,
             bref.node_bytes(),
@@ -1466,16 +1462,14 @@ mod tests {
             || b.clone(),
             (&mut *nodes, sh, st),
         )?;
-        dn.extend(nodes.iter().copied());
         Ok(out)
     }
 
     /// The checked layout core as the library runs it.
     fn layout_core(a: &Layout, b: &Layout) -> Result<Layout> {
         let mut out = Layout::blank();
-        let ((nodes, sh), (dn, st)) = out.raw_mut();
+        let ((nodes, sh), st) = out.raw_mut();
         layout_core_append(AOperand::View(View::of(a)), b, true, nodes, sh, st)?;
-        dn.extend(nodes.iter().copied());
         Ok(out)
     }
 

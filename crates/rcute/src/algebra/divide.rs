@@ -56,9 +56,8 @@ pub fn logical_divide(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
 /// an unspecified layout.
 pub(crate) fn logical_divide_into(a: &Layout, b: &TilerRef<'_>, out: &mut Layout) -> Result<()> {
     out.reset();
-    let ((nodes, sh), (dn, st)) = out.raw_mut();
+    let ((nodes, sh), st) = out.raw_mut();
     divide_append(View::of(a), b, 0, nodes, sh, st)?;
-    dn.extend(nodes.iter().copied());
     Ok(())
 }
 
@@ -166,9 +165,9 @@ fn divide_core_append(
     }
     // B' = (B, C), built in place
     let mut bc = Layout::blank();
-    let ((n, s), (dn, d)) = bc.raw_mut();
+    let ((n, s), d) = bc.raw_mut();
     n.push(2);
-    push_view(b.shape().as_ref(), b.stride().as_ref(), n, s, d);
+    push_view(b.shape().as_ref(), b.stride(), n, s, d);
     let int_codomain = b
         .stride()
         .leaves()
@@ -185,7 +184,7 @@ fn divide_core_append(
             // a leaf-shaped A against a coordinate tiler is the rank-1
             // tuple `(A,)`, as C++ CuTe treats an integer shape
             // (`zipped_divide(12:1, (12,))` is `((12,), (1,)):((1,), (12,))`)
-            let wrapped = Layout::from_parts(a_l.shape().wrap(), a_l.stride().wrap());
+            let wrapped = Layout::from_parts(a_l.shape().wrap(), a_l.stride().to_owned().wrap());
             return divide_core_append(View::of(&wrapped), b, nodes, sh, st);
         }
         let ext = extent(&a_l, profile.as_ref(), 0)?;
@@ -195,7 +194,6 @@ fn divide_core_append(
         let ext = HTuple::leaf(crate::shape::size(a.s)?);
         super::complement::complement_append(b, Some(ext.as_ref()), n, s, d)?;
     }
-    dn.extend(n.iter().copied());
     let l0 = sh.len();
     layout_core_append(AOperand::View(a), &bc, true, nodes, sh, st)?;
     composition::positive(&a, &bc, &sh[l0..])
@@ -384,7 +382,7 @@ pub(crate) fn zipped_divide_into(a: &Layout, b: &TilerRef<'_>, out: &mut Layout)
 /// into `out` from views of its modes.
 fn zip_modes_into(a: &Layout, ts: &[TilerRef<'_>], d: &mut Layout, out: &mut Layout) -> Result<()> {
     {
-        let ((nodes, sh), (dn, st)) = d.raw_mut();
+        let ((nodes, sh), st) = d.raw_mut();
         by_mode_append(
             View::of(a),
             ts,
@@ -393,9 +391,8 @@ fn zip_modes_into(a: &Layout, ts: &[TilerRef<'_>], d: &mut Layout, out: &mut Lay
             st,
             &mut |m, t, nodes, sh, st| divide_append(m, t, 1, nodes, sh, st),
         )?;
-        dn.extend(nodes.iter().copied());
     }
-    let (ds, dd) = (d.shape().as_ref(), d.stride().as_ref());
+    let (ds, dd) = (d.shape().as_ref(), d.stride());
     let k = ts.len();
     // the two halves of each divided mode, read in one pass over the modes
     type Part<'x> = (HRef<'x, i64>, HRef<'x, Scalar>);
@@ -410,7 +407,7 @@ fn zip_modes_into(a: &Layout, ts: &[TilerRef<'_>], d: &mut Layout, out: &mut Lay
         }
     }
     out.reset();
-    let ((nodes, sh), (dn, st)) = out.raw_mut();
+    let ((nodes, sh), st) = out.raw_mut();
     nodes.push(2);
     crate::htuple::push_rank(nodes, k);
     for ((s, d), _) in &halves {
@@ -423,7 +420,6 @@ fn zip_modes_into(a: &Layout, ts: &[TilerRef<'_>], d: &mut Layout, out: &mut Lay
     for (ms, md) in ds.modes().zip(dd.modes()).skip(k) {
         push_view(ms, md, nodes, sh, st);
     }
-    dn.extend(nodes.iter().copied());
     Ok(())
 }
 
@@ -510,7 +506,7 @@ pub(crate) fn regroup(z: &Layout, flat: bool, op: &str) -> Result<Layout> {
             "{op}: expected a rank-2 layout, got {z}"
         )));
     }
-    let (zs, zd) = (z.shape().as_ref(), z.stride().as_ref());
+    let (zs, zd) = (z.shape().as_ref(), z.stride());
     // the parts of a mode: its modes where unpacked, otherwise itself
     type Part<'x> = (HRef<'x, i64>, HRef<'x, Scalar>);
     let mut parts: SmallVec<[Part<'_>; 8]> = SmallVec::new();
@@ -522,12 +518,11 @@ pub(crate) fn regroup(z: &Layout, flat: bool, op: &str) -> Result<Layout> {
         }
     }
     let mut out = Layout::blank();
-    let ((nodes, sh), (dn, st)) = out.raw_mut();
+    let ((nodes, sh), st) = out.raw_mut();
     crate::htuple::push_rank(nodes, parts.len());
     for (s, d) in parts {
         push_view(s, d, nodes, sh, st);
     }
-    dn.extend(nodes.iter().copied());
     Ok(out)
 }
 

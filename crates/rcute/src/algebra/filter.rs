@@ -22,7 +22,7 @@ pub fn filter_zeros(a: &Layout) -> Result<Layout> {
             *s = 1;
         }
     }
-    Ok(Layout::from_parts(shape, a.stride().clone()))
+    Ok(Layout::from_parts(shape, a.stride().to_owned()))
 }
 
 /// `filter(A)` (`docs/operations.md`; C++ CuTe `filter`):

@@ -659,7 +659,7 @@ pub fn nullspace(a: &Layout) -> Result<Layout> {
 /// an unspecified layout.
 pub(crate) fn nullspace_into(a: &Layout, out: &mut Layout) -> Result<()> {
     out.reset();
-    let ((nodes, s_out), (dn, d_out)) = out.raw_mut();
+    let ((nodes, s_out), d_out) = out.raw_mut();
     // inline lists: no heap allocation for up to 8 leaves
     let mut pp: i64 = 1;
     let modes: SmallVec<[(i64, &Scalar); 8]> = a.flat_modes().collect();
@@ -669,7 +669,6 @@ pub(crate) fn nullspace_into(a: &Layout, out: &mut Layout) -> Result<()> {
         nodes.push(crate::htuple::LEAF);
         s_out.push(1);
         d_out.push(Scalar::Int(0));
-        dn.extend_from_slice(nodes);
         return Ok(());
     };
     for (k, (s, d)) in modes.iter().enumerate().take(last_zero + 1) {
@@ -694,7 +693,6 @@ pub(crate) fn nullspace_into(a: &Layout, out: &mut Layout) -> Result<()> {
             return Ok(());
         }
     }
-    dn.extend_from_slice(nodes);
     Ok(())
 }
 

@@ -208,7 +208,7 @@ pub(crate) fn greatest_common_domain_into(
         }
     }
     out.reset();
-    let (_, (_, st)) = out.raw_mut();
+    let (_, st) = out.raw_mut();
     let mut sh = Factors::new();
     let r = common_factors(a.leaves(), b.leaves(), |g, at| {
         sh.push(g);
@@ -238,7 +238,7 @@ fn common_factors(a: &[i64], b: &[i64], emit: impl FnMut(i64, i64)) -> Result<()
 #[inline]
 fn gcd_layout_into(factors: impl Iterator<Item = (i64, i64)>, out: &mut Layout) {
     out.reset();
-    let (_, (_, st)) = out.raw_mut();
+    let (_, st) = out.raw_mut();
     let mut sh = Factors::new();
     for (g, at) in factors {
         sh.push(g);
@@ -252,7 +252,7 @@ fn gcd_layout_into(factors: impl Iterator<Item = (i64, i64)>, out: &mut Layout) 
 /// (`(1,):(0,)` for no factor).
 #[inline]
 fn finish_gcd_layout(sh: &[i64], out: &mut Layout) {
-    let ((nodes, shape), (dn, st)) = out.raw_mut();
+    let ((nodes, shape), st) = out.raw_mut();
     shape.extend_from_slice(sh);
     if shape.is_empty() {
         shape.push(1);
@@ -261,10 +261,8 @@ fn finish_gcd_layout(sh: &[i64], out: &mut Layout) {
     // a flat tuple: its rank, then one leaf node per factor
     let n = shape.len();
     push_rank(nodes, n);
-    push_rank(dn, n);
     for _ in 0..n {
         nodes.push(LEAF);
-        dn.push(LEAF);
     }
 }
 
@@ -416,6 +414,7 @@ mod tests {
             let b = if r.next(2) == 0 {
                 let st = a
                     .stride()
+                    .to_owned()
                     .map(|_| Scalar::Int(3 * STRIDES[r.next(STRIDES.len() as u64) as usize]));
                 Layout::from_parts(a.shape().clone(), st)
             } else {

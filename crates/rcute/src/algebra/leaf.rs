@@ -465,9 +465,8 @@ pub(crate) fn flat_layout<D: StrideLeaf>(modes: &[(i64, D)]) -> Layout {
 #[inline]
 pub(crate) fn unwrapped_into<D: StrideLeaf>(modes: &[(i64, D)], out: &mut Layout) {
     out.reset();
-    let ((nodes, sh), (dn, st)) = out.raw_mut();
+    let ((nodes, sh), st) = out.raw_mut();
     push_flat(modes, nodes, sh, st);
-    dn.extend(nodes.iter().copied());
 }
 
 /// Sorts `v` stably by `cmp` (insertion sort: the lists are a layout's

@@ -75,10 +75,9 @@ fn shape_into<'a>(
     out: &'a mut Layout,
 ) -> &'a mut crate::htuple::Leaves<Scalar> {
     out.reset();
-    let ((n, s), (dn, d)) = out.raw_mut();
+    let ((n, s), d) = out.raw_mut();
     n.extend_from_slice(shape.node_bytes());
     s.extend_from_slice(shape.leaves());
-    dn.extend_from_slice(shape.node_bytes());
     d
 }
 

@@ -314,7 +314,7 @@ pub fn idx2crd_strided(
 ) -> Result<HTuple<Scalar>> {
     let l = Layout::with_stride(s.to_owned(), d)?;
     let mut b = crate::htuple::Builder::new();
-    strided_rec(idx, l.shape().as_ref(), l.stride().as_ref(), &mut b, 0)?;
+    strided_rec(idx, l.shape().as_ref(), l.stride(), &mut b, 0)?;
     Ok(b.finish())
 }
 

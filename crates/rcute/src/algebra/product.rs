@@ -56,9 +56,8 @@ pub fn logical_product(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
 /// an unspecified layout.
 pub(crate) fn logical_product_into(a: &Layout, b: &TilerRef<'_>, out: &mut Layout) -> Result<()> {
     out.reset();
-    let ((nodes, sh), (dn, st)) = out.raw_mut();
+    let ((nodes, sh), st) = out.raw_mut();
     product_append(a, b, 0, nodes, sh, st)?;
-    dn.extend(nodes.iter().copied());
     Ok(())
 }
 
@@ -121,7 +120,7 @@ fn product_append(
     }
     let b = match b {
         TilerRef::None => {
-            push_view(a.shape().as_ref(), a.stride().as_ref(), nodes, sh, st);
+            push_view(a.shape().as_ref(), a.stride(), nodes, sh, st);
             return Ok(());
         }
         TilerRef::Tuple(ts) => {
@@ -135,16 +134,15 @@ fn product_append(
     };
     // the core `(A, complement(A) ∘ B)`: A's view, then the tail
     nodes.push(2);
-    push_view(a.shape().as_ref(), a.stride().as_ref(), nodes, sh, st);
+    push_view(a.shape().as_ref(), a.stride(), nodes, sh, st);
     tail_append(a, &b, nodes, sh, st)
 }
 
 /// `complement(A) ∘ B`, the second mode of the product, built in `out`.
 fn product_tail_into(a: &Layout, b: &Layout, out: &mut Layout) -> Result<()> {
     out.reset();
-    let ((nodes, sh), (dn, st)) = out.raw_mut();
+    let ((nodes, sh), st) = out.raw_mut();
     tail_append(a, b, nodes, sh, st)?;
-    dn.extend(nodes.iter().copied());
     Ok(())
 }
 
@@ -185,11 +183,11 @@ fn zip2_by(l: &Layout, g: &TilerRef<'_>) -> Result<Layout> {
     let mut first = Layout::blank();
     let mut second = Layout::blank();
     {
-        let ((n1, s1), (_, d1)) = first.raw_mut();
-        let ((n2, s2), (_, d2)) = second.raw_mut();
+        let ((n1, s1), d1) = first.raw_mut();
+        let ((n2, s2), d2) = second.raw_mut();
         zip2_by_into(
             l.shape().as_ref(),
-            l.stride().as_ref(),
+            l.stride(),
             g,
             0,
             (n1, s1, d1),
@@ -197,9 +195,9 @@ fn zip2_by(l: &Layout, g: &TilerRef<'_>) -> Result<Layout> {
         )?;
     }
     let mut out = Layout::blank();
-    let ((nodes, sh), (dn, st)) = out.raw_mut();
-    let ((n1, s1), (_, d1)) = first.raw_mut();
-    let ((n2, s2), (_, d2)) = second.raw_mut();
+    let ((nodes, sh), st) = out.raw_mut();
+    let ((n1, s1), d1) = first.raw_mut();
+    let ((n2, s2), d2) = second.raw_mut();
     nodes.push(2);
     nodes.extend_from_slice(n1);
     nodes.extend_from_slice(n2);
@@ -207,7 +205,6 @@ fn zip2_by(l: &Layout, g: &TilerRef<'_>) -> Result<Layout> {
     sh.extend_from_slice(s2);
     st.extend(d1.drain(..));
     st.extend(d2.drain(..));
-    dn.extend(nodes.iter().copied());
     Ok(out)
 }
 
@@ -356,27 +353,26 @@ fn pair_halves_into(r0: &Layout, r1: &Layout, raked: bool, out: &mut Layout) -> 
         return Err(Error::value("make_layout: empty concatenation"));
     }
     let mut s0 = r0.shape().as_ref().modes();
-    let mut d0 = r0.stride().as_ref().modes();
+    let mut d0 = r0.stride().modes();
     let mut s1 = r1.shape().as_ref().modes();
-    let mut d1 = r1.stride().as_ref().modes();
+    let mut d1 = r1.stride().modes();
     out.reset();
-    let ((nodes, sh), (dn, st)) = out.raw_mut();
+    let ((nodes, sh), st) = out.raw_mut();
     push_rank(nodes, n);
     for _ in 0..n {
         let x = (
             s0.next().unwrap_or(one.shape().as_ref()),
-            d0.next().unwrap_or(one.stride().as_ref()),
+            d0.next().unwrap_or(one.stride()),
         );
         let y = (
             s1.next().unwrap_or(one.shape().as_ref()),
-            d1.next().unwrap_or(one.stride().as_ref()),
+            d1.next().unwrap_or(one.stride()),
         );
         let (first, second) = if raked { (y, x) } else { (x, y) };
         nodes.push(2);
         push_view(first.0, first.1, nodes, sh, st);
         push_view(second.0, second.1, nodes, sh, st);
     }
-    dn.extend(nodes.iter().copied());
     Ok(())
 }
 

@@ -184,9 +184,8 @@ fn map_leaves_into(
         return Ok(());
     }
     out.reset();
-    let ((n, s), (dn, d)) = out.raw_mut();
+    let ((n, s), d) = out.raw_mut();
     n.extend_from_slice(nodes);
-    dn.extend_from_slice(nodes);
     for (&sv, dv) in a.shape().leaves().iter().zip(a.stride().leaves()) {
         let (ns, nd) = f(sv, dv)?;
         s.push(ns);
@@ -235,14 +234,7 @@ fn map_leaves_walk(
     }
     let mut bs = Builder::new();
     let mut bd = Builder::new();
-    rec(
-        a.shape().as_ref(),
-        a.stride().as_ref(),
-        &mut f,
-        &mut bs,
-        &mut bd,
-        0,
-    )?;
+    rec(a.shape().as_ref(), a.stride(), &mut f, &mut bs, &mut bd, 0)?;
     Ok(Layout::from_parts(bs.finish(), bd.finish()))
 }
 

@@ -139,7 +139,7 @@ pub fn slice_and_offset(a: &Layout, c: HRef<'_, Option<Scalar>>) -> Result<(Layo
         return Ok((a.clone(), Scalar::Int(0)));
     }
     let shape = slice_(c, a.shape().as_ref())?;
-    let stride = slice_(c, a.stride().as_ref())?;
+    let stride = slice_(c, a.stride())?;
     Ok((Layout::from_parts(shape, stride), offset))
 }
 

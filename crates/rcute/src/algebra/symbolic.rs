@@ -305,7 +305,7 @@ impl SymLayout {
         slice_rec(
             c,
             self.shape().as_ref(),
-            self.stride().as_ref(),
+            self.stride(),
             &mut kept,
             &mut off,
             0,
@@ -345,7 +345,7 @@ impl SymLayout {
             a.push((int(1), int(0)));
         }
         let mut recs: SmallVec<[(SymInt, SymInt); 8]> = SmallVec::new();
-        let (s, d) = compose_rec(self, &a, b.shape().as_ref(), b.stride().as_ref(), &mut recs)
+        let (s, d) = compose_rec(self, &a, b.shape().as_ref(), b.stride(), &mut recs)
             .map_err(|e| context(e, what()))?;
         additive(&recs).map_err(|e| context(e, what()))?;
         // every extent of the result proven positive (a negative stride of
@@ -379,7 +379,7 @@ impl SymLayout {
         let c = b.complement(Some(&self.size()?))?;
         let bc = SymLayout::from_raw(
             HTuple::tuple([b.shape().clone(), c.shape().clone()]),
-            HTuple::tuple([b.stride().clone(), c.stride().clone()]),
+            HTuple::tuple([b.stride().to_owned(), c.stride().to_owned()]),
         );
         self.composition(&bc)
             .map_err(|e| context(e, format_args!("logical_divide({self}, {b})")))

@@ -255,13 +255,9 @@ fn layout(out: &mut String, l: &Layout, style: CodeStyle) -> Result<()> {
         })
     };
     let stride = |out: &mut String| {
-        tuple(
-            out,
-            l.stride().as_ref(),
-            "Stride",
-            style,
-            &|o, x: &Scalar| scalar(o, x, style),
-        )
+        tuple(out, l.stride(), "Stride", style, &|o, x: &Scalar| {
+            scalar(o, x, style)
+        })
     };
     match style {
         CodeStyle::CppType => {

@@ -310,7 +310,7 @@ fn shape_value(s: &HTuple<i64>) -> Value {
 
 /// The tuple value of a shape or stride of a layout with symbols (a
 /// constant leaf is an integer).
-fn sym_tuple_value(t: &HTuple<crate::sym::SymInt>) -> Value {
+fn sym_tuple_value<'a>(t: impl Into<crate::HRef<'a, crate::sym::SymInt>>) -> Value {
     Value::from_htuple(t, |x| Value::from_sym(x.clone()))
 }
 
@@ -449,7 +449,7 @@ fn flatten_value(v: &Value) -> Result<Value> {
     if let Value::Layout(l) = v {
         return Ok(layout(Layout::from_parts(
             l.shape().flatten(),
-            l.stride().flatten(),
+            l.stride().to_owned().flatten(),
         )));
     }
     let mut out = Vec::new();

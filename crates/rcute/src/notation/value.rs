@@ -120,14 +120,17 @@ impl Value {
     /// let t = HTuple::tuple([HTuple::leaf(1i64), HTuple::flat([2i64])]);
     /// assert_eq!(Value::from_htuple(&t, |&x| Value::Int(x * 10)).to_string(), "(10, (20,))");
     /// ```
-    pub fn from_htuple<T>(t: &HTuple<T>, mut f: impl FnMut(&T) -> Value) -> Value {
+    pub fn from_htuple<'a, T: 'a>(
+        t: impl Into<crate::HRef<'a, T>>,
+        mut f: impl FnMut(&T) -> Value,
+    ) -> Value {
         fn rec<T>(r: crate::HRef<'_, T>, f: &mut dyn FnMut(&T) -> Value) -> Value {
             match r.as_leaf() {
                 Some(x) => f(x),
                 None => Value::Tuple(r.modes().map(|m| rec(m, f)).collect()),
             }
         }
-        rec(t.as_ref(), &mut f)
+        rec(t.into(), &mut f)
     }
 
     /// The tuple value of a shape.
@@ -136,7 +139,7 @@ impl Value {
     /// use rcute::{notation::Value, HTuple};
     /// assert_eq!(Value::from_shape(&HTuple::flat([4i64, 8])).to_string(), "(4, 8)");
     /// ```
-    pub fn from_shape(t: &HTuple<i64>) -> Value {
+    pub fn from_shape<'a>(t: impl Into<crate::HRef<'a, i64>>) -> Value {
         Value::from_htuple(t, |&v| Value::Int(v))
     }
 
@@ -147,7 +150,7 @@ impl Value {
     /// let d = HTuple::flat([Scalar::Int(1), Scalar::basis(1, &[1])]);
     /// assert_eq!(Value::from_stride(&d).to_string(), "(1, 1@1)");
     /// ```
-    pub fn from_stride(t: &HTuple<Scalar>) -> Value {
+    pub fn from_stride<'a>(t: impl Into<crate::HRef<'a, Scalar>>) -> Value {
         Value::from_htuple(t, |s| Value::from_scalar(s.clone()))
     }
 

@@ -1150,7 +1150,7 @@ fn extreme_case(seed: u64) -> Result<(), TestCaseError> {
     // the destination: same shape, other strides
     let dl = {
         let other = extreme_layout(&mut r, rank);
-        Layout::new(sl.shape().clone(), other.stride().clone()).unwrap()
+        Layout::new(sl.shape().clone(), other.stride().to_owned()).unwrap()
     };
     let src: Vec<i32> = (0..r.below(9) as i32).collect();
     let init: Vec<i32> = (0..r.below(9) as i32).map(|x| -x).collect();
@@ -1177,7 +1177,7 @@ fn extreme_case(seed: u64) -> Result<(), TestCaseError> {
         let mut c = init.clone();
         let cl = Layout::new(
             HTuple::flat([sl.shape().leaves()[0], sl.shape().leaves()[0]]),
-            dl.stride().clone(),
+            dl.stride().to_owned(),
         )
         .unwrap();
         let res = gemm(&st, &st, &mut Tensor::new(PtrMut::new(&mut c, db), cl));

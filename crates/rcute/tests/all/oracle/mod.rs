@@ -532,7 +532,7 @@ pub fn check_extents(l: &Layout) -> Check {
     if l.shape().leaves().iter().any(|&e| e <= 0) {
         return fail(format!("the result {l} has a non-positive extent"));
     }
-    if !l.shape().as_ref().congruent(l.stride().as_ref()) {
+    if !l.shape().as_ref().congruent(l.stride()) {
         return fail(format!("the result {l} is not congruent"));
     }
     Ok(())
