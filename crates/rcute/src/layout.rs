@@ -1044,4 +1044,36 @@ mod tests {
         assert!(caught.is_err());
         assert_eq!(l, unit);
     }
+
+    /// The representation: one profile per layout (the shape's node
+    /// bytes), the shape leaves and the stride leaves inline. The figures
+    /// of `docs/design.md` come from this test's output
+    /// (`cargo test -p rcute --lib representation_sizes -- --nocapture`).
+    #[test]
+    #[cfg(target_pointer_width = "64")]
+    fn representation_sizes() {
+        use std::mem::size_of;
+        let sizes = [
+            ("Layout", size_of::<Layout>()),
+            ("SymLayout", size_of::<SymLayout>()),
+            ("HTuple<i64>", size_of::<HTuple<i64>>()),
+            ("Leaves<Scalar>", size_of::<Leaves<Scalar>>()),
+            ("Scalar", size_of::<Scalar>()),
+            ("notation::Value", size_of::<crate::notation::Value>()),
+            ("Tiler", size_of::<crate::tiler::Tiler>()),
+            ("Error", size_of::<Error>()),
+        ];
+        for (name, n) in sizes {
+            println!("{name}: {n}");
+        }
+        // the profile is stored once: a layout is its shape and its stride
+        // leaves, nothing more
+        assert_eq!(
+            size_of::<Layout>(),
+            size_of::<HTuple<i64>>() + size_of::<Leaves<Scalar>>()
+        );
+        // a layout of up to 8 leaves and a short profile needs no heap
+        let l = Layout::new(((2, 2), (2, 2, 2), 2), ((1, 2), (4, 8, 16), 32)).unwrap();
+        assert!(l.is_inline());
+    }
 }
