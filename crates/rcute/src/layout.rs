@@ -19,23 +19,71 @@ pub(crate) type RawParts<'a, T> = (
     &'a mut crate::htuple::Leaves<T>,
 );
 
-/// Appends the sub-tree `(s, d)` (a mode of a layout, or a whole layout)
-/// to the profile's nodes and the leaves of a layout under construction.
-/// Node bytes do not depend on their position, so they are copied as they
-/// are.
-#[inline]
-pub(crate) fn push_view(
-    s: HRef<'_, i64>,
-    d: HRef<'_, Scalar>,
-    nodes: &mut crate::htuple::Nodes,
-    sh: &mut crate::htuple::Leaves<i64>,
-    st: &mut crate::htuple::Leaves<Scalar>,
-) {
-    // (element by element: the lists are short, and `extend_from_slice`
-    // makes two library calls, a `memmove` and a `memcpy`, per list)
-    nodes.extend(s.node_bytes().iter().copied());
-    sh.extend(s.leaves().iter().copied());
-    st.extend(d.leaves().iter().cloned());
+/// A layout, or a mode of one, by view: the shape `s` (the profile and the
+/// shape leaves) and the stride `d` (the stride leaves under the same
+/// profile). Read in place by the algebra, which builds its results from
+/// the views of its operands' modes.
+#[derive(Clone, Copy)]
+pub(crate) struct View<'x> {
+    pub(crate) s: HRef<'x, i64>,
+    pub(crate) d: HRef<'x, Scalar>,
+}
+
+impl<'x> View<'x> {
+    /// The view of all of `l`.
+    #[inline(always)]
+    pub(crate) fn of(l: &'x Layout) -> View<'x> {
+        View {
+            s: l.shape().as_ref(),
+            d: l.stride(),
+        }
+    }
+
+    /// The modes of the viewed layout (a leaf-shaped one yields itself),
+    /// in one walk of the profile: each mode's stride leaves are the next
+    /// ones after the previous mode's.
+    #[inline]
+    pub(crate) fn modes(self) -> impl Iterator<Item = View<'x>> {
+        let d = self.d.leaves();
+        let mut k = 0;
+        self.s.modes().map(move |s| {
+            let n = s.leaves().len();
+            let leaves = d.get(k..k + n).unwrap_or(&[]);
+            k += n;
+            View {
+                s,
+                d: HRef::with_profile(s, leaves),
+            }
+        })
+    }
+
+    /// The viewed layout, copied.
+    pub(crate) fn layout(&self) -> Layout {
+        Layout::from_parts(self.s.to_owned(), self.d.to_owned())
+    }
+
+    /// Appends the viewed sub-tree to the profile's nodes and the leaves of
+    /// a layout under construction. Node bytes do not depend on their
+    /// position, so they are copied as they are.
+    #[inline]
+    pub(crate) fn push_into(
+        self,
+        nodes: &mut crate::htuple::Nodes,
+        sh: &mut crate::htuple::Leaves<i64>,
+        st: &mut crate::htuple::Leaves<Scalar>,
+    ) {
+        // (element by element: the lists are short, and `extend_from_slice`
+        // makes two library calls, a `memmove` and a `memcpy`, per list)
+        nodes.extend(self.s.node_bytes().iter().copied());
+        sh.extend(self.s.leaves().iter().copied());
+        st.extend(self.d.leaves().iter().cloned());
+    }
+}
+
+impl std::fmt::Display for View<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}", self.s, self.d)
+    }
 }
 
 /// A stride: an HTuple of stride scalars.
@@ -571,8 +619,8 @@ impl Layout {
         out.reset();
         let ((nodes, sh), st) = out.raw_mut();
         nodes.push(2);
-        push_view(x.shape.as_ref(), x.stride(), nodes, sh, st);
-        push_view(y.shape.as_ref(), y.stride(), nodes, sh, st);
+        View::of(x).push_into(nodes, sh, st);
+        View::of(y).push_into(nodes, sh, st);
     }
 
     /// The concatenation of `modes`, allowing zero modes (`():()`).

@@ -340,8 +340,8 @@ impl ModeOp {
             return Err(Error::value("make_layout: empty concatenation"));
         }
         push_rank(nodes, rank);
-        for (i, (ms, md)) in s.modes().zip(d.modes()).enumerate() {
-            self.by_mode_at(ms, md, p.item(i), nodes, sh, st, depth + 1)?;
+        for (i, m) in (crate::layout::View { s, d }).modes().enumerate() {
+            self.by_mode_at(m.s, m.d, p.item(i), nodes, sh, st, depth + 1)?;
         }
         Ok(())
     }

@@ -15,8 +15,8 @@ use crate::error::{Error, Result};
 use crate::htuple::{Builder, HRef, Leaves, Nodes};
 use crate::int;
 use crate::integer::Integer;
-use crate::layout::push_view;
 use crate::layout::Layout;
+use crate::layout::View;
 use crate::stride::{Path, Scalar};
 
 /// `complement(A, extend=X)` (`docs/operations.md`; C++ CuTe `complement`,
@@ -75,8 +75,8 @@ pub(crate) fn complement_into(
     Ok(())
 }
 
-/// [`complement`] appended to the shape nodes and the leaves of a layout
-/// under construction (its stride nodes are the caller's to copy).
+/// [`complement`] appended to the profile's nodes and the leaves of a
+/// layout under construction.
 pub(crate) fn complement_append(
     a: &Layout,
     extend: Option<HRef<'_, i64>>,
@@ -90,7 +90,7 @@ pub(crate) fn complement_append(
     } else {
         let x = extend.filter(|x| !is_no_extension(*x));
         let c = complement_coords(a, x)?;
-        push_view(c.shape().as_ref(), c.stride(), nodes, sh, st);
+        View::of(&c).push_into(nodes, sh, st);
     }
     Ok(())
 }

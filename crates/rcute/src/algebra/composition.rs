@@ -21,7 +21,7 @@ use super::coalesce::{
 use super::leaf::{int_strides_into, push_flat, unwrapped_into, Ints, StrideLeaf};
 use crate::error::{Error, Result};
 use crate::htuple::{HRef, HTuple, Leaves, Nodes, LEAF, MAX_DEPTH, WIDE};
-use crate::layout::push_view;
+pub(crate) use crate::layout::View;
 use crate::stride::Path;
 use crate::{int, Layout, Scalar, Tiler};
 
@@ -163,7 +163,7 @@ fn dispatch_append(
     }
     match b {
         TilerRef::None => {
-            push_view(a.s, a.d, nodes, sh, st);
+            a.push_into(nodes, sh, st);
             Ok(())
         }
         TilerRef::Int(n) => {
@@ -195,9 +195,8 @@ fn dispatch_append(
     }
 }
 
-/// The shape nodes and the shape and stride leaves of a layout under
-/// construction (its stride nodes are the shape's, copied when it is
-/// complete).
+/// The profile's nodes and the shape and stride leaves of a layout under
+/// construction.
 pub(crate) type Parts<'x> = (&'x mut Nodes, &'x mut Leaves<i64>, &'x mut Leaves<Scalar>);
 
 /// What a by-mode call appends for one mode of A and its tiler item.
@@ -225,10 +224,10 @@ pub(crate) fn by_mode_append(
         return Err(Error::value("make_layout: empty concatenation"));
     }
     crate::htuple::push_rank(nodes, rank);
-    for (i, (s, d)) in a.s.modes().zip(a.d.modes()).enumerate() {
+    for (i, m) in a.modes().enumerate() {
         match ts.get(i) {
-            Some(t) => op(View { s, d }, t, nodes, sh, st)?,
-            None => push_view(s, d, nodes, sh, st),
+            Some(t) => op(m, t, nodes, sh, st)?,
+            None => m.push_into(nodes, sh, st),
         }
     }
     Ok(())
@@ -297,7 +296,7 @@ pub(crate) fn layout_core_append(
     if !b.is_leaf() && b.rank() == 0 {
         // B = ():() has one point (the empty coordinate), mapped to 0: the
         // result is the empty layout, whatever A is
-        push_view(bref, b.stride(), nodes, sh, st);
+        View::of(b).push_into(nodes, sh, st);
         return Ok(());
     }
     if !bref.depth_within(MAX_DEPTH) {
@@ -510,14 +509,6 @@ pub(crate) trait ASource<D: StrideLeaf> {
     fn orig(&self) -> Cow<'_, Layout>;
 }
 
-/// A layout or a mode of one, by view: its strides read as `D` (`i64` only
-/// where every stride of the view is an integer).
-#[derive(Clone, Copy)]
-pub(crate) struct View<'x> {
-    pub(crate) s: HRef<'x, i64>,
-    pub(crate) d: HRef<'x, Scalar>,
-}
-
 impl<D: StrideLeaf> ASource<D> for View<'_> {
     #[inline]
     fn fold_axis(&self, path: &[usize], out: &mut Folded<D>) -> Result<()> {
@@ -538,28 +529,6 @@ impl<D: StrideLeaf> ASource<D> for View<'_> {
     }
     fn orig(&self) -> Cow<'_, Layout> {
         Cow::Owned(self.layout())
-    }
-}
-
-impl std::fmt::Display for View<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}", self.layout())
-    }
-}
-
-impl<'x> View<'x> {
-    /// The view of all of `l`.
-    #[inline(always)]
-    pub(crate) fn of(l: &'x Layout) -> View<'x> {
-        View {
-            s: l.shape().as_ref(),
-            d: l.stride(),
-        }
-    }
-
-    /// The viewed layout, copied.
-    pub(crate) fn layout(&self) -> Layout {
-        Layout::from_parts(self.s.to_owned(), self.d.to_owned())
     }
 }
 
@@ -1038,7 +1007,7 @@ fn many_terms<D: StrideLeaf, L: BLeaf, S: ASource<D>>(
     match result {
         Some(r) => {
             let c = coalesce(&r)?;
-            push_view(c.shape().as_ref(), c.stride(), nodes, sh, st);
+            View::of(&c).push_into(nodes, sh, st);
         }
         None => {
             nodes.push(LEAF);

@@ -11,7 +11,7 @@ use super::composition::{self, by_mode_append, layout_core_append, AOperand, Vie
 use super::leaf::{int_strides_into, Ints};
 use crate::error::{Error, Result};
 use crate::htuple::{Builder, HRef, HTuple, Leaves, Nodes, LEAF, MAX_DEPTH};
-use crate::layout::{push_view, Layout};
+use crate::layout::Layout;
 use crate::stride::Scalar;
 use crate::tiler::tiler_to_layout;
 use crate::tiler::{Tiler, TilerRef};
@@ -76,7 +76,7 @@ fn divide_append(
     }
     match b {
         TilerRef::None => {
-            push_view(a.s, a.d, nodes, sh, st);
+            a.push_into(nodes, sh, st);
             Ok(())
         }
         TilerRef::Int(n) => divide_core_append(a, &int_tiler(*n, "logical_divide")?, nodes, sh, st),
@@ -167,7 +167,7 @@ fn divide_core_append(
     let mut bc = Layout::blank();
     let ((n, s), d) = bc.raw_mut();
     n.push(2);
-    push_view(b.shape().as_ref(), b.stride(), n, s, d);
+    View::of(b).push_into(n, s, d);
     let int_codomain = b
         .stride()
         .leaves()
@@ -392,35 +392,39 @@ fn zip_modes_into(a: &Layout, ts: &[TilerRef<'_>], d: &mut Layout, out: &mut Lay
             &mut |m, t, nodes, sh, st| divide_append(m, t, 1, nodes, sh, st),
         )?;
     }
-    let (ds, dd) = (d.shape().as_ref(), d.stride());
     let k = ts.len();
     // the two halves of each divided mode, read in one pass over the modes
-    type Part<'x> = (HRef<'x, i64>, HRef<'x, Scalar>);
-    let mut halves: SmallVec<[(Part<'_>, Part<'_>); 4]> = SmallVec::new();
-    for (ms, md) in ds.modes().zip(dd.modes()).take(k) {
-        let (Some(mut s), Some(mut d)) = (ms.tuple_modes(), md.tuple_modes()) else {
-            return Err(not_pair());
-        };
-        match (s.next(), s.next(), s.next(), d.next(), d.next()) {
-            (Some(s0), Some(s1), None, Some(d0), Some(d1)) => halves.push(((s0, d0), (s1, d1))),
-            _ => return Err(not_pair()),
+    let mut halves: SmallVec<[(View<'_>, View<'_>); 4]> = SmallVec::new();
+    for m in View::of(d).modes().take(k) {
+        match pair(m) {
+            Some(h) => halves.push(h),
+            None => return Err(not_pair()),
         }
     }
     out.reset();
     let ((nodes, sh), st) = out.raw_mut();
     nodes.push(2);
     crate::htuple::push_rank(nodes, k);
-    for ((s, d), _) in &halves {
-        push_view(*s, *d, nodes, sh, st);
+    for (h, _) in &halves {
+        h.push_into(nodes, sh, st);
     }
     crate::htuple::push_rank(nodes, a.rank());
-    for (_, (s, d)) in &halves {
-        push_view(*s, *d, nodes, sh, st);
+    for (_, h) in &halves {
+        h.push_into(nodes, sh, st);
     }
-    for (ms, md) in ds.modes().zip(dd.modes()).skip(k) {
-        push_view(ms, md, nodes, sh, st);
+    for m in View::of(d).modes().skip(k) {
+        m.push_into(nodes, sh, st);
     }
     Ok(())
+}
+
+/// The two modes of `m` when it is a rank-2 tuple.
+pub(crate) fn pair(m: View<'_>) -> Option<(View<'_>, View<'_>)> {
+    if m.s.is_leaf() || m.s.rank() != 2 {
+        return None;
+    }
+    let mut ms = m.modes();
+    Some((ms.next()?, ms.next()?))
 }
 
 /// The `rank` error of a divided mode that is not a pair.
@@ -506,22 +510,20 @@ pub(crate) fn regroup(z: &Layout, flat: bool, op: &str) -> Result<Layout> {
             "{op}: expected a rank-2 layout, got {z}"
         )));
     }
-    let (zs, zd) = (z.shape().as_ref(), z.stride());
     // the parts of a mode: its modes where unpacked, otherwise itself
-    type Part<'x> = (HRef<'x, i64>, HRef<'x, Scalar>);
-    let mut parts: SmallVec<[Part<'_>; 8]> = SmallVec::new();
-    for (i, (ms, md)) in zs.modes().zip(zd.modes()).enumerate() {
-        if (flat || i == 1) && !ms.is_leaf() && ms.rank() >= 2 {
-            parts.extend(ms.modes().zip(md.modes()));
+    let mut parts: SmallVec<[View<'_>; 8]> = SmallVec::new();
+    for (i, m) in View::of(z).modes().enumerate() {
+        if (flat || i == 1) && !m.s.is_leaf() && m.s.rank() >= 2 {
+            parts.extend(m.modes());
         } else {
-            parts.push((ms, md));
+            parts.push(m);
         }
     }
     let mut out = Layout::blank();
     let ((nodes, sh), st) = out.raw_mut();
     crate::htuple::push_rank(nodes, parts.len());
-    for (s, d) in parts {
-        push_view(s, d, nodes, sh, st);
+    for m in parts {
+        m.push_into(nodes, sh, st);
     }
     Ok(out)
 }

@@ -11,13 +11,13 @@ use std::borrow::Cow;
 use smallvec::SmallVec;
 
 use crate::error::{Error, Result};
-use crate::htuple::{push_rank, HRef, Leaves, Nodes, MAX_DEPTH};
-use crate::layout::{push_view, Layout};
+use crate::htuple::{push_rank, Leaves, Nodes, MAX_DEPTH};
+use crate::layout::Layout;
 use crate::stride::Scalar;
 
 use super::coalesce::Folded;
 use super::composition::by_mode_append;
-use super::composition::{layout_core_append, positive, AOperand, View};
+use super::composition::{layout_core_append, positive, AOperand, Parts, View};
 use super::divide::{int_tiler, rank_fits, regroup};
 
 /// `logical_product(A, B)` (`docs/operations.md`; C++ CuTe
@@ -120,7 +120,7 @@ fn product_append(
     }
     let b = match b {
         TilerRef::None => {
-            push_view(a.shape().as_ref(), a.stride(), nodes, sh, st);
+            View::of(a).push_into(nodes, sh, st);
             return Ok(());
         }
         TilerRef::Tuple(ts) => {
@@ -134,7 +134,7 @@ fn product_append(
     };
     // the core `(A, complement(A) ∘ B)`: A's view, then the tail
     nodes.push(2);
-    push_view(a.shape().as_ref(), a.stride(), nodes, sh, st);
+    View::of(a).push_into(nodes, sh, st);
     tail_append(a, &b, nodes, sh, st)
 }
 
@@ -185,14 +185,7 @@ fn zip2_by(l: &Layout, g: &TilerRef<'_>) -> Result<Layout> {
     {
         let ((n1, s1), d1) = first.raw_mut();
         let ((n2, s2), d2) = second.raw_mut();
-        zip2_by_into(
-            l.shape().as_ref(),
-            l.stride(),
-            g,
-            0,
-            (n1, s1, d1),
-            (n2, s2, d2),
-        )?;
+        zip2_by_into(View::of(l), g, 0, (n1, s1, d1), (n2, s2, d2))?;
     }
     let mut out = Layout::blank();
     let ((nodes, sh), st) = out.raw_mut();
@@ -208,14 +201,10 @@ fn zip2_by(l: &Layout, g: &TilerRef<'_>) -> Result<Layout> {
     Ok(out)
 }
 
-/// The parts of a layout being built (node bytes, extents, strides).
-type Parts<'x> = (&'x mut Nodes, &'x mut Leaves<i64>, &'x mut Leaves<Scalar>);
-
-/// One level of [`zip2_by`]: the halves of the layout `s:d` guided by `g`
+/// One level of [`zip2_by`]: the halves of the layout `l` guided by `g`
 /// appended to `first` and `second`.
 fn zip2_by_into(
-    s: HRef<'_, i64>,
-    d: HRef<'_, Scalar>,
+    l: View<'_>,
     g: &TilerRef<'_>,
     depth: usize,
     first: Parts<'_>,
@@ -228,11 +217,10 @@ fn zip2_by_into(
     let (n2, s2, d2) = second;
     match g {
         TilerRef::Tuple(gs) => {
-            let rank = s.rank();
+            let rank = l.s.rank();
             if rank < gs.len() {
                 return Err(Error::rank(format!(
-                    "zip2_by: Rank mismatch: {} has {rank} modes, the tiler {g} has {}",
-                    View { s, d }.layout(),
+                    "zip2_by: Rank mismatch: {l} has {rank} modes, the tiler {g} has {}",
                     gs.len()
                 )));
             }
@@ -241,36 +229,31 @@ fn zip2_by_into(
             }
             push_rank(n1, gs.len());
             push_rank(n2, rank);
-            let mut modes = s.modes().zip(d.modes());
+            let mut modes = l.modes();
             for gi in gs.iter() {
-                let Some((ms, md)) = modes.next() else {
+                let Some(m) = modes.next() else {
                     break;
                 };
                 zip2_by_into(
-                    ms,
-                    md,
+                    m,
                     gi,
                     depth + 1,
                     (&mut *n1, &mut *s1, &mut *d1),
                     (&mut *n2, &mut *s2, &mut *d2),
                 )?;
             }
-            for (ms, md) in modes {
-                push_view(ms, md, n2, s2, d2);
+            for m in modes {
+                m.push_into(n2, s2, d2);
             }
         }
         _ => {
-            if s.is_leaf() || s.rank() != 2 {
+            let Some((m0, m1)) = super::divide::pair(l) else {
                 return Err(Error::rank(format!(
-                    "zip2_by: expected a rank-2 layout, got {}",
-                    View { s, d }.layout()
+                    "zip2_by: expected a rank-2 layout, got {l}"
                 )));
-            }
-            let mut ms = s.modes().zip(d.modes());
-            if let (Some((a0, b0)), Some((a1, b1))) = (ms.next(), ms.next()) {
-                push_view(a0, b0, n1, s1, d1);
-                push_view(a1, b1, n2, s2, d2);
-            }
+            };
+            m0.push_into(n1, s1, d1);
+            m1.push_into(n2, s2, d2);
         }
     }
     Ok(())
@@ -352,26 +335,18 @@ fn pair_halves_into(r0: &Layout, r1: &Layout, raked: bool, out: &mut Layout) -> 
     if n == 0 {
         return Err(Error::value("make_layout: empty concatenation"));
     }
-    let mut s0 = r0.shape().as_ref().modes();
-    let mut d0 = r0.stride().modes();
-    let mut s1 = r1.shape().as_ref().modes();
-    let mut d1 = r1.stride().modes();
+    let mut m0 = View::of(r0).modes();
+    let mut m1 = View::of(r1).modes();
     out.reset();
     let ((nodes, sh), st) = out.raw_mut();
     push_rank(nodes, n);
     for _ in 0..n {
-        let x = (
-            s0.next().unwrap_or(one.shape().as_ref()),
-            d0.next().unwrap_or(one.stride()),
-        );
-        let y = (
-            s1.next().unwrap_or(one.shape().as_ref()),
-            d1.next().unwrap_or(one.stride()),
-        );
+        let x = m0.next().unwrap_or(View::of(&one));
+        let y = m1.next().unwrap_or(View::of(&one));
         let (first, second) = if raked { (y, x) } else { (x, y) };
         nodes.push(2);
-        push_view(first.0, first.1, nodes, sh, st);
-        push_view(second.0, second.1, nodes, sh, st);
+        first.push_into(nodes, sh, st);
+        second.push_into(nodes, sh, st);
     }
     Ok(())
 }
