@@ -178,20 +178,41 @@ impl<I: Integer> Layout<I> {
     }
 
     /// The stride: a view of the stride leaves under the shape's profile
-    /// (a layout stores its profile once).
+    /// (a layout stores its profile once). `.to_owned()` copies it into an
+    /// [`HTuple`].
+    ///
+    /// ```
+    /// let l = rcute::Layout::new(((2, 2), 3), ((24, 2), 8)).unwrap();
+    /// assert_eq!(l.stride().to_string(), "((24, 2), 8)");
+    /// assert_eq!(l.stride().mode(0).unwrap().to_string(), "(24, 2)");
+    /// let owned: rcute::HTuple<rcute::Scalar> = l.stride().to_owned();
+    /// assert_eq!(owned.rank(), 2);
+    /// ```
     #[inline]
     pub fn stride(&self) -> HRef<'_, I::Stride> {
         HRef::with_profile(self.shape.as_ref(), &self.stride)
     }
 
     /// The stride leaves in traversal order (one per shape leaf).
+    ///
+    /// ```
+    /// use rcute::{Layout, Scalar};
+    /// let l = Layout::new(((2, 2), 3), ((24, 2), 8)).unwrap();
+    /// assert_eq!(l.stride_leaves(), &[Scalar::Int(24), Scalar::Int(2), Scalar::Int(8)]);
+    /// ```
     #[inline]
     pub fn stride_leaves(&self) -> &[I::Stride] {
         &self.stride
     }
 
     /// True when the layout holds no heap storage (at most 8 leaves and a
-    /// short profile: the common case).
+    /// profile of at most 24 node bytes: the common case).
+    ///
+    /// ```
+    /// use rcute::Layout;
+    /// assert!(Layout::new((4, 8), (1, 4)).unwrap().is_inline());
+    /// assert!(!Layout::column_major([2; 9]).unwrap().is_inline());
+    /// ```
     #[inline]
     pub fn is_inline(&self) -> bool {
         self.shape.is_inline() && !self.stride.spilled()
