@@ -12,8 +12,9 @@ use smallvec::SmallVec;
 
 use super::leaf::{push_flat, unwrapped_into, Leaf, StrideLeaf};
 use crate::error::{Error, Result};
-use crate::htuple::{push_rank, HRef, Leaves, Nodes, MAX_DEPTH};
+use crate::htuple::{push_rank, Leaves, Nodes, MAX_DEPTH};
 use crate::integer::Integer;
+use crate::layout::View;
 use crate::{Layout, Scalar};
 
 /// The output of `fold`: `(shape, stride)` pairs, inline for small layouts.
@@ -293,15 +294,13 @@ impl ModeOp {
     fn by_profile_into(self, a: &Layout, p: Prof<'_, '_>, out: &mut Layout) -> Result<()> {
         out.reset();
         let ((nodes, sh), st) = out.raw_mut();
-        self.by_mode_at(a.shape().as_ref(), a.stride(), p, nodes, sh, st, 0)?;
+        self.by_mode_at(View::of(a), p, nodes, sh, st, 0)?;
         Ok(())
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn by_mode_at(
         self,
-        s: HRef<'_, i64>,
-        d: HRef<'_, Scalar>,
+        m: View<'_>,
         p: Prof<'_, '_>,
         nodes: &mut Nodes,
         sh: &mut Leaves<i64>,
@@ -314,20 +313,18 @@ impl ModeOp {
         }
         let len = match p {
             Prof::Given(TilerRef::None) => {
-                nodes.extend_from_slice(s.node_bytes());
-                sh.extend_from_slice(s.leaves());
-                st.extend(d.leaves().iter().cloned());
+                m.push_into(nodes, sh, st);
                 return Ok(());
             }
             Prof::Given(TilerRef::Int(_) | TilerRef::Layout(_) | TilerRef::Borrowed(_)) => {
-                return self.push(s.leaves(), d.leaves(), nodes, sh, st);
+                return self.push(m.s.leaves(), m.d.leaves(), nodes, sh, st);
             }
             Prof::Given(TilerRef::Tuple(ps)) => ps.len(),
             Prof::First(n) => n,
         };
-        let rank = s.rank();
+        let rank = m.s.rank();
         if rank < len {
-            let a = Layout::from_parts(s.to_owned(), d.to_owned());
+            let a = m;
             let profile = match p {
                 Prof::Given(t) => t.to_string(),
                 Prof::First(n) => format!("{n} modes"),
@@ -340,8 +337,8 @@ impl ModeOp {
             return Err(Error::value("make_layout: empty concatenation"));
         }
         push_rank(nodes, rank);
-        for (i, m) in (crate::layout::View { s, d }).modes().enumerate() {
-            self.by_mode_at(m.s, m.d, p.item(i), nodes, sh, st, depth + 1)?;
+        for (i, mi) in m.modes().enumerate() {
+            self.by_mode_at(mi, p.item(i), nodes, sh, st, depth + 1)?;
         }
         Ok(())
     }

@@ -541,11 +541,7 @@ struct Coalesced<'x> {
 
 impl ASource<Scalar> for Coalesced<'_> {
     fn fold_axis(&self, path: &[usize], out: &mut Folded<Scalar>) -> Result<()> {
-        View {
-            s: self.a_c.shape().as_ref(),
-            d: self.a_c.stride(),
-        }
-        .fold_axis(path, out)
+        View::of(self.a_c).fold_axis(path, out)
     }
     fn eval(&self, e: &Scalar) -> Result<Scalar> {
         match e {
