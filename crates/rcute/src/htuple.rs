@@ -356,6 +356,32 @@ impl<'a, T> HRef<'a, T> {
         HRef { nodes, leaves }
     }
 
+    /// The modes of this view, each paired with its own leaves of `other`
+    /// (the leaves of a congruent value: a layout's stride leaves beside
+    /// its shape), in one walk of the profile: each mode's leaves of
+    /// `other` are the next ones after the previous mode's. A leaf yields
+    /// itself once, as [`HRef::modes`].
+    #[inline]
+    pub(crate) fn modes_with<U>(
+        self,
+        other: &'a [U],
+    ) -> impl Iterator<Item = (HRef<'a, T>, HRef<'a, U>)> {
+        debug_assert_eq!(self.leaves.len(), other.len());
+        let mut k = 0;
+        self.modes().map(move |m| {
+            let n = m.leaves.len();
+            let leaves = other.get(k..k + n).unwrap_or(&[]);
+            k += n;
+            (
+                m,
+                HRef {
+                    nodes: m.nodes,
+                    leaves,
+                },
+            )
+        })
+    }
+
     /// The view of `leaves` under the profile of `profile` (a layout keeps
     /// one profile for its shape and its stride; the caller guarantees one
     /// leaf per leaf of `profile`).

@@ -44,17 +44,9 @@ impl<'x> View<'x> {
     /// ones after the previous mode's.
     #[inline]
     pub(crate) fn modes(self) -> impl Iterator<Item = View<'x>> {
-        let d = self.d.leaves();
-        let mut k = 0;
-        self.s.modes().map(move |s| {
-            let n = s.leaves().len();
-            let leaves = d.get(k..k + n).unwrap_or(&[]);
-            k += n;
-            View {
-                s,
-                d: HRef::with_profile(s, leaves),
-            }
-        })
+        self.s
+            .modes_with(self.d.leaves())
+            .map(|(s, d)| View { s, d })
     }
 
     /// The viewed layout, copied.
@@ -251,8 +243,7 @@ impl<I: Integer> Layout<I> {
     pub fn modes(&self) -> impl Iterator<Item = Layout<I>> + '_ {
         self.shape
             .as_ref()
-            .modes()
-            .zip(self.stride().modes())
+            .modes_with(&self.stride)
             .map(|(s, d)| Layout {
                 shape: s.to_owned(),
                 stride: d.leaves().iter().cloned().collect(),
@@ -278,8 +269,8 @@ impl<I: Integer> Layout<I> {
             )));
         }
         let j = j as usize;
-        match (self.shape.mode(j), self.stride().mode(j)) {
-            (Some(s), Some(d)) => Ok(Layout {
+        match self.shape.as_ref().modes_with(&self.stride).nth(j) {
+            Some((s, d)) => Ok(Layout {
                 shape: s.to_owned(),
                 stride: d.leaves().iter().cloned().collect(),
             }),

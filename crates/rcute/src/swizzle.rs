@@ -919,7 +919,7 @@ fn convert_rec(
         _ => {
             bs.open();
             bd.open();
-            for (sm, dm) in s.modes().zip(d.modes()) {
+            for (sm, dm) in s.modes_with(d.leaves()) {
                 convert_rec(sl, sm, dm, bs, bd, depth + 1)?;
             }
             bs.close();
@@ -1015,7 +1015,7 @@ fn decay_rec(
         _ => {
             bs.open();
             bd.open();
-            for (sm, dm) in s.modes().zip(d.modes()) {
+            for (sm, dm) in s.modes_with(d.leaves()) {
                 if !decay_rec(pieces, top, sm, dm, bs, bd, depth + 1)? {
                     return Ok(false);
                 }

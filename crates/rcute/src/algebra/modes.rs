@@ -337,7 +337,7 @@ fn strided_rec(
                 )));
             }
             b.open();
-            for ((cm, sm), dm) in c.modes().zip(s.modes()).zip(d.modes()) {
+            for (cm, (sm, dm)) in c.modes().zip(s.modes_with(d.leaves())) {
                 strided_rec(cm, sm, dm, b, depth + 1)?;
             }
             b.close();
@@ -351,7 +351,7 @@ fn strided_rec(
             let i = *i;
             if !s.is_leaf() {
                 b.open();
-                for (sm, dm) in s.modes().zip(d.modes()) {
+                for (sm, dm) in s.modes_with(d.leaves()) {
                     let leaf = HTuple::leaf(Some(Scalar::Int(i)));
                     strided_rec(leaf.as_ref(), sm, dm, b, depth + 1)?;
                 }
