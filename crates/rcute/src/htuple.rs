@@ -372,13 +372,7 @@ impl<'a, T> HRef<'a, T> {
             let n = m.leaves.len();
             let leaves = other.get(k..k + n).unwrap_or(&[]);
             k += n;
-            (
-                m,
-                HRef {
-                    nodes: m.nodes,
-                    leaves,
-                },
-            )
+            (m, HRef::with_profile(m, leaves))
         })
     }
 

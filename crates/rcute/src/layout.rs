@@ -51,7 +51,7 @@ impl<'x> View<'x> {
 
     /// The viewed layout, copied.
     pub(crate) fn layout(&self) -> Layout {
-        Layout::from_parts(self.s.to_owned(), self.d.to_owned())
+        Layout::from_views(self.s, self.d)
     }
 
     /// Appends the viewed sub-tree to the profile's nodes and the leaves of
@@ -163,6 +163,17 @@ impl<I: Integer> Layout<I> {
         }
     }
 
+    /// The layout of the shape view `s` and the stride view `d` (a layout's
+    /// own parts, or a mode's: congruent), copied; only the shape's node
+    /// bytes are kept.
+    pub(crate) fn from_views(s: HRef<'_, I>, d: HRef<'_, I::Stride>) -> Layout<I> {
+        debug_assert!(s.congruent(d));
+        Layout {
+            shape: s.to_owned(),
+            stride: d.leaves().iter().cloned().collect(),
+        }
+    }
+
     /// The shape.
     #[inline]
     pub fn shape(&self) -> &HTuple<I> {
@@ -244,10 +255,7 @@ impl<I: Integer> Layout<I> {
         self.shape
             .as_ref()
             .modes_with(&self.stride)
-            .map(|(s, d)| Layout {
-                shape: s.to_owned(),
-                stride: d.leaves().iter().cloned().collect(),
-            })
+            .map(|(s, d)| Layout::from_views(s, d))
     }
 
     /// `L[i]` (Python-style negative `i` counts from the end); `i >= rank`
@@ -270,10 +278,7 @@ impl<I: Integer> Layout<I> {
         }
         let j = j as usize;
         match self.shape.as_ref().modes_with(&self.stride).nth(j) {
-            Some((s, d)) => Ok(Layout {
-                shape: s.to_owned(),
-                stride: d.leaves().iter().cloned().collect(),
-            }),
+            Some((s, d)) => Ok(Layout::from_views(s, d)),
             _ => Err(Error::bounds(format!("mode {i} out of range for {self}"))),
         }
     }
@@ -281,10 +286,10 @@ impl<I: Integer> Layout<I> {
     /// `get(L, path)`: the sub-layout at a mode path. Indexing into a leaf
     /// is a `type` error, an index past the rank a `bounds` error.
     pub fn get(&self, path: &[usize]) -> Result<Layout<I>> {
-        Ok(Layout {
-            shape: self.shape.as_ref().get(path)?.to_owned(),
-            stride: self.stride().get(path)?.leaves().iter().cloned().collect(),
-        })
+        Ok(Layout::from_views(
+            self.shape.as_ref().get(path)?,
+            self.stride().get(path)?,
+        ))
     }
 
     /// The leaf modes `(extent, stride)` in traversal order.
@@ -384,11 +389,7 @@ impl Layout {
     /// caller guarantees congruence.
     #[inline]
     pub(crate) fn from_parts(shape: Shape, stride: Stride) -> Layout {
-        debug_assert!(shape.as_ref().congruent(stride.as_ref()));
-        Layout {
-            shape,
-            stride: stride.into_leaves(),
-        }
+        Layout::from_raw(shape, stride)
     }
 
     /// An unfilled layout (no nodes, no leaves) for the algebra to build a
@@ -821,13 +822,7 @@ impl SymLayout {
     /// substitution.
     pub fn subs(&self, values: &[(&str, i64)]) -> Result<SymLayout> {
         let shape = self.shape.try_map(|e| e.subs(values))?;
-        let stride = HTuple::unflatten(
-            self.stride
-                .iter()
-                .map(|d| d.subs(values))
-                .collect::<Result<Vec<_>>>()?,
-            self.shape.as_ref(),
-        )?;
+        let stride = self.stride().to_owned().try_map(|d| d.subs(values))?;
         Layout::from_shape_stride(shape, stride)
     }
 

@@ -324,13 +324,12 @@ impl ModeOp {
         };
         let rank = m.s.rank();
         if rank < len {
-            let a = m;
             let profile = match p {
                 Prof::Given(t) => t.to_string(),
                 Prof::First(n) => format!("{n} modes"),
             };
             return Err(Error::rank(format!(
-                "{name}({a}, {profile}): profile of length {len} is longer than the rank {rank} of the layout",
+                "{name}({m}, {profile}): profile of length {len} is longer than the rank {rank} of the layout",
             )));
         }
         if rank == 0 {

@@ -21,7 +21,7 @@ use super::coalesce::{
 use super::leaf::{int_strides_into, push_flat, unwrapped_into, Ints, StrideLeaf};
 use crate::error::{Error, Result};
 use crate::htuple::{HRef, HTuple, Leaves, Nodes, LEAF, MAX_DEPTH, WIDE};
-pub(crate) use crate::layout::View;
+use crate::layout::View;
 use crate::stride::Path;
 use crate::{int, Layout, Scalar, Tiler};
 

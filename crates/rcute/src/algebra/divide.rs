@@ -7,11 +7,11 @@
 
 use super::coalesce::Folded;
 use super::complement::int_complement_into;
-use super::composition::{self, by_mode_append, layout_core_append, AOperand, View};
+use super::composition::{self, by_mode_append, layout_core_append, AOperand};
 use super::leaf::{int_strides_into, Ints};
 use crate::error::{Error, Result};
 use crate::htuple::{Builder, HRef, HTuple, Leaves, Nodes, LEAF, MAX_DEPTH};
-use crate::layout::Layout;
+use crate::layout::{Layout, View};
 use crate::stride::Scalar;
 use crate::tiler::tiler_to_layout;
 use crate::tiler::{Tiler, TilerRef};
@@ -505,14 +505,14 @@ pub fn flat_divide(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
 /// concatenated; `unpack(M)` (`docs/operations.md`) is the modes of `M`
 /// when it has a tuple shape of rank at least 2, otherwise `[M]`.
 pub(crate) fn regroup(z: &Layout, flat: bool, op: &str) -> Result<Layout> {
-    if z.is_leaf() || z.rank() != 2 {
+    let Some((z0, z1)) = pair(View::of(z)) else {
         return Err(Error::rank(format!(
             "{op}: expected a rank-2 layout, got {z}"
         )));
-    }
+    };
     // the parts of a mode: its modes where unpacked, otherwise itself
     let mut parts: SmallVec<[View<'_>; 8]> = SmallVec::new();
-    for (i, m) in View::of(z).modes().enumerate() {
+    for (i, m) in [z0, z1].into_iter().enumerate() {
         if (flat || i == 1) && !m.s.is_leaf() && m.s.rank() >= 2 {
             parts.extend(m.modes());
         } else {

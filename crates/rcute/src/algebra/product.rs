@@ -12,12 +12,12 @@ use smallvec::SmallVec;
 
 use crate::error::{Error, Result};
 use crate::htuple::{push_rank, Leaves, Nodes, MAX_DEPTH};
-use crate::layout::Layout;
+use crate::layout::{Layout, View};
 use crate::stride::Scalar;
 
 use super::coalesce::Folded;
 use super::composition::by_mode_append;
-use super::composition::{layout_core_append, positive, AOperand, Parts, View};
+use super::composition::{layout_core_append, positive, AOperand, Parts};
 use super::divide::{int_tiler, rank_fits, regroup};
 
 /// `logical_product(A, B)` (`docs/operations.md`; C++ CuTe
