@@ -73,8 +73,14 @@ impl<'x> View<'x> {
 }
 
 impl std::fmt::Display for View<'_> {
+    /// `S:D` in Python `str` style; `{:#}` gives the C++ style, as for a
+    /// [`Layout`].
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}:{}", self.s, self.d)
+        if f.alternate() {
+            write!(f, "{:#}:{:#}", self.s, self.d)
+        } else {
+            write!(f, "{}:{}", self.s, self.d)
+        }
     }
 }
 
@@ -153,9 +159,18 @@ impl<I: Integer> Layout<I> {
         })
     }
 
-    /// The layout `shape : stride` without checks (the algebra's results,
-    /// congruent by construction).
+    /// The layout `shape : stride` of the algebra's results (congruent by
+    /// construction): only the leaf counts are checked (a panic, an internal
+    /// error), full congruence in debug builds.
     pub(crate) fn from_raw(shape: HTuple<I>, stride: HTuple<I::Stride>) -> Layout<I> {
+        // (checked in release builds too: one stride leaf per shape leaf is
+        // what every stride view relies on; a constructor that broke it
+        // would give wrong strides rather than an error)
+        assert_eq!(
+            shape.leaves().len(),
+            stride.leaves().len(),
+            "internal error: a layout built with a stride of another leaf count"
+        );
         debug_assert!(shape.as_ref().congruent(stride.as_ref()));
         Layout {
             shape,
@@ -167,6 +182,11 @@ impl<I: Integer> Layout<I> {
     /// own parts, or a mode's: congruent), copied; only the shape's node
     /// bytes are kept.
     pub(crate) fn from_views(s: HRef<'_, I>, d: HRef<'_, I::Stride>) -> Layout<I> {
+        assert_eq!(
+            s.leaves().len(),
+            d.leaves().len(),
+            "internal error: a layout built with a stride of another leaf count"
+        );
         debug_assert!(s.congruent(d));
         Layout {
             shape: s.to_owned(),
@@ -976,6 +996,27 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A view prints as the layout it reads, in both styles (expected
+    /// values: the layout's own `Display`, checked by the doctests).
+    #[test]
+    fn view_display_follows_layout() {
+        let l: Layout = "((2,2),3):((24,2),8)".parse().unwrap();
+        let v = View::of(&l);
+        assert_eq!(v.to_string(), l.to_string());
+        assert_eq!(format!("{v:#}"), format!("{l:#}"));
+        assert_ne!(format!("{v:#}"), v.to_string());
+        let m = v.modes().next().unwrap();
+        assert_eq!(format!("{m:#}"), format!("{:#}", l.mode(0).unwrap()));
+    }
+
+    /// The internal constructors refuse a stride of another leaf count in
+    /// release builds too (a panic, not a wrong stride view).
+    #[test]
+    #[should_panic(expected = "another leaf count")]
+    fn from_raw_checks_leaf_count() {
+        let _ = Layout::from_raw(HTuple::flat([2i64, 3]), HTuple::leaf(Scalar::Int(1)));
     }
 
     #[test]
