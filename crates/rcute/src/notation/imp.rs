@@ -10,6 +10,8 @@
 //! This module depends only on the values and the library: the dispatch
 //! ([`super::ops`]) and the table call into it, never the reverse.
 
+use std::mem::ManuallyDrop;
+
 use super::param::Param;
 use super::value::{check_depth, Value};
 use crate::algebra;
@@ -27,20 +29,154 @@ pub type PosArgs = SmallVec<[Option<Value>; 4]>;
 /// Keyword arguments of a call (`None` once consumed).
 pub type KwArgs<'a> = SmallVec<[(&'a str, Option<Value>); 2]>;
 
+/// One argument of a call as the dispatch reads it: read in place (a
+/// prepared literal, with the conversions made when it was prepared, or a
+/// variable), or a value computed for the call, which the operation moves
+/// out when it takes it. Small (three words), so that building the
+/// argument list of a call copies no values.
+pub(crate) enum Arg<'v> {
+    /// A value read in place, and the prepared conversions of a literal.
+    Borrowed(&'v Value, Option<&'v Converted>),
+    /// A value computed for the call (left `None` once taken).
+    Owned(&'v mut Value),
+    /// A value the dispatch made for the call (a tensor's layout, an
+    /// argument put back). Only [`Args`] makes one, and frees what is left
+    /// of them when it goes ([`Args`]'s `Drop`), so that an argument list
+    /// has nothing to drop (no drop loop on the typed forms' path).
+    Made(ManuallyDrop<Box<Value>>),
+}
+
+impl<'v> Arg<'v> {
+    /// The value.
+    #[inline(always)]
+    pub(crate) fn value(&self) -> &Value {
+        match self {
+            Arg::Borrowed(v, _) => v,
+            Arg::Owned(v) => v,
+            Arg::Made(v) => v,
+        }
+    }
+
+    /// The conversions made when the literal was prepared.
+    #[inline(always)]
+    pub(crate) fn converted(&self) -> Option<&Converted> {
+        match self {
+            Arg::Borrowed(_, c) => *c,
+            _ => None,
+        }
+    }
+
+    /// A value made for the call.
+    pub(crate) fn made(v: Value) -> Arg<'v> {
+        Arg::Made(ManuallyDrop::new(Box::new(v)))
+    }
+
+    /// Puts the value `v`, made for the call, into the argument slot
+    /// `slot` (freeing a value made earlier that it held).
+    pub(crate) fn put(slot: &mut Option<Arg<'v>>, v: Value) {
+        if let Some(old) = slot.replace(Arg::made(v)) {
+            old.free();
+        }
+    }
+
+    /// Frees a value made for the call (nothing for the others).
+    fn free(self) {
+        if let Arg::Made(b) = self {
+            drop(ManuallyDrop::into_inner(b));
+        }
+    }
+
+    /// The value, owned: moved out of a computed value, copied from one
+    /// read in place.
+    #[inline]
+    pub(crate) fn into_value(self) -> Value {
+        match self {
+            Arg::Borrowed(v, _) => v.clone(),
+            Arg::Owned(v) => std::mem::replace(v, Value::None),
+            Arg::Made(v) => *ManuallyDrop::into_inner(v),
+        }
+    }
+}
+
+/// Positional arguments as the dispatch reads them (`None` once consumed).
+pub(crate) type ArgList<'v> = SmallVec<[Option<Arg<'v>>; 4]>;
+/// Keyword arguments as the dispatch reads them (`None` once consumed).
+pub(crate) type KwList<'k, 'v> = SmallVec<[(&'k str, Option<Arg<'v>>); 2]>;
+
+/// The arguments of [`PosArgs`] and [`KwArgs`] as argument lists over
+/// their values (a value the operation takes is moved out of them).
+pub(crate) fn arg_lists<'k, 'v>(
+    pos: &'v mut PosArgs,
+    kw: &'v mut KwArgs<'k>,
+) -> (ArgList<'v>, KwList<'k, 'v>) {
+    let p = pos.iter_mut().map(|v| v.as_mut().map(Arg::Owned)).collect();
+    let k = kw
+        .iter_mut()
+        .map(|(k, v)| (*k, v.as_mut().map(Arg::Owned)))
+        .collect();
+    (p, k)
+}
+
+/// Conversions of a literal argument, made once when it is prepared
+/// (`None` where the conversion fails: the general form of the operation
+/// then reports the error).
+#[derive(Clone)]
+pub(crate) struct Converted {
+    pub(crate) tiler: Option<Tiler>,
+    pub(crate) shape: Option<HTuple<i64>>,
+    pub(crate) coord: Option<shape::Coord>,
+}
+
+impl Converted {
+    /// The conversions of the literal `v`.
+    pub(crate) fn of(v: &Value) -> Converted {
+        match v {
+            // layouts are read in place; their tiler form is the only one used
+            Value::Layout(_) => Converted {
+                tiler: v.to_tiler().ok(),
+                shape: None,
+                coord: None,
+            },
+            _ => Converted {
+                tiler: v.to_tiler().ok(),
+                shape: v.to_shape().ok(),
+                coord: v.to_coord().ok(),
+            },
+        }
+    }
+}
+
 /// The implementation of an operation: its arguments and mode path.
-pub(crate) type Imp = fn(&mut Args<'_, '_>, &[i64]) -> Result<Value>;
+pub(crate) type Imp = fn(&mut Args<'_, '_, '_>, &[i64]) -> Result<Value>;
 
 /// The arguments of one call of the operation `name`, consumed by position
 /// or by keyword; the keyword of argument `i` is the name of the `i`-th
 /// parameter in the table.
-pub(crate) struct Args<'a, 'k> {
+pub(crate) struct Args<'a, 'k, 'v> {
     pub(crate) name: &'static str,
     pub(crate) params: &'static [Param],
-    pub(crate) pos: &'a mut PosArgs,
-    pub(crate) kw: &'a mut KwArgs<'k>,
+    pub(crate) pos: &'a mut ArgList<'v>,
+    pub(crate) kw: &'a mut KwList<'k, 'v>,
 }
 
-impl Args<'_, '_> {
+impl Drop for Args<'_, '_, '_> {
+    /// Frees the values made for the call that are left (see [`Arg::Made`]).
+    fn drop(&mut self) {
+        let slots = self
+            .pos
+            .iter_mut()
+            .chain(self.kw.iter_mut().map(|(_, v)| v));
+        for slot in slots {
+            if matches!(slot, Some(Arg::Made(_))) {
+                if let Some(a) = slot.take() {
+                    a.free();
+                }
+            }
+        }
+    }
+}
+
+impl Args<'_, '_, '_> {
     /// The operation's name.
     pub(super) fn name(&self) -> &'static str {
         self.name
@@ -55,14 +191,23 @@ impl Args<'_, '_> {
     pub(super) fn opt(&mut self, i: usize) -> Result<Option<Value>> {
         let key = self.key(i);
         if self.params.get(i).map(|p| p.kind) == Some(super::param::ParamKind::PositionalOnly) {
-            return Ok(self.pos.get_mut(i).and_then(|v| v.take()));
+            return Ok(self
+                .pos
+                .get_mut(i)
+                .and_then(|v| v.take())
+                .map(Arg::into_value));
         }
         let by_kw = self
             .kw
             .iter_mut()
             .find(|(k, _)| *k == key)
-            .and_then(|(_, v)| v.take());
-        let by_pos = self.pos.get_mut(i).and_then(|v| v.take());
+            .and_then(|(_, v)| v.take())
+            .map(Arg::into_value);
+        let by_pos = self
+            .pos
+            .get_mut(i)
+            .and_then(|v| v.take())
+            .map(Arg::into_value);
         match (by_pos, by_kw) {
             (Some(_), Some(_)) => Err(Error::type_(format!(
                 "{}: argument '{key}' given twice",
@@ -89,7 +234,7 @@ impl Args<'_, '_> {
         self.pos
             .iter_mut()
             .skip(i)
-            .filter_map(|v| v.take())
+            .filter_map(|v| v.take().map(Arg::into_value))
             .collect()
     }
 
@@ -98,7 +243,7 @@ impl Args<'_, '_> {
     fn keywords(&mut self) -> Vec<(String, Value)> {
         self.kw
             .iter_mut()
-            .filter_map(|(k, v)| v.take().map(|v| (k.to_string(), v)))
+            .filter_map(|(k, v)| v.take().map(|v| (k.to_string(), v.into_value())))
             .collect()
     }
 
@@ -676,8 +821,8 @@ fn binary_tiler_op(
 /// keyword, with no positional arguments at all).
 fn put_back_first(a: &mut Args, x: Value) {
     match a.pos.get_mut(0) {
-        Some(slot) => *slot = Some(x),
-        None => a.pos.push(Some(x)),
+        Some(slot) => Arg::put(slot, x),
+        None => a.pos.push(Some(Arg::made(x))),
     }
 }
 
@@ -1847,10 +1992,7 @@ pub(crate) mod op {
         }
         // put A back for binary_tiler_op (it may have come by keyword,
         // with no positional arguments at all)
-        match a.pos.get_mut(0) {
-            Some(slot) => *slot = Some(x),
-            None => a.pos.push(Some(x)),
-        }
+        put_back_first(a, x);
         binary_tiler_op(a, path, algebra::logical_divide)
     }
 

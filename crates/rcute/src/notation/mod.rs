@@ -12,7 +12,6 @@
 mod apply;
 pub mod emit;
 pub mod eval;
-mod fast;
 mod imp;
 pub mod lexer;
 pub mod ops;
@@ -32,13 +31,14 @@ pub use value::{values_equal, Value};
 
 use crate::error::{Error, Result};
 
-/// Turns the direct algebra calls (`notation::fast`: operands read in
-/// place, literal conversions made once) on or off for the calling thread;
-/// they are on by default. Off, every call takes the general dispatch,
-/// which gives the same values and errors: for tests that compare the two.
+/// Turns the operations' typed forms (`Operation::direct`: the plain
+/// argument forms of the algebra, operands read in place, literal
+/// conversions made once) on or off for the calling thread; they are on by
+/// default. Off, every call takes the operation's general form, which
+/// gives the same values and errors: for tests that compare the two.
 #[doc(hidden)]
 pub fn set_direct_calls(on: bool) {
-    fast::set_enabled(on);
+    ops::set_enabled(on);
 }
 
 /// Evaluates one statement (no variables) and returns its value.

@@ -1,25 +1,41 @@
 //! The dispatch of the notation's operations (`docs/language.md`,
-//! "Operations"): one entry point, [`call`], shared by the command-line
-//! tool and the Python module. Which operations exist, their parameters,
-//! whether they have a mode-indexed form or accept a tensor, and their
-//! fast paths all come from the operation table ([`super::table`], also
-//! `rcute::ops`); the implementations are in `notation::imp`.
+//! "Operations"): one dispatch, [`call_args`] / [`call_args_into`], behind
+//! the public [`call`] and used by the evaluator, prepared statements, the
+//! command-line tool and the Python module alike. Its arguments are read in
+//! place where they can be (prepared literals, with their conversions made
+//! once; variables) and taken only where an operation keeps them. Which
+//! operations exist, their parameters, whether they have a mode-indexed
+//! form or accept a tensor, and their typed forms all come from the
+//! operation table ([`super::table`], also `rcute::ops`): an operation's
+//! plain argument forms go to its typed form ([`Direct`], the library
+//! function on the operands as they are), every other form to its general
+//! implementation in `notation::imp`.
 //!
 //! Mode-indexed calls follow `docs/language.md`, "Mode-indexed calls" (lifting) and
 //! `docs/language.md`, "Mode-indexed calls" (queries read the mode); a tensor first argument
 //! follows `docs/tensors.md`.
 
 use super::apply::{apply, coordinate_of_args, eval_layout};
-use super::fast::{self, ArgView, Direct};
-use super::imp::Args;
+use super::imp::{arg_lists, Arg, ArgList, Args, KwList};
 pub use super::imp::{get_path, lift, KwArgs, PosArgs, MAX_TENSOR_ELEMENTS};
 pub use super::table::OPERATIONS;
-use super::table::{lookup, Operation};
-use super::value::Value;
+use super::table::{lookup, Direct, Operation};
+use super::value::{check_size, Value, MAX_VALUE_DEPTH, MAX_VALUE_PARTS};
+use crate::algebra;
 use crate::error::{Error, Result};
 use crate::htuple::MAX_DEPTH;
+use crate::htuple::{HTuple, LEAF, WIDE};
 use crate::layout::Layout;
+use crate::shape::{self, Coord};
+use crate::stride::Scalar;
+use crate::tiler::Tiler;
 use smallvec::SmallVec;
+use std::borrow::Cow;
+use std::cell::Cell;
+
+// an integer tuple written by `fill_int_tuple` (nested at most MAX_DEPTH
+// levels) is within the value depth bound without the walk
+const _: () = assert!(MAX_DEPTH < MAX_VALUE_DEPTH);
 
 /// A mode path `op[i, j]`.
 pub type ModePath = SmallVec<[i64; 4]>;
@@ -130,16 +146,97 @@ pub(crate) fn call_op(
     pos: &mut PosArgs,
     kw: &mut KwArgs<'_>,
 ) -> Result<Value> {
-    let name = op.name;
-    // the common argument forms of the algebra read their operands in
-    // place (same value or error; `fast` answers nothing otherwise)
-    if mode.is_empty() {
-        if let (Some(d), true) = (op.direct, fast::enabled()) {
-            if let Some(r) = direct_call(d, pos, kw) {
-                return r;
-            }
+    let (mut pos, mut kw) = arg_lists(pos, kw);
+    call_args(op, mode, &mut pos, &mut kw)
+}
+
+/// The dispatch of a call of `op` with the mode path `mode` on the
+/// arguments `pos` and `kw` (borrowed or owned; consumed): the operation's
+/// typed form ([`Operation::direct`]) for the plain argument forms it
+/// covers, its general form (`notation::imp`) for every other. The value's
+/// size is not checked (the evaluators do).
+pub(crate) fn call_args<'k, 'v>(
+    op: &'static Operation,
+    mode: &[i64],
+    pos: &mut ArgList<'v>,
+    kw: &mut KwList<'k, 'v>,
+) -> Result<Value> {
+    if let (Some(d), true, true) = (op.direct, mode.is_empty(), enabled()) {
+        let mut out = Value::None;
+        let mut checked = false;
+        if let Some(r) = typed(d, pos, kw, &mut out, &mut checked) {
+            return r.map(|()| out);
         }
     }
+    general(op, mode, pos, kw)
+}
+
+/// [`call_args`] writing the value into the slot `out` (a layout result
+/// of a typed form is built in the slot's layout storage when it holds
+/// one), its size checked ([`check_size`]). On an error `out` is `None`.
+#[inline(always)]
+pub(crate) fn call_args_into<'k, 'v>(
+    op: &'static Operation,
+    mode: &[i64],
+    pos: &mut ArgList<'v>,
+    kw: &mut KwList<'k, 'v>,
+    out: &mut Value,
+) -> Result<()> {
+    if let (Some(d), true, true) = (op.direct, mode.is_empty(), enabled()) {
+        let mut checked = false;
+        // (the outcomes are rebuilt rather than passed on: reading back a
+        // stored `Result` stalls on store-to-load forwarding)
+        if let Some(r) = typed(d, pos, kw, out, &mut checked) {
+            let e = match r {
+                Ok(()) if checked => return Ok(()),
+                Ok(()) => match check_size(out) {
+                    Ok(()) => return Ok(()),
+                    Err(e) => e,
+                },
+                Err(e) => e,
+            };
+            *out = Value::None;
+            return Err(e);
+        }
+    }
+    general_into(op, mode, pos, kw, out)
+}
+
+/// [`general`] writing the value into the slot `out`, its size checked.
+#[inline(never)]
+fn general_into<'k, 'v>(
+    op: &'static Operation,
+    mode: &[i64],
+    pos: &mut ArgList<'v>,
+    kw: &mut KwList<'k, 'v>,
+    out: &mut Value,
+) -> Result<()> {
+    let r = general(op, mode, pos, kw).and_then(|v| {
+        check_size(&v)?;
+        Ok(v)
+    });
+    match r {
+        Ok(v) => {
+            *out = v;
+            Ok(())
+        }
+        Err(e) => {
+            *out = Value::None;
+            Err(e)
+        }
+    }
+}
+
+/// The general form of a call of `op`: the `mode=` keyword, the mode
+/// path, a tensor first argument, symbols, then the operation's
+/// implementation.
+fn general<'k, 'v>(
+    op: &'static Operation,
+    mode: &[i64],
+    pos: &mut ArgList<'v>,
+    kw: &mut KwList<'k, 'v>,
+) -> Result<Value> {
+    let name = op.name;
     let mut a = Args {
         name: op.name,
         params: op.params,
@@ -153,10 +250,10 @@ pub(crate) fn call_op(
                 .find(|(k, _)| *k == "mode")
                 .and_then(|(_, v)| v.take())
         {
-            match m {
-                Value::Int(i) => path.push(i),
+            match m.value() {
+                Value::Int(i) => path.push(*i),
                 Value::Tuple(items) => {
-                    for it in &items {
+                    for it in items {
                         path.push(it.to_int("mode")?);
                     }
                 }
@@ -202,39 +299,16 @@ pub(crate) fn call_op(
     Ok(r)
 }
 
-/// The direct path `d` on the arguments of [`call_with`], read in place;
-/// `None` when an argument is missing or the form is not covered.
-fn direct_call(d: Direct, pos: &PosArgs, kw: &KwArgs<'_>) -> Option<Result<Value>> {
-    let mut views: SmallVec<[ArgView<'_>; 4]> = SmallVec::new();
-    for v in pos {
-        views.push(ArgView {
-            value: v.as_ref()?,
-            converted: None,
-        });
-    }
-    let mut kws: SmallVec<[(&str, ArgView<'_>); 2]> = SmallVec::new();
-    for (k, v) in kw {
-        kws.push((
-            k,
-            ArgView {
-                value: v.as_ref()?,
-                converted: None,
-            },
-        ));
-    }
-    d.call(&views, &kws)
-}
-
 /// If the first argument is a tensor, replaces it by the tensor's layout
 /// and returns the tensor (for the operations that accept one).
 fn tensor_first_argument(a: &mut Args) -> Option<TensorArg> {
     let slot = a.pos.first_mut()?;
-    let (t, l) = match slot {
+    let (t, l) = match slot.as_ref().map(Arg::value) {
         Some(Value::Tensor(t)) => (TensorArg::Implicit(t.clone()), t.layout().clone()),
         Some(Value::Array(t)) => (TensorArg::Array(t.clone()), t.layout().clone()),
         _ => return None,
     };
-    *slot = Some(Value::Layout(l));
+    Arg::put(slot, Value::Layout(l));
     Some(t)
 }
 
@@ -276,4 +350,309 @@ pub fn call_layout(l: &Layout, args: Vec<Value>) -> Result<Value> {
 /// ```
 pub fn call_value(f: &Value, args: Vec<Value>) -> Result<Value> {
     apply(f, args)
+}
+
+// ---------------------------------------------------------------------------
+// The typed forms of the table (`Operation::direct`): the plain argument
+// forms of the algebra read in place.
+
+thread_local! {
+    static ENABLED: Cell<bool> = const { Cell::new(true) };
+}
+
+/// Turns the typed forms of this thread on or off (they are on). With them
+/// off every call takes the operation's general form, which gives the same
+/// values and errors: the tests compare the two.
+pub(crate) fn set_enabled(on: bool) {
+    ENABLED.with(|c| c.set(on));
+}
+
+/// True when the typed forms are on for this thread.
+pub(crate) fn enabled() -> bool {
+    ENABLED.with(|c| c.get())
+}
+
+impl Arg<'_> {
+    /// The layout, when the argument is one.
+    #[inline(always)]
+    fn layout(&self) -> Option<&Layout> {
+        match self.value() {
+            Value::Layout(l) => Some(l),
+            _ => None,
+        }
+    }
+
+    /// `Value::to_tiler` (equal to `into_tiler`), made when the literal was
+    /// prepared or now; `None` where it fails.
+    #[inline(always)]
+    fn tiler(&self) -> Option<Cow<'_, Tiler>> {
+        match self.converted() {
+            Some(c) => c.tiler.as_ref().map(Cow::Borrowed),
+            None => self.value().to_tiler().ok().map(Cow::Owned),
+        }
+    }
+
+    /// `Value::to_shape`, likewise.
+    #[inline(always)]
+    fn shape(&self) -> Option<Cow<'_, HTuple<i64>>> {
+        match (self.converted(), self.value()) {
+            (_, Value::Layout(_)) => None,
+            (Some(c), _) => c.shape.as_ref().map(Cow::Borrowed),
+            (None, v) => v.to_shape().ok().map(Cow::Owned),
+        }
+    }
+
+    /// `Value::to_shape_of` for layouts and the values `to_shape` reads
+    /// (swizzled layouts and tensors take the general form).
+    #[inline(always)]
+    fn shape_of(&self) -> Option<Cow<'_, HTuple<i64>>> {
+        match self.value() {
+            Value::Layout(l) => Some(Cow::Borrowed(l.shape())),
+            Value::Swizzled(_) | Value::Tensor(_) | Value::Array(_) => None,
+            _ => self.shape(),
+        }
+    }
+
+    /// `Value::to_coord`, likewise.
+    #[inline(always)]
+    fn coord(&self) -> Option<Cow<'_, Coord>> {
+        match (self.converted(), self.value()) {
+            (_, Value::Layout(_)) => None,
+            (Some(c), _) => c.coord.as_ref().map(Cow::Borrowed),
+            (None, v) => v.to_coord().ok().map(Cow::Owned),
+        }
+    }
+}
+
+/// Writes the integer tuple whose pre-order node bytes start at
+/// `nodes[*at]` and whose leaves are `leaves[*k..]` into `out`, reusing
+/// the vectors of a tuple `out` already holds (so that evaluating a
+/// statement again into the same slot does not allocate). One pass over
+/// the node bytes. `None` (with `out` partly written) for a profile nested
+/// deeper than [`MAX_DEPTH`], a rank in the wide encoding, or too few
+/// leaves.
+fn fill_int_tuple(
+    out: &mut Value,
+    nodes: &[u8],
+    at: &mut usize,
+    leaves: &[i64],
+    k: &mut usize,
+    depth: usize,
+) -> Option<()> {
+    if depth > MAX_DEPTH {
+        return None;
+    }
+    let node = *nodes.get(*at)?;
+    *at += 1;
+    if node == LEAF {
+        set_int(out, *leaves.get(*k)?);
+        *k += 1;
+        return Some(());
+    }
+    if node == WIDE {
+        return None;
+    }
+    if !matches!(out, Value::Tuple(_)) {
+        *out = Value::Tuple(Vec::new());
+    }
+    let Value::Tuple(items) = out else {
+        return None;
+    };
+    let rank = node as usize;
+    if items.len() != rank {
+        items.truncate(rank);
+        items.resize_with(rank, || Value::None);
+    }
+    for item in items.iter_mut() {
+        // a leaf child is written here, without the recursive call
+        if nodes.get(*at) == Some(&LEAF) {
+            *at += 1;
+            set_int(item, *leaves.get(*k)?);
+            *k += 1;
+        } else {
+            fill_int_tuple(item, nodes, at, leaves, k, depth + 1)?;
+        }
+    }
+    Some(())
+}
+
+/// Writes the integer `v` into the slot `out` (an integer already there is
+/// overwritten in place: nothing is dropped).
+#[inline(always)]
+pub(crate) fn set_int(out: &mut Value, v: i64) {
+    match out {
+        Value::Int(x) => *x = v,
+        _ => *out = Value::Int(v),
+    }
+}
+
+/// The layout held by the slot `out`, which is made a layout first if it
+/// holds another value (an earlier layout's storage is reused).
+#[inline(always)]
+fn layout_slot(out: &mut Value) -> Option<&mut Layout> {
+    if !matches!(out, Value::Layout(_)) {
+        *out = Value::Layout(Layout::blank());
+    }
+    match out {
+        Value::Layout(l) => Some(l),
+        _ => None,
+    }
+}
+
+/// The typed form `d` of an operation on the arguments `args` and `kw`
+/// (only complement's `extend` keyword is covered), written into the slot
+/// `out` (a layout result is built in place, in the slot's layout storage
+/// when it holds one); `checked` is set where the value is known to be
+/// within [`check_size`]'s bounds without the walk. `None` when the form
+/// is not covered or an operand does not convert: the operation's general
+/// form then gives the value or the error (the same conversions and the
+/// same library function).
+fn typed(
+    d: Direct,
+    args: &[Option<Arg<'_>>],
+    kw: &[(&str, Option<Arg<'_>>)],
+    out: &mut Value,
+    checked: &mut bool,
+) -> Option<Result<()>> {
+    let set = |out: &mut Value, v: Result<Value>| Some(v.map(|v| *out = v));
+    let int = |out: &mut Value, checked: &mut bool, v: Result<i64>| {
+        Some(v.map(|v| {
+            set_int(out, v);
+            *checked = true;
+        }))
+    };
+    if let Direct::Complement = d {
+        // complement(A), complement(A, extend), complement(A, extend=...)
+        let (a, ext) = match (args, kw) {
+            ([Some(a)], []) => (a, None),
+            ([Some(a), Some(e)], []) => (a, Some(e)),
+            ([Some(a)], [(k, Some(e))]) if *k == "extend" => (a, Some(e)),
+            _ => return None,
+        };
+        let l = a.layout()?;
+        return match ext.map(Arg::value) {
+            None | Some(Value::None) => Some(algebra::complement::complement_into(
+                l,
+                None,
+                layout_slot(out)?,
+            )),
+            Some(_) => {
+                let s = ext?.shape_of()?;
+                Some(algebra::complement::complement_into(
+                    l,
+                    Some(s.as_ref().as_ref()),
+                    layout_slot(out)?,
+                ))
+            }
+        };
+    }
+    if !kw.is_empty() {
+        return None;
+    }
+    match (d, args) {
+        // (an integer is within check_size's bounds: `checked`)
+        (Direct::Size, [Some(a)]) => int(out, checked, a.layout()?.size()),
+        (Direct::Rank, [Some(a)]) => int(out, checked, Ok(a.layout()?.rank() as i64)),
+        (Direct::Depth, [Some(a)]) => {
+            let d = a.layout()?.shape().as_ref().try_depth().ok()?;
+            int(out, checked, Ok(i64::try_from(d).ok()?))
+        }
+        (Direct::Cosize, [Some(a)]) => int(out, checked, algebra::cosize(a.layout()?)),
+        (Direct::Shape, [Some(a)]) => set(out, Ok(Value::from_shape(a.layout()?.shape()))),
+        (Direct::Stride, [Some(a)]) => set(out, Ok(Value::from_stride(a.layout()?.stride()))),
+        (Direct::Profile(f, _) | Direct::Unary(f), [Some(a)]) => {
+            let l = a.layout()?;
+            Some(f(l, layout_slot(out)?))
+        }
+        (Direct::Profile(_, f) | Direct::Tiler(f), [Some(a), Some(b)]) => {
+            let l = a.layout()?;
+            let t = b.tiler()?;
+            Some(f(l, &t, layout_slot(out)?))
+        }
+        (Direct::LayoutAdd, [Some(a), Some(b)]) => {
+            let (x, y) = (a.layout()?, b.layout()?);
+            Some(algebra::layout_add::layout_add_into(
+                x,
+                y,
+                layout_slot(out)?,
+            ))
+        }
+        (Direct::MaxCommonLayout, [Some(a), Some(b)]) => set(
+            out,
+            algebra::max_common_layout(a.layout()?, b.layout()?).map(Value::Layout),
+        ),
+        (Direct::MaxCommonVector, [Some(a), Some(b)]) => set(
+            out,
+            algebra::max_common_vector(a.layout()?, b.layout()?).map(Value::Int),
+        ),
+        (Direct::GreatestCommonDomain, [Some(a), Some(b)]) => {
+            let x = a.shape_of()?;
+            let y = b.shape_of()?;
+            Some(algebra::layout_add::greatest_common_domain_into(
+                x.as_ref().as_ref(),
+                y.as_ref().as_ref(),
+                layout_slot(out)?,
+            ))
+        }
+        (Direct::Recast, [Some(a), Some(b)]) => {
+            let l = a.layout()?;
+            let s = b.value().to_scale().ok()?;
+            Some(algebra::recast::recast_into(l, &s, layout_slot(out)?))
+        }
+        (Direct::Upcast | Direct::Downcast, [Some(a), Some(b)]) => {
+            let l = a.layout()?;
+            let Value::Int(n) = b.value() else {
+                return None;
+            };
+            let r = if let Direct::Upcast = d {
+                algebra::upcast(l, *n)
+            } else {
+                algebra::downcast(l, *n)
+            };
+            set(out, r.map(Value::Layout))
+        }
+        (Direct::MakeOrderedLayout, [Some(a), Some(b)]) => {
+            let s = a.shape()?;
+            let o = b.shape()?;
+            Some(algebra::make::make_ordered_layout_into(
+                s.as_ref().as_ref(),
+                o.as_ref().as_ref(),
+                layout_slot(out)?,
+            ))
+        }
+        (Direct::Idx2crd, [Some(a), Some(b)]) => {
+            let c = a.coord()?;
+            let s = b.shape_of()?;
+            if let Some(Some(Scalar::Int(i))) = c.as_ref().as_ref().as_leaf() {
+                let s = s.as_ref().as_ref();
+                if s.is_leaf() {
+                    return int(out, checked, Ok(*i));
+                }
+                let mut leaves = smallvec::SmallVec::new();
+                if shape::idx2crd_int_leaves(*i, s, &mut leaves).is_some() {
+                    let (mut at, mut k) = (0, 0);
+                    if fill_int_tuple(out, s.node_bytes(), &mut at, &leaves, &mut k, 0).is_some() {
+                        // one part per node byte (no wide ranks), nested
+                        // at most MAX_DEPTH < MAX_VALUE_DEPTH levels
+                        *checked = s.node_bytes().len() <= MAX_VALUE_PARTS;
+                        return Some(Ok(()));
+                    }
+                }
+            }
+            set(
+                out,
+                shape::idx2crd(c.as_ref().as_ref(), s.as_ref().as_ref())
+                    .map(|r| Value::from_stride(&r)),
+            )
+        }
+        (Direct::Crd2idx, [Some(a), Some(b)]) => {
+            let c = a.coord()?;
+            let s = b.shape_of()?;
+            match shape::crd2idx_value(c.as_ref().as_ref(), s.as_ref().as_ref()) {
+                Ok(Scalar::Int(v)) => int(out, checked, Ok(v)),
+                r => set(out, r.map(Value::from_scalar)),
+            }
+        }
+        _ => None,
+    }
 }

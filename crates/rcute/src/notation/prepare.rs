@@ -12,8 +12,8 @@
 //!   the notation keeps the operation's table entry instead of its name;
 //! * **all-literal calls are marked**: a call whose positional and
 //!   keyword arguments are all literals, with their parts together within
-//!   the bound, reads them directly on its direct path (no variable to
-//!   read, no parts to count);
+//!   the bound, reads them in place (no variable to read, no parts to
+//!   count);
 //! * **literal coordinates are built**: `L(c)` with a literal layout `L`
 //!   and a coordinate of integer literals keeps the layout and the
 //!   coordinate, so evaluating it is one layout evaluation.
@@ -40,7 +40,7 @@
 //! ```
 
 use super::eval::{check_assignable, is_reserved, literal_coordinate, Session};
-use super::fast::{self, ArgView, Converted, Direct};
+use super::imp::{Arg, ArgList, Converted, KwList};
 use super::ops;
 use super::parser::{parse_statement, Assumption, BinOp, Expr, ExprKind, Statement};
 use super::table::{lookup, Operation};
@@ -50,6 +50,7 @@ use crate::htuple::MAX_DEPTH;
 use crate::layout::Layout;
 use crate::shape::Coord;
 use crate::stride::Scalar;
+use smallvec::SmallVec;
 
 /// A statement prepared for repeated evaluation (see the module
 /// documentation). Built by [`Prepared::new`] (never fails: what cannot be
@@ -79,16 +80,14 @@ enum Node {
         parts: usize,
         converted: Converted,
     },
-    /// A call of the operation `op` (no mode subscripts), with its direct
-    /// path if it has one.
+    /// A call of the operation `op` (no mode subscripts).
     Call {
         op: &'static Operation,
-        direct: Option<Direct>,
-        args: Vec<Arg>,
+        args: Vec<CallArg>,
         kwargs: Vec<(String, Node)>,
         /// every argument is a literal (`Node::Const`) and their parts
-        /// together are within the bound: decided once, so the direct
-        /// call reads them without matching or counting
+        /// together are within the bound: decided once, so evaluating the
+        /// call does not count them
         consts: bool,
     },
     /// `L(c)`: a literal layout at a coordinate of integer literals.
@@ -98,7 +97,7 @@ enum Node {
 }
 
 #[derive(Clone)]
-struct Arg {
+struct CallArg {
     node: Node,
     col: usize,
 }
@@ -211,9 +210,9 @@ fn prepare_at(e: &Expr, depth: usize) -> Node {
     {
         if let ExprKind::Name(n) = &callee.kind {
             if let Some(op) = lookup(n) {
-                let args: Vec<Arg> = args
+                let args: Vec<CallArg> = args
                     .iter()
-                    .map(|x| Arg {
+                    .map(|x| CallArg {
                         node: prepare_at(x, depth + 1),
                         col: x.col,
                     })
@@ -233,7 +232,6 @@ fn prepare_at(e: &Expr, depth: usize) -> Node {
                     && kwargs.iter().all(|(_, x)| matches!(x, Node::Const { .. }));
                 return Node::Call {
                     op,
-                    direct: op.direct,
                     args,
                     kwargs,
                     consts,
@@ -251,64 +249,6 @@ fn prepare_at(e: &Expr, depth: usize) -> Node {
     Node::Expr(e.clone())
 }
 
-/// The prepared literal `n` as a direct call's argument (`None` for
-/// another node).
-#[inline(always)]
-fn const_view(n: &Node) -> Option<ArgView<'_>> {
-    match n {
-        Node::Const {
-            value, converted, ..
-        } => Some(ArgView {
-            value,
-            converted: Some(converted),
-        }),
-        _ => None,
-    }
-}
-
-/// The direct call of a call whose arguments are all literals within the
-/// parts bound (`consts`, decided when it was prepared): no variables to
-/// read, nothing to count. Same as [`Session::direct_call_into`] on them.
-#[inline]
-fn const_call_into(
-    op: Direct,
-    args: &[Arg],
-    kwargs: &[(String, Node)],
-    out: &mut Value,
-) -> Option<Result<()>> {
-    // (their parts were counted when the call was prepared)
-    call_views(op, args, kwargs, out, |n| Some((const_view(n)?, 0)))
-}
-
-/// [`Direct::call_into`] on the arguments `args` and `kwargs` as `view`
-/// reads them (a view and its number of parts); `None` where an argument
-/// has no view or the parts together pass [`MAX_VALUE_PARTS`] (the general
-/// path then evaluates the call).
-#[inline(always)]
-fn call_views<'a>(
-    op: Direct,
-    args: &'a [Arg],
-    kwargs: &'a [(String, Node)],
-    out: &mut Value,
-    view: impl Fn(&'a Node) -> Option<(ArgView<'a>, usize)>,
-) -> Option<Result<()>> {
-    let mut pos: smallvec::SmallVec<[ArgView<'_>; 4]> = smallvec::SmallVec::new();
-    let mut parts: usize = 0;
-    for a in args {
-        let (v, n) = view(&a.node)?;
-        parts = parts.saturating_add(n);
-        pos.push(v);
-    }
-    if parts > MAX_VALUE_PARTS {
-        return None;
-    }
-    let mut kw: smallvec::SmallVec<[(&str, ArgView<'_>); 2]> = smallvec::SmallVec::new();
-    for (k, x) in kwargs {
-        kw.push((k.as_str(), view(x)?.0));
-    }
-    op.call_into(&pos, &kw, out)
-}
-
 /// `L(c)` of a prepared layout and coordinate, written into `out` (in
 /// place: an integer value is not moved through a `Result`) and
 /// size-checked.
@@ -317,13 +257,25 @@ fn layout_at_into(layout: &Layout, coord: &Coord, out: &mut Value) -> Result<()>
     match layout.eval(coord.as_ref())? {
         // an integer is within the size bounds
         Scalar::Int(v) => {
-            fast::set_int(out, v);
+            super::ops::set_int(out, v);
             Ok(())
         }
         v => {
             *out = Value::from_scalar(v);
             check_size(out)
         }
+    }
+}
+
+/// The prepared literal `n` as an argument read in place (`None` for
+/// another node; a call marked `consts` has only literals).
+#[inline(always)]
+fn const_arg(n: &Node) -> Option<Arg<'_>> {
+    match n {
+        Node::Const {
+            value, converted, ..
+        } => Some(Arg::Borrowed(value, Some(converted))),
+        _ => None,
     }
 }
 
@@ -430,27 +382,23 @@ impl Session {
     fn eval_node_into(&self, n: &Node, out: &mut Value) -> Result<()> {
         match n {
             Node::Call {
-                direct: Some(d),
+                op,
                 args,
                 kwargs,
                 consts,
-                ..
-            } if fast::enabled() => {
-                // (the size is checked by the direct call)
-                let r = if *consts {
-                    const_call_into(*d, args, kwargs, out)
-                } else {
-                    self.direct_call_into(*d, args, kwargs, out)
-                };
-                if let Some(r) = r {
-                    return r;
+            } => {
+                let r = self.call_into(op, args, kwargs, *consts, out);
+                if r.is_err() {
+                    *out = Value::None;
                 }
+                r
             }
-            Node::LayoutAt { layout, coord } => return layout_at_into(layout, coord, out),
-            _ => {}
+            Node::LayoutAt { layout, coord } => layout_at_into(layout, coord, out),
+            _ => {
+                *out = self.eval_node(n)?;
+                Ok(())
+            }
         }
-        *out = self.eval_node(n)?;
-        Ok(())
     }
 
     fn eval_node(&self, n: &Node) -> Result<Value> {
@@ -464,107 +412,118 @@ impl Session {
             }
             Node::Call {
                 op,
-                direct,
                 args,
                 kwargs,
-                ..
+                consts,
             } => {
-                if let (Some(d), true) = (direct, fast::enabled()) {
-                    // (the size is checked by the direct call)
-                    if let Some(r) = self.direct_call(*d, args, kwargs) {
-                        return r;
-                    }
-                }
-                let mut argv = ops::PosArgs::new();
-                let mut parts: usize = 0;
-                for a in args {
-                    let (y, n) = match &a.node {
-                        Node::Const { value, parts, .. } => (value.clone(), *parts),
-                        other => {
-                            let y = self.eval_node(other)?;
-                            let n = value_parts(&y)?;
-                            (y, n)
-                        }
-                    };
-                    parts = parts.saturating_add(n);
-                    if parts > MAX_VALUE_PARTS {
-                        return Err(Error::value(format!(
-                            "column {}: the operands have more than {MAX_VALUE_PARTS} parts together",
-                            a.col
-                        )));
-                    }
-                    argv.push(Some(y));
-                }
-                let mut kw = ops::KwArgs::new();
-                for (k, x) in kwargs {
-                    kw.push((k.as_str(), Some(self.eval_node(x)?)));
-                }
-                let v = ops::call_op(op, &[], &mut argv, &mut kw)?;
-                check_size(&v)?;
+                let mut v = Value::None;
+                self.call_into(op, args, kwargs, *consts, &mut v)?;
                 Ok(v)
             }
         }
     }
 
-    /// The argument of a direct call: a literal (with its conversions) or a
-    /// variable, read in place, and its number of parts; `None` for
-    /// anything else.
-    fn view<'a>(&'a self, n: &'a Node) -> Option<(ArgView<'a>, usize)> {
+    /// The call of `op` on its prepared arguments, through the one
+    /// dispatch ([`ops::call_args_into`]): literals (with their
+    /// conversions) and variables are read in place, any other argument is
+    /// evaluated first, in order; the operands' parts are counted against
+    /// [`MAX_VALUE_PARTS`] as they come, unless `consts` (all literals,
+    /// counted when the call was prepared).
+    #[inline(always)]
+    fn call_into(
+        &self,
+        op: &'static Operation,
+        args: &[CallArg],
+        kwargs: &[(String, Node)],
+        consts: bool,
+        out: &mut Value,
+    ) -> Result<()> {
+        if consts {
+            // all literals: read in place, their parts counted when prepared
+            let mut pos = ArgList::new();
+            for a in args {
+                pos.push(const_arg(&a.node));
+            }
+            let mut kw = KwList::new();
+            for (k, x) in kwargs {
+                kw.push((k.as_str(), const_arg(x)));
+            }
+            return ops::call_args_into(op, &[], &mut pos, &mut kw, out);
+        }
+        self.call_computed_into(op, args, kwargs, out)
+    }
+
+    /// [`Session::call_into`] of a call with arguments other than
+    /// literals.
+    #[inline(never)]
+    fn call_computed_into(
+        &self,
+        op: &'static Operation,
+        args: &[CallArg],
+        kwargs: &[(String, Node)],
+        out: &mut Value,
+    ) -> Result<()> {
+        // the values computed for the call, in the order of their arguments
+        let mut made: SmallVec<[Value; 2]> = SmallVec::new();
+        {
+            let mut parts: usize = 0;
+            for a in args {
+                let n = match (&a.node, self.in_place(&a.node)) {
+                    (Node::Const { parts, .. }, _) => *parts,
+                    (_, Some(x)) => value_parts(x.value())?,
+                    (_, None) => {
+                        let y = self.eval_node(&a.node)?;
+                        let n = value_parts(&y)?;
+                        made.push(y);
+                        n
+                    }
+                };
+                parts = parts.saturating_add(n);
+                if parts > MAX_VALUE_PARTS {
+                    return Err(Error::value(format!(
+                        "column {}: the operands have more than {MAX_VALUE_PARTS} parts together",
+                        a.col
+                    )));
+                }
+            }
+            for (_, x) in kwargs {
+                if self.in_place(x).is_none() {
+                    made.push(self.eval_node(x)?);
+                }
+            }
+        }
+        let mut made = made.iter_mut();
+        let mut pos = ArgList::new();
+        for a in args {
+            pos.push(
+                self.in_place(&a.node)
+                    .or_else(|| made.next().map(Arg::Owned)),
+            );
+        }
+        let mut kw = KwList::new();
+        for (k, x) in kwargs {
+            kw.push((
+                k.as_str(),
+                self.in_place(x).or_else(|| made.next().map(Arg::Owned)),
+            ));
+        }
+        ops::call_args_into(op, &[], &mut pos, &mut kw, out)
+    }
+
+    /// The argument `n` read in place: a literal (with its conversions)
+    /// or a bound variable; `None` for anything else (evaluated for the
+    /// call).
+    #[inline(always)]
+    fn in_place<'a>(&'a self, n: &'a Node) -> Option<Arg<'a>> {
         match n {
             Node::Const {
-                value,
-                parts,
-                converted,
-            } => Some((
-                ArgView {
-                    value,
-                    converted: Some(converted),
-                },
-                *parts,
-            )),
+                value, converted, ..
+            } => Some(Arg::Borrowed(value, Some(converted))),
             Node::Expr(Expr {
                 kind: ExprKind::Name(name),
                 ..
-            }) if !is_reserved(name) => {
-                let value = self.get(name)?;
-                let parts = value_parts(value).ok()?;
-                Some((
-                    ArgView {
-                        value,
-                        converted: None,
-                    },
-                    parts,
-                ))
-            }
+            }) if !is_reserved(name) => Some(Arg::Borrowed(self.get(name)?, None)),
             _ => None,
         }
-    }
-
-    /// [`Direct::call`] when every argument is a literal or a variable and the
-    /// operands stay within the size bound; `None` otherwise (the general
-    /// path then evaluates the call and reports any error).
-    fn direct_call(
-        &self,
-        op: Direct,
-        args: &[Arg],
-        kwargs: &[(String, Node)],
-    ) -> Option<Result<Value>> {
-        let mut out = Value::None;
-        Some(
-            self.direct_call_into(op, args, kwargs, &mut out)?
-                .map(|()| out),
-        )
-    }
-
-    /// [`Session::direct_call`] writing into the slot `out`
-    /// ([`Direct::call_into`]).
-    fn direct_call_into(
-        &self,
-        op: Direct,
-        args: &[Arg],
-        kwargs: &[(String, Node)],
-        out: &mut Value,
-    ) -> Option<Result<()>> {
-        call_views(op, args, kwargs, out, |n| self.view(n))
     }
 }

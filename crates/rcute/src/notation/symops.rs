@@ -11,7 +11,7 @@
 //! [`Layout::to_sym`](crate::Layout::to_sym); an integer tiler `n` (concrete or symbolic) is the
 //! layout `n:1`.
 
-use super::imp::{lifted, Args};
+use super::imp::{lifted, Arg, Args};
 use super::table::{lookup, Symbols, OPERATIONS};
 use super::value::{check_depth, Value, MAX_VALUE_DEPTH};
 use crate::algebra::Tiles;
@@ -53,11 +53,12 @@ fn is_symbolic(v: &Value) -> bool {
 }
 
 /// The arguments not yet consumed (positional, then keyword).
-fn arguments<'v>(a: &'v Args<'_, '_>) -> impl Iterator<Item = &'v Value> + 'v {
+fn arguments<'v>(a: &'v Args<'_, '_, '_>) -> impl Iterator<Item = &'v Value> + 'v {
     a.pos
         .iter()
         .flatten()
-        .chain(a.kw.iter().filter_map(|(_, v)| v.as_ref()))
+        .map(Arg::value)
+        .chain(a.kw.iter().filter_map(|(_, v)| v.as_ref().map(Arg::value)))
 }
 
 /// The symbolic form of the operation of `a`, when an argument involves a

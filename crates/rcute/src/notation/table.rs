@@ -5,21 +5,21 @@
 //! keyword names and defaults), whether the operation has a mode-indexed
 //! form `op[i, j](...)` and whether it accepts a tensor as first argument,
 //! its documentation (a one-line summary, a paragraph, and an example with
-//! its exact output), the function that implements it, and its direct
-//! (in-place) path when it has one. Everything else is derived from the
+//! its exact output), the function that implements it, and its typed form
+//! ([`Direct`]) when it has one. Everything else is derived from the
 //! table: the dispatch of [`crate::notation::call`] (which operations
-//! exist, keyword names, mode-indexed and tensor forms, direct paths), the
+//! exist, keyword names, mode-indexed and tensor forms, typed forms), the
 //! names that cannot be rebound, `rcute help` and `rcute ops`, the Python
 //! module's operations and their docstrings, and `docs/operations.md`.
 //! Adding an operation is one entry here plus its implementation function
 //! (in `notation::imp`).
 //!
 //! The table lives inside the notation, not below it, because its entries
-//! hold the notation's implementation functions and direct paths (which
-//! take and return notation values): putting it below the notation would
-//! take either a second, parallel list of implementations or a type-erased
-//! function pointer. It depends only on `imp` (the implementations) and
-//! `fast` (the direct paths), which never call back into the dispatch.
+//! hold the notation's implementation functions (which take and return
+//! notation values): putting it below the notation would take either a
+//! second, parallel list of implementations or a type-erased function
+//! pointer. It depends only on `imp` (the implementations), which never
+//! calls back into the dispatch.
 //!
 //! ```
 //! let op = rcute::ops::lookup("coalesce").unwrap();
@@ -31,12 +31,13 @@
 
 use std::fmt;
 
-use super::fast::{binary, unary};
 use super::imp::{op, Imp};
 use crate::algebra;
 use crate::algebra::coalesce::ModeOp;
+use crate::error::Result;
+use crate::layout::Layout;
+use crate::tiler::TilerRef;
 
-pub use super::fast::{Binary, Direct, Unary};
 pub use super::param::{Param, ParamKind};
 
 /// A required parameter.
@@ -144,6 +145,101 @@ impl Group {
             Group::Tensors => "Tensors",
         }
     }
+}
+
+/// A unary layout operation writing its result into a layout slot (the
+/// library's `*_into` functions, which build the result in place).
+pub type Unary = fn(&Layout, &mut Layout) -> Result<()>;
+/// A layout operation with a tiler, likewise.
+pub type Binary = fn(&Layout, &TilerRef<'_>, &mut Layout) -> Result<()>;
+
+/// The [`Unary`] of a library function `fn(&Layout) -> Result<Layout>`
+/// without an `*_into` form: its result is moved into the slot.
+macro_rules! unary {
+    ($f:path) => {
+        |a: &$crate::layout::Layout, out: &mut $crate::layout::Layout| {
+            *out = $f(a)?;
+            Ok(())
+        }
+    };
+}
+
+/// The [`Binary`] of a library function `fn(&Layout, &Tiler) -> Result<Layout>`
+/// without an `*_into` form, likewise.
+macro_rules! binary {
+    ($f:path) => {
+        |a: &$crate::layout::Layout,
+         b: &$crate::tiler::TilerRef<'_>,
+         out: &mut $crate::layout::Layout| {
+            *out = $f(a, b)?;
+            Ok(())
+        }
+    };
+}
+
+/// The typed form of an operation: the `direct` field of its entry in the
+/// operation table ([`super::table`], [`Operation::direct`](super::table::Operation::direct)).
+///
+/// It says which library function the operation's plain argument forms
+/// (layouts, tilers, shapes and coordinates, no mode path) call and with
+/// which operand types. The notation's one dispatch (`notation::ops`) calls
+/// it on operands read in place, with the conversions of literals made once
+/// when a statement is prepared; the Python module calls it on operands
+/// read straight from Python objects. Every other form (mode paths,
+/// tensors, swizzled layouts, symbols, keywords other than complement's
+/// `extend`, operands that do not convert) goes to the operation's general
+/// form, which gives the same value or error.
+///
+/// ```
+/// use rcute::ops::{lookup, Direct};
+/// assert!(matches!(lookup("composition").unwrap().direct, Some(Direct::Tiler(_))));
+/// assert!(matches!(lookup("size").unwrap().direct, Some(Direct::Size)));
+/// assert!(lookup("E").unwrap().direct.is_none());
+/// ```
+#[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
+pub enum Direct {
+    /// `op(A)` and `op(A, profile)` (coalesce, coalesce_z, filter).
+    Profile(Unary, Binary),
+    /// `op(A)`: the unary layout operations.
+    Unary(Unary),
+    /// `op(A, B)` with a tiler `B`: composition, the divides and products.
+    Tiler(Binary),
+    /// `size(A)` of a layout.
+    Size,
+    /// `rank(A)` of a layout.
+    Rank,
+    /// `depth(A)` of a layout.
+    Depth,
+    /// `cosize(A)` of a layout.
+    Cosize,
+    /// `shape(A)` of a layout.
+    Shape,
+    /// `stride(A)` of a layout.
+    Stride,
+    /// `complement(A)`, `complement(A, extend)`, `complement(A, extend=...)`.
+    Complement,
+    /// `layout_add(A, B)` of two layouts.
+    LayoutAdd,
+    /// `max_common_layout(A, B)` of two layouts.
+    MaxCommonLayout,
+    /// `max_common_vector(A, B)` of two layouts.
+    MaxCommonVector,
+    /// `greatest_common_domain(S, T)` of two shapes (a layout stands for
+    /// its shape).
+    GreatestCommonDomain,
+    /// `recast(A, scale)`.
+    Recast,
+    /// `upcast(A, n)` with an integer `n`.
+    Upcast,
+    /// `downcast(A, n)` with an integer `n`.
+    Downcast,
+    /// `make_ordered_layout(S, order)` of two shapes.
+    MakeOrderedLayout,
+    /// `idx2crd(c, S)`.
+    Idx2crd,
+    /// `crd2idx(c, S)`.
+    Crd2idx,
 }
 
 /// One operation of the notation (see the module documentation).

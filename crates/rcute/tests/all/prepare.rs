@@ -1,10 +1,11 @@
-//! Prepared statements (`notation::prepare`) and direct calls
-//! (`notation::fast`): evaluating a prepared statement gives exactly the
-//! value or the error of evaluating the parsed statement (`Session::exec`)
-//! through the general dispatch (direct calls off), on every conformance vector and on random
-//! calls of the operations with a direct path, with literals, variables,
-//! keyword arguments and bad arguments; and a prepared statement can be
-//! evaluated again and again, also into a reused slot
+//! Prepared statements (`notation::prepare`) and the operations' typed
+//! forms (`rcute::ops::Direct`, called by the dispatch on operands read in
+//! place): evaluating a prepared statement gives exactly the value or the
+//! error of evaluating the parsed statement (`Session::exec`) through the
+//! general forms alone (typed forms off), on every conformance vector and
+//! on random calls of the operations with a typed form, with literals,
+//! variables, keyword arguments and bad arguments; and a prepared
+//! statement can be evaluated again and again, also into a reused slot
 //! (`Session::eval_prepared_into`).
 
 use std::path::{Path, PathBuf};
@@ -194,6 +195,26 @@ fn prepared_statements_agree_with_variables_and_keywords() {
         "A",
         "size = 3",
         "coalesce(make_tensor(4:2))",
+        // arguments read in place are copied where an operation keeps them
+        // (the variable is unchanged), computed ones are moved; tensors
+        // given by variable are replaced by their layouts for the call only
+        "C = (2,3):(1,2)",
+        "make_layout(C, C)",
+        "append(C, C)",
+        "wrap(C)",
+        "flatten(make_layout(C, (4,2):(6,24)))",
+        "composition(coalesce(C), make_layout(2:1, 3:2))",
+        "size(make_layout(C, C), mode=1)",
+        "C",
+        "X = make_tensor(C)",
+        "coalesce(X)",
+        "logical_divide(X, 2)",
+        "composition(X, 2:3)",
+        "size(X)",
+        "X",
+        "logical_divide(C, 3)",
+        "zipped_divide(C, (2, 3))",
+        "C",
         "composition(Swizzle(1,2,3), (8,8):(8,1))",
         "((4,(4,2)):(4,(1,16)))(17)",
         "((4,(4,2)):(4,(1,16)))(99)",
