@@ -3,9 +3,9 @@
 //! variables carried from line to line. Checks: no panic, no hang (bounded
 //! input; run with `-timeout`), every value prints in the three styles, and
 //! a printed integer, tuple of integers or layout reads back as an equal
-//! value (str and repr styles); and the prepared statements with direct
-//! algebra calls (what `rcute eval` runs) give the same value or error as
-//! the parsed statements through the general dispatch
+//! value (str and repr styles); and the prepared statements with the
+//! operations' typed forms (what `rcute eval` runs) give the same value or
+//! error as the parsed statements through the general forms alone
 //! (`notation::set_direct_calls(false)`); statements' expressions
 //! evaluated into one reused slot (`Session::eval_prepared_into`) give the
 //! same too.

@@ -18,7 +18,7 @@
 //! fast path answers, it has read the arguments as the generic path's
 //! conversions do (`to_value`, then `Value::to_shape`, `to_stride`,
 //! `to_coord` or `to_tiler`) and called the same library function the
-//! generic path's direct call does, so the result is the same; every error
+//! generic path's typed form does, so the result is the same; every error
 //! comes from the generic path, unchanged.
 
 use pyo3::prelude::*;
@@ -680,8 +680,8 @@ pub(crate) enum Fast {
 
 impl Fast {
     /// The fast path of the operation table's entry `op`, from its typed
-    /// form ([`Direct`]): the same argument forms as the notation's direct
-    /// calls, read from Python objects. No list of names: an operation
+    /// form ([`Direct`]): the same argument forms as the notation's typed
+    /// forms, read from Python objects. No list of names: an operation
     /// added to the table with a typed form gets its fast path here.
     pub(crate) fn of(op: &Operation) -> Fast {
         let Some(d) = op.direct else {

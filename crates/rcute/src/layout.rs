@@ -164,8 +164,10 @@ impl<I: Integer> Layout<I> {
     /// error), full congruence in debug builds.
     pub(crate) fn from_raw(shape: HTuple<I>, stride: HTuple<I::Stride>) -> Layout<I> {
         // (checked in release builds too: one stride leaf per shape leaf is
-        // what every stride view relies on; a constructor that broke it
-        // would give wrong strides rather than an error)
+        // what every stride view relies on, and a caller that broke it
+        // would give wrong strides rather than an error; the builders that
+        // write through `raw_mut` are checked in debug builds, which the
+        // tests and the fuzz targets run)
         assert_eq!(
             shape.leaves().len(),
             stride.leaves().len(),
@@ -404,9 +406,10 @@ impl Layout {
         dl.push(Scalar::Int(0));
     }
 
-    /// "set S:D": builds the layout without checks (used by the algebra to
+    /// "set S:D": builds the layout from parts the algebra made (to
     /// reproduce the reference's internal constructions exactly). The
-    /// caller guarantees congruence.
+    /// caller guarantees congruence; [`Layout::from_raw`] checks the leaf
+    /// counts.
     #[inline]
     pub(crate) fn from_parts(shape: Shape, stride: Stride) -> Layout {
         Layout::from_raw(shape, stride)

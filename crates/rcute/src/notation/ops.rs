@@ -3,7 +3,9 @@
 //! the public [`call`] and used by the evaluator, prepared statements, the
 //! command-line tool and the Python module alike. Its arguments are read in
 //! place where they can be (prepared literals, with their conversions made
-//! once; variables) and taken only where an operation keeps them. Which
+//! once; variables): the typed forms read them there, the general forms
+//! take the ones they read (moved when computed for the call, copied when
+//! read in place). Which
 //! operations exist, their parameters, whether they have a mode-indexed
 //! form or accept a tensor, and their typed forms all come from the
 //! operation table ([`super::table`], also `rcute::ops`): an operation's
@@ -116,7 +118,9 @@ pub fn call_operation(
 
 /// [`call`] with the arguments in inline vectors and borrowed keyword
 /// names (what the evaluator uses: no allocation for the call itself).
-/// The arguments are consumed (taken out of `pos` and `kw`).
+/// The arguments are read in place or moved out (a slot whose value an
+/// operation took holds `Value::None` afterwards): do not reuse `pos` and
+/// `kw` for another call.
 /// Errors: those of [`call`].
 ///
 /// ```

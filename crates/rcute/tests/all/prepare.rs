@@ -195,8 +195,8 @@ fn prepared_statements_agree_with_variables_and_keywords() {
         "A",
         "size = 3",
         "coalesce(make_tensor(4:2))",
-        // arguments read in place are copied where an operation keeps them
-        // (the variable is unchanged), computed ones are moved; tensors
+        // arguments read in place are copied where a general form takes
+        // them (the variable is unchanged), computed ones are moved; tensors
         // given by variable are replaced by their layouts for the call only
         "C = (2,3):(1,2)",
         "make_layout(C, C)",
@@ -335,7 +335,7 @@ proptest! {
 }
 
 /// `notation::call` (the Python module's path) answers the same with and
-/// without direct calls, also for values beyond the evaluator's size
+/// without the typed forms, also for values beyond the evaluator's size
 /// limits, which neither path checks there (the evaluators do, after the
 /// call): a stride nested 200 levels deep.
 #[test]
