@@ -1,5 +1,5 @@
 //! The dispatch of the notation's operations (`docs/language.md`,
-//! "Operations"): one dispatch, [`call_args`] / [`call_args_into`], behind
+//! "Operations"): one dispatch, `call_args` / `call_args_into`, behind
 //! the public [`call`] and used by the evaluator, prepared statements, the
 //! command-line tool and the Python module alike. Its arguments are read in
 //! place where they can be (prepared literals, with their conversions made
