@@ -390,7 +390,11 @@ mod tests {
         });
     }
 
-    /// Relabelling an emptied list keeps its storage (collected in place).
+    /// Relabelling an emptied list keeps its storage: the standard
+    /// library collects `into_iter().map(..)` of a `Vec` in place when the
+    /// element types have the same layout. Should that stop, `with_items`
+    /// still gives the same tilers, only with an allocation per call, and
+    /// this test says so.
     #[test]
     fn relabel_keeps_storage() {
         let l = Layout::new(4, 2).unwrap();
