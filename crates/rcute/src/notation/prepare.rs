@@ -267,18 +267,6 @@ fn layout_at_into(layout: &Layout, coord: &Coord, out: &mut Value) -> Result<()>
     }
 }
 
-/// The prepared literal `n` as an argument read in place (`None` for
-/// another node; a call marked `consts` has only literals).
-#[inline(always)]
-fn const_arg(n: &Node) -> Option<Arg<'_>> {
-    match n {
-        Node::Const {
-            value, converted, ..
-        } => Some(Arg::Borrowed(value, Some(converted))),
-        _ => None,
-    }
-}
-
 impl Session {
     /// Evaluates one statement (a line of a script): parsed, prepared
     /// ([`Prepared::new`]) and run. `None` for a blank or comment-only
@@ -386,13 +374,7 @@ impl Session {
                 args,
                 kwargs,
                 consts,
-            } => {
-                let r = self.call_into(op, args, kwargs, *consts, out);
-                if r.is_err() {
-                    *out = Value::None;
-                }
-                r
-            }
+            } => self.call_into(op, args, kwargs, *consts, out),
             Node::LayoutAt { layout, coord } => layout_at_into(layout, coord, out),
             _ => {
                 *out = self.eval_node(n)?;
@@ -442,11 +424,11 @@ impl Session {
             // all literals: read in place, their parts counted when prepared
             let mut pos = ArgList::new();
             for a in args {
-                pos.push(const_arg(&a.node));
+                pos.push(self.in_place(&a.node));
             }
             let mut kw = KwList::new();
             for (k, x) in kwargs {
-                kw.push((k.as_str(), const_arg(x)));
+                kw.push((k.as_str(), self.in_place(x)));
             }
             return ops::call_args_into(op, &[], &mut pos, &mut kw, out);
         }
