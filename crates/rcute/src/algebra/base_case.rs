@@ -206,17 +206,18 @@ pub(crate) struct DigitBox {
 /// `t` is a multiple of `g = s_a / f`, the quotient being `t / g`; so no product
 /// is formed beyond `f * t` (taken in 128 bits).
 #[inline]
-pub(crate) fn digit_box(
-    s: &[i64],
+pub(crate) fn digit_box<S: Digits + ?Sized>(
+    s: &S,
     e: i64,
     t: i64,
     mut max: impl FnMut(usize, i128),
 ) -> Option<(usize, i128)> {
-    let top = s.len().checked_sub(1)?;
+    let top = s.count().checked_sub(1)?;
     let mut f = e;
     let mut a = 0usize;
     while a < top {
-        let (q, r) = (f / s[a], f % s[a]);
+        let sa = s.digit(a);
+        let (q, r) = (f / sa, f % sa);
         if r != 0 {
             break;
         }
@@ -227,7 +228,7 @@ pub(crate) fn digit_box(
     if a == top {
         return Some((a, f128));
     }
-    let sa = s[a];
+    let sa = s.digit(a);
     if f128 * t as i128 <= sa as i128 {
         max(a, f128 * (t as i128 - 1));
         return Some((a, f128));
@@ -243,7 +244,8 @@ pub(crate) fn digit_box(
         return None;
     }
     max(a, (sa - f) as i128);
-    for (i, &si) in s.iter().enumerate().take(top).skip(a + 1) {
+    for i in a + 1..top {
+        let si = s.digit(i);
         if q <= si {
             if q > 1 {
                 max(i, (q - 1) as i128);
@@ -266,12 +268,15 @@ pub(crate) fn digit_box(
 /// to its extent, so A is additive across B's modes (the first part of
 /// the composition check, which accepts without its records).
 /// `false` means "undecided here". One pass over `recs`.
-pub(crate) fn digits_pass(a_shape: &[i64], recs: impl IntoIterator<Item = (i64, i64)>) -> bool {
-    let mut n = a_shape.len();
-    if n >= 2 && a_shape[n - 1] == 1 {
+pub(crate) fn digits_pass<D>(
+    a_modes: &[(i64, D)],
+    recs: impl IntoIterator<Item = (i64, i64)>,
+) -> bool {
+    let mut n = a_modes.len();
+    if n >= 2 && a_modes[n - 1].0 == 1 {
         n -= 1;
     }
-    let s = &a_shape[..n];
+    let s = &a_modes[..n];
     if s.len() < 2 {
         return recs.into_iter().all(|(_, e)| e >= 0);
     }
@@ -283,7 +288,38 @@ pub(crate) fn digits_pass(a_shape: &[i64], recs: impl IntoIterator<Item = (i64, 
             return false;
         }
     }
-    (0..top).all(|i| sums[i] < s[i] as i128)
+    (0..top).all(|i| sums[i] < s[i].0 as i128)
+}
+
+/// The digit extents of an axis of A, as [`digit_box`] reads them: a list
+/// of extents, or A's modes `(extent, stride)` read in place.
+pub(crate) trait Digits {
+    /// The number of digits.
+    fn count(&self) -> usize;
+    /// The extent of digit `i` (`i < count()`).
+    fn digit(&self, i: usize) -> i64;
+}
+
+impl Digits for [i64] {
+    #[inline(always)]
+    fn count(&self) -> usize {
+        self.len()
+    }
+    #[inline(always)]
+    fn digit(&self, i: usize) -> i64 {
+        self[i]
+    }
+}
+
+impl<D> Digits for [(i64, D)] {
+    #[inline(always)]
+    fn count(&self) -> usize {
+        self.len()
+    }
+    #[inline(always)]
+    fn digit(&self, i: usize) -> i64 {
+        self[i].0
+    }
 }
 
 #[cfg(test)]
@@ -321,7 +357,8 @@ mod tests {
         }
         maxes.push((a, sa - f));
         let mut q = f * t / sa;
-        for (i, &si) in s.iter().enumerate().take(top).skip(a + 1) {
+        for i in a + 1..top {
+            let si = s.digit(i);
             let si = si as i128;
             if q <= si {
                 if q > 1 {
@@ -358,7 +395,7 @@ mod tests {
                 )
             };
             let mut maxes = Vec::new();
-            let got = digit_box(&s, e, t, |i, m| maxes.push((i, m)));
+            let got = digit_box(s.as_slice(), e, t, |i, m| maxes.push((i, m)));
             let want = by_definition(&s, e, t);
             match (got, want) {
                 (Some((a, f)), Some((wa, wf, wm))) => {

@@ -799,19 +799,16 @@ impl<D: StrideLeaf> Walk<D> {
     /// means "the whole check decides".
     #[inline]
     fn digits_accept(&self) -> bool {
-        let mut shape = Ints::new();
         for (i, ax) in self.axes().enumerate() {
             if ax.modes.iter().any(|m| m.1.has_f2()) {
                 return false;
             }
-            shape.clear();
-            shape.extend(ax.modes.iter().map(|m| m.0));
             let recs = self
                 .terms
                 .iter()
                 .filter(|r| r.1 as usize == i && r.2 > 1)
                 .map(|r| (r.2, r.3));
-            if !digits_pass(&shape, recs) {
+            if !digits_pass(&ax.modes, recs) {
                 return false;
             }
         }
@@ -1278,7 +1275,7 @@ fn verify(a: &Layout, b: &Layout, r: &Layout, ctx: &Ctx, fallback: bool) -> Resu
                         continue;
                     }
                     let mut maxes = SmallVec::new();
-                    match digit_box(&s, v, leaf.t, |i, m| maxes.push((i, m))) {
+                    match digit_box(s.as_slice(), v, leaf.t, |i, m| maxes.push((i, m))) {
                         Some((a, f)) => {
                             for &(i, m) in &maxes {
                                 sums[i] += m;
