@@ -692,9 +692,6 @@ struct Walk<D> {
     /// `(leaf of B, axis, t, v)` per term of a leaf `t:e` of B composed by
     /// the base case (`t != 1`, `e != 0`)
     terms: SmallVec<[(u32, u32, i64, i64); 8]>,
-    rs: Ints,
-    /// the modes of the last base case (folded or as they are)
-    f: Folded<D>,
 }
 
 impl<D: StrideLeaf> Walk<D> {
@@ -708,8 +705,6 @@ impl<D: StrideLeaf> Walk<D> {
             n_axes: 0,
             more: Vec::new(),
             terms: SmallVec::new(),
-            rs: Ints::new(),
-            f: Folded::new(),
         }
     }
 
@@ -774,16 +769,20 @@ impl<D: StrideLeaf> Walk<D> {
         v: i64,
         e: &L,
         fold: bool,
+        f: &mut Folded<D>,
     ) -> Result<()> {
         let modes = match ax {
             0 => &self.first.modes,
             _ => &self.more[ax - 1].modes,
         };
-        let f = &mut self.f;
         f.clear();
+        // (the extents' scratch list is the caller's frame, not the walk's:
+        // a list read and written through the walk's reference costs a
+        // store and a load per step)
+        let mut rs = Ints::new();
         let r = match fold {
-            true => base_case_into(modes, &t, &v, &mut self.rs, |s, d| fold_push(f, s, d)),
-            false => base_case_into(modes, &t, &v, &mut self.rs, |s, d| {
+            true => base_case_into(modes, &t, &v, &mut rs, |s, d| fold_push(f, s, d)),
+            false => base_case_into(modes, &t, &v, &mut rs, |s, d| {
                 f.push((s, d));
                 Ok(())
             }),
@@ -885,6 +884,8 @@ fn walk<D: StrideLeaf, L: BLeaf, S: ASource<D>>(
     sh: &mut Leaves<i64>,
     st: &mut Leaves<Scalar>,
 ) -> Result<()> {
+    // the modes of the current base case, folded as they come
+    let mut f = Folded::new();
     if whole {
         w.axis(a, &[])?;
     }
@@ -932,9 +933,9 @@ fn walk<D: StrideLeaf, L: BLeaf, S: ASource<D>>(
             Some(i) => w.axis(a, &[i])?,
         };
         // coalesce(set_flat(sh, st)) without the intermediate layout
-        w.base_case(a, ax, j, t, v, e, true)?;
-        drop_trailing_unit(&mut w.f);
-        push_flat(&w.f, nodes, sh, st);
+        w.base_case(a, ax, j, t, v, e, true, &mut f)?;
+        drop_trailing_unit(&mut f);
+        push_flat(&f, nodes, sh, st);
     }
     if k != bs.len() {
         return Err(Error::congruence(
@@ -980,6 +981,7 @@ fn many_terms<D: StrideLeaf, L: BLeaf, S: ASource<D>>(
     st: &mut Leaves<Scalar>,
 ) -> Result<()> {
     let mut result: Option<Layout> = None;
+    let mut f = Folded::new();
     for (v, path) in e.to_scalar().basis_repr() {
         let Scalar::Int(v) = v else {
             return Err(Error::type_(format!(
@@ -987,11 +989,11 @@ fn many_terms<D: StrideLeaf, L: BLeaf, S: ASource<D>>(
             )));
         };
         let ax = w.axis(a, &path)?;
-        w.base_case(a, ax, j, t, v, e, false)?;
+        w.base_case(a, ax, j, t, v, e, false, &mut f)?;
         // the base case's modes as they are (a leaf for one; it makes at
         // least one)
         let mut term = Layout::blank();
-        unwrapped_into(&w.f, &mut term);
+        unwrapped_into(&f, &mut term);
         result = Some(match result {
             None => term,
             Some(r) => super::layout_add(&r, &term)?,
