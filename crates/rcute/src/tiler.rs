@@ -183,61 +183,8 @@ impl<'a, X: IntoTiler<'a>, const N: usize> IntoTiler<'a> for [X; N] {
                 .collect::<Result<_>>()?,
         ))
     }
-    #[inline]
-    fn with_tiler<R>(self, f: impl FnOnce(&TilerRef<'_>) -> Result<R>) -> Result<R> {
-        with_items(
-            |items| {
-                for x in self {
-                    items.push(x.into_tiler()?);
-                }
-                Ok(())
-            },
-            f,
-        )
-    }
 }
 
-thread_local! {
-    /// Emptied item lists of tuple tilers, kept for the next call on this
-    /// thread (see [`with_items`]).
-    static ITEM_LISTS: std::cell::RefCell<Vec<Vec<TilerRef<'static>>>> =
-        const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// The item list `v`, emptied, under another lifetime (no item is left to
-/// carry the old one; collecting the empty list in place keeps its
-/// storage).
-fn relabel<'x, 'y>(mut v: Vec<TilerRef<'x>>) -> Vec<TilerRef<'y>> {
-    v.clear();
-    v.into_iter().map(|_| TilerRef::None).collect()
-}
-
-/// Calls `f` with the tuple tiler whose items `fill` pushes, in a list
-/// kept from an earlier call on this thread where there is one: the typed
-/// API's tuple tilers (`a.zipped_divide((128, 64))`) allocate nothing once
-/// a thread has made one.
-fn with_items<'a, R>(
-    fill: impl FnOnce(&mut Vec<TilerRef<'a>>) -> Result<()>,
-    f: impl FnOnce(&TilerRef<'_>) -> Result<R>,
-) -> Result<R> {
-    let kept = ITEM_LISTS.with(|l| l.borrow_mut().pop());
-    let mut items: Vec<TilerRef<'a>> = kept.map(relabel).unwrap_or_default();
-    let filled = fill(&mut items);
-    let t = TilerRef::Tuple(items);
-    let r = filled.and_then(|()| f(&t));
-    if let TilerRef::Tuple(items) = t {
-        if items.capacity() > 0 {
-            let items = relabel(items);
-            ITEM_LISTS.with(|l| {
-                let mut l = l.borrow_mut();
-                if l.len() < 8 {
-                    l.push(items);
-                }
-            });
-        }
-    }
-    r
-}
 impl<'a, X: IntoTiler<'a>> IntoTiler<'a> for Vec<X> {
     fn into_tiler(self) -> Result<TilerRef<'a>> {
         Ok(TilerRef::Tuple(
@@ -266,14 +213,6 @@ macro_rules! tuple_tilers {
             fn into_tiler(self) -> Result<TilerRef<'a>> {
                 let ($($n,)+) = self;
                 Ok(TilerRef::Tuple(vec![$($n.into_tiler()?),+]))
-            }
-            #[inline]
-            fn with_tiler<R>(self, f: impl FnOnce(&TilerRef<'_>) -> Result<R>) -> Result<R> {
-                let ($($n,)+) = self;
-                with_items(|items| {
-                    $(items.push($n.into_tiler()?);)+
-                    Ok(())
-                }, f)
             }
         }
     )*};
@@ -359,49 +298,23 @@ mod tests {
     }
 
     /// A tuple or array tiler given to `with_tiler` is the tiler
-    /// `into_tiler` builds, call after call (its item list is kept and
-    /// reused between calls), also when the call inside uses another tuple
-    /// tiler, and when an item does not convert.
+    /// `into_tiler` builds, also when the call inside uses another tuple
+    /// tiler; an item that does not convert gives the conversion's error
+    /// and `f` is not called.
     #[test]
-    fn with_tiler_reuses_item_lists() {
+    fn with_tiler_of_tuples_and_arrays() {
         let l = Layout::new(4, 2).unwrap();
-        for _ in 0..3 {
-            let shown = (&l, None::<i64>, [2, 3])
-                .with_tiler(|t| {
-                    // a nested call while the outer list is in use
-                    let inner = [5i64, 6].with_tiler(|u| Ok(u.to_string())).unwrap();
-                    assert_eq!(inner, "(5, 6)");
-                    Ok(t.to_string())
-                })
-                .unwrap();
-            assert_eq!(shown, "(Layout(4, 2), None, (2, 3))");
-            let shown = [7i64, 8, 9].with_tiler(|t| Ok(t.to_string())).unwrap();
-            assert_eq!(shown, "(7, 8, 9)");
-        }
-        // an item that does not convert: the conversion's error, `f` not called
+        let shown = (&l, None::<i64>, [2, 3])
+            .with_tiler(|t| {
+                let inner = [5i64, 6].with_tiler(|u| Ok(u.to_string())).unwrap();
+                assert_eq!(inner, "(5, 6)");
+                Ok(t.to_string())
+            })
+            .unwrap();
+        assert_eq!(shown, "(Layout(4, 2), None, (2, 3))");
+        let shown = [7i64, 8, 9].with_tiler(|t| Ok(t.to_string())).unwrap();
+        assert_eq!(shown, "(7, 8, 9)");
         let e = (1i64, u64::MAX).with_tiler(|_| -> Result<()> { panic!("called") });
         assert!(e.is_err());
-        // the kept lists are empty (a list's items do not outlive its call)
-        // and keep their storage
-        ITEM_LISTS.with(|k| {
-            let k = k.borrow();
-            assert!(!k.is_empty());
-            assert!(k.iter().all(|v| v.is_empty() && v.capacity() > 0));
-        });
-    }
-
-    /// Relabelling an emptied list keeps its storage: the standard
-    /// library collects `into_iter().map(..)` of a `Vec` in place when the
-    /// element types have the same layout. Should that stop, `with_items`
-    /// still gives the same tilers, only with an allocation per call, and
-    /// this test says so.
-    #[test]
-    fn relabel_keeps_storage() {
-        let l = Layout::new(4, 2).unwrap();
-        let mut v: Vec<TilerRef<'_>> = Vec::with_capacity(4);
-        v.push(TilerRef::Borrowed(&l));
-        let w: Vec<TilerRef<'static>> = relabel(v);
-        assert!(w.is_empty());
-        assert!(w.capacity() >= 4, "{}", w.capacity());
     }
 }
