@@ -64,14 +64,29 @@ fn with_tiler<'t, R>(
     })
 }
 
+/// [`with_tiler`] for an operation written into a layout: `f` builds the
+/// result in the layout this returns (no result moved out of the layers
+/// of calls on the way).
+#[inline]
+fn with_tiler_into<'t>(
+    op: &'static str,
+    a: &Layout,
+    b: impl IntoTiler<'t>,
+    f: impl FnOnce(&Layout, &TilerRef<'_>, &mut Layout) -> Result<()>,
+) -> Result<Layout> {
+    let mut out = Layout::blank();
+    with_tiler(op, a, b, |a, t| f(a, t, &mut out))?;
+    Ok(out)
+}
+
 macro_rules! tiler_ops {
-    ($($(#[$doc:meta])* $name:ident => $imp:path;)*) => {
+    ($($(#[$doc:meta])* $name:ident => $how:ident $imp:expr;)*) => {
         impl Layout {
             $(
                 $(#[$doc])*
                 #[inline]
                 pub fn $name<'t>(&self, tiler: impl IntoTiler<'t>) -> Result<Layout> {
-                    with_tiler(stringify!($name), self, tiler, $imp)
+                    $how(stringify!($name), self, tiler, $imp)
                 }
             )*
         }
@@ -98,7 +113,7 @@ tiler_ops! {
     /// assert_eq!(d.to_string(), "(4, (2, 3)):(2, (1, 8))");
     /// # Ok::<(), rcute::Error>(())
     /// ```
-    logical_divide => algebra::logical_divide;
+    logical_divide => with_tiler_into algebra::divide::logical_divide_into;
     /// `zipped_divide(A, B)` (C++ `zipped_divide`): the logical divide with
     /// the tiles of every mode gathered in mode 0 and the rests in mode 1:
     /// `((TileM, TileN), (RestM, RestN))`.
@@ -108,7 +123,7 @@ tiler_ops! {
     /// assert_eq!(z.to_string(), "((4, 8), (2, 3)):((1, 8), (4, 64))");
     /// # Ok::<(), rcute::Error>(())
     /// ```
-    zipped_divide => algebra::zipped_divide;
+    zipped_divide => with_tiler_into algebra::divide::zipped_divide_into;
     /// `tiled_divide(A, B)` (C++ `tiled_divide`): `((TileM, TileN), RestM, RestN)`.
     ///
     /// ```
@@ -116,7 +131,7 @@ tiler_ops! {
     /// assert_eq!(t.to_string(), "((4, 8), 2, 3):((1, 8), 4, 64)");
     /// # Ok::<(), rcute::Error>(())
     /// ```
-    tiled_divide => algebra::tiled_divide;
+    tiled_divide => with_tiler algebra::tiled_divide;
     /// `flat_divide(A, B)` (C++ `flat_divide`): `(TileM, TileN, RestM, RestN)`.
     ///
     /// ```
@@ -124,7 +139,7 @@ tiler_ops! {
     /// assert_eq!(t.to_string(), "(4, 8, 2, 3):(1, 8, 4, 64)");
     /// # Ok::<(), rcute::Error>(())
     /// ```
-    flat_divide => algebra::flat_divide;
+    flat_divide => with_tiler algebra::flat_divide;
     /// `logical_product(A, B)` (whitepaper "Logical product"; C++
     /// `logical_product`): `(A, complement(A, size(A)·cosize(B)) ∘ B)` — `B`
     /// repeats the tile `A`.
@@ -134,7 +149,7 @@ tiler_ops! {
     /// assert_eq!(p.to_string(), "((2, 2), (2, 3)):((4, 1), (2, 8))");
     /// # Ok::<(), rcute::Error>(())
     /// ```
-    logical_product => algebra::logical_product;
+    logical_product => with_tiler_into algebra::product::logical_product_into;
     /// `zipped_product(A, B)` (C++ `zipped_product`).
     ///
     /// ```
@@ -142,7 +157,7 @@ tiler_ops! {
     /// assert_eq!(p.to_string(), "(4, 3):(1, 4)");
     /// # Ok::<(), rcute::Error>(())
     /// ```
-    zipped_product => algebra::zipped_product;
+    zipped_product => with_tiler algebra::zipped_product;
     /// `tiled_product(A, B)` (C++ `tiled_product`).
     ///
     /// ```
@@ -150,7 +165,7 @@ tiler_ops! {
     /// assert_eq!(p.to_string(), "((2, 2), 3, 2):((1, 2), 2, 1)");
     /// # Ok::<(), rcute::Error>(())
     /// ```
-    tiled_product => algebra::tiled_product;
+    tiled_product => with_tiler algebra::tiled_product;
     /// `flat_product(A, B)` (C++ `flat_product`).
     ///
     /// ```
@@ -158,7 +173,7 @@ tiler_ops! {
     /// assert_eq!(p.to_string(), "(2, 2, 3, 2):(1, 2, 2, 1)");
     /// # Ok::<(), rcute::Error>(())
     /// ```
-    flat_product => algebra::flat_product;
+    flat_product => with_tiler algebra::flat_product;
     /// `blocked_product(A, B)` (C++ `blocked_product`): mode `i` of the
     /// result is `(A_i, B_i)` — whole tiles `A` laid out by `B`.
     ///
@@ -168,7 +183,7 @@ tiler_ops! {
     /// assert_eq!(a.blocked_product(&b)?.to_string(), "((3, 2), (4, 5)):((4, 12), (1, 24))");
     /// # Ok::<(), rcute::Error>(())
     /// ```
-    blocked_product => algebra::blocked_product;
+    blocked_product => with_tiler_into |a, t, out| algebra::product::blocked_raked_into(a, t, false, out);
     /// `raked_product(A, B)` (C++ `raked_product`): mode `i` of the result is
     /// `(B_i, A_i)` — the tiles interleaved.
     ///
@@ -178,7 +193,7 @@ tiler_ops! {
     /// assert_eq!(a.raked_product(&b)?.to_string(), "((2, 3), (5, 4)):((12, 4), (24, 1))");
     /// # Ok::<(), rcute::Error>(())
     /// ```
-    raked_product => algebra::raked_product;
+    raked_product => with_tiler_into |a, t, out| algebra::product::blocked_raked_into(a, t, true, out);
 }
 
 impl Layout {
@@ -200,7 +215,12 @@ impl Layout {
     /// ```
     #[inline]
     pub fn compose<'t>(&self, tiler: impl IntoTiler<'t>) -> Result<Layout> {
-        with_tiler("composition", self, tiler, algebra::composition)
+        with_tiler_into(
+            "composition",
+            self,
+            tiler,
+            algebra::composition::composition_into,
+        )
     }
 
     /// `L(c)` for an integer layout: the offset of the coordinate `c` (an
