@@ -682,7 +682,7 @@ struct AxisModes<D> {
     modes: Folded<D>,
 }
 
-/// The axes the core has read and its records, with its scratch lists.
+/// The axes the core has read and its records.
 struct Walk<D> {
     /// the axes read, in the order of first use: the first in place (the
     /// common case has one; a value moved into a list is copied whole)
@@ -776,9 +776,9 @@ impl<D: StrideLeaf> Walk<D> {
             _ => &self.more[ax - 1].modes,
         };
         f.clear();
-        // (the extents' scratch list is the caller's frame, not the walk's:
-        // a list read and written through the walk's reference costs a
-        // store and a load per step)
+        // (the extents' scratch list is a local of this base case, not a
+        // field of the walk: a list read and written through the walk's
+        // reference costs a store and a load per step)
         let mut rs = Ints::new();
         let r = match fold {
             true => base_case_into(modes, &t, &v, &mut rs, |s, d| fold_push(f, s, d)),
