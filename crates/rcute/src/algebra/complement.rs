@@ -9,7 +9,7 @@ use std::cmp::Ordering;
 
 use smallvec::SmallVec;
 
-use super::coalesce::{drop_trailing_unit, fold_push, Folded};
+use super::coalesce::{drop_trailing_unit, fold_push, Folded, InlineModes, ModeList, INLINE_MODES};
 use super::leaf::{decided, push_flat, Leaf};
 use crate::error::{Error, Result};
 use crate::htuple::{Builder, HRef, Leaves, Nodes};
@@ -84,10 +84,11 @@ pub(crate) fn complement_append(
     sh: &mut Leaves<i64>,
     st: &mut Leaves<Scalar>,
 ) -> Result<()> {
-    let mut modes = Folded::<i64>::new();
-    if int_complement_into(a, extend, &mut modes)? {
-        push_flat(&modes, nodes, sh, st);
-    } else {
+    let int = int_complement_then(a, extend, |modes| {
+        push_flat(modes, nodes, sh, st);
+        Ok(())
+    })?;
+    if int.is_none() {
         let x = extend.filter(|x| !is_no_extension(*x));
         let c = complement_coords(a, x)?;
         View::of(&c).push_into(nodes, sh, st);
@@ -95,33 +96,52 @@ pub(crate) fn complement_append(
     Ok(())
 }
 
-/// The modes of [`complement`] of an integer-strided layout `a` (one
-/// axis, its `(stride, extent)` pairs sorted stably by stride), coalesced,
-/// into `out`; `false` (nothing written) when a stride of `a` is not an
+/// `k` on the modes of [`complement`] of an integer-strided layout `a`
+/// (one axis, its `(stride, extent)` pairs sorted stably by stride),
+/// coalesced; `None` (`k` not called) when a stride of `a` is not an
 /// integer.
 #[inline]
-pub(crate) fn int_complement_into(
+pub(crate) fn int_complement_then<R>(
     a: &Layout,
     extend: Option<HRef<'_, i64>>,
-    out: &mut Folded<i64>,
-) -> Result<bool> {
+    k: impl FnOnce(&[(i64, i64)]) -> Result<R>,
+) -> Result<Option<R>> {
     let x = extend.filter(|x| !is_no_extension(*x));
     if !super::codomain::int_codomain(a)? {
-        return Ok(false);
+        return Ok(None);
     }
-    // built in place (a collected list is moved)
-    let mut pairs: SmallVec<[(i64, i64); 8]> = SmallVec::new();
+    // (the lists hold at most one mode per leaf of `a`, one for the
+    // extension, and one per extent of `x`: inline when that is few)
+    let n = a.shape().leaves().len();
+    let x_len = x.map_or(0, |x| x.leaves().len());
+    if n.saturating_add(x_len).saturating_add(1) <= INLINE_MODES {
+        int_complement_in::<InlineModes<i64>, R>(a, x, k).map(Some)
+    } else {
+        int_complement_in::<Folded<i64>, R>(a, x, k).map(Some)
+    }
+}
+
+/// [`int_complement_then`] with the lists `M`, `x` the extension (not
+/// the "no extension" value).
+#[inline(always)]
+fn int_complement_in<M: ModeList<(i64, i64)>, R>(
+    a: &Layout,
+    x: Option<HRef<'_, i64>>,
+    k: impl FnOnce(&[(i64, i64)]) -> Result<R>,
+) -> Result<R> {
+    let mut pairs = M::default();
     for (d, &s) in a.stride().leaves().iter().zip(a.shape().leaves()) {
         if let Scalar::Int(v) = *d {
-            pairs.push((v, s));
+            pairs.push_mode((v, s))?;
         }
     }
-    sort_by_stride(&mut pairs);
-    axis_minimal(pairs.iter().copied(), &[], out).map_err(|e| in_complement(e, a, x))?;
+    sort_by_stride(&mut pairs[..]);
+    let mut out = M::default();
+    axis_minimal(pairs.iter().copied(), &[], &mut out).map_err(|e| in_complement(e, a, x))?;
     if let Some(x) = x {
-        axis_extend(out, x.leaves()).map_err(|e| in_complement(e, a, Some(x)))?;
+        axis_extend(&mut out, x.leaves()).map_err(|e| in_complement(e, a, Some(x)))?;
     }
-    Ok(true)
+    k(&out)
 }
 
 /// `e` with the operands of the complement in front of its message.
@@ -144,14 +164,14 @@ fn in_complement(e: Error, a: &Layout, x: Option<HRef<'_, i64>>) -> Error {
 pub(crate) fn axis_minimal<E: Integer + Leaf<E>>(
     pairs: impl IntoIterator<Item = (E, E)>,
     path: &[usize],
-    out: &mut SmallVec<[(E, E); 8]>,
+    out: &mut impl ModeList<(E, E)>,
 ) -> Result<()> {
     // mode `i` is `(m_i // d_i) : d_i`, with `d_0 = 1` and `d_(i+1) = m_i*s_i`,
     // then `1 : d_last`; each is folded in as it is made (no list of them:
     // the fold cannot fail here, every merged extent times its stride is at
     // most a `d_i` already computed, so the errors are those of the walk).
     // With symbols, each comparison must be decided by their facts.
-    out.clear();
+    out.clear_modes();
     let mut last = E::from_i64(1);
     for (m, s) in pairs {
         let unit = match s.as_i64() {
@@ -205,8 +225,8 @@ pub(crate) fn axis_minimal<E: Integer + Leaf<E>>(
 /// the fold of the grown list); a trailing size-1 mode after others is
 /// dropped. A non-positive `R_k` is a `value` error.
 #[inline]
-pub(crate) fn axis_extend(modes: &mut Folded<i64>, x: &[i64]) -> Result<()> {
-    let Some((_, last)) = modes.pop() else {
+pub(crate) fn axis_extend(modes: &mut impl ModeList<(i64, i64)>, x: &[i64]) -> Result<()> {
+    let Some((_, last)) = modes.pop_mode() else {
         return Err(Error::value("the axis complement has no extension mode"));
     };
     let mut ext = last;

@@ -17,6 +17,7 @@ use smallvec::SmallVec;
 use super::base_case::{base_case_into, digit_box, digits_pass, DigitBox};
 use super::coalesce::{
     coalesce, coalesce_z, coalesce_z_by_mode, drop_trailing_unit, fold_into, fold_push, Folded,
+    InlineModes, ModeList, INLINE_MODES,
 };
 use super::leaf::{int_strides_into, push_flat, unwrapped_into, Ints, StrideLeaf};
 use crate::error::{Error, Result};
@@ -364,11 +365,15 @@ impl Flat<'_> {
 
 impl ASource<i64> for Flat<'_> {
     #[inline]
-    fn fold_axis(&self, path: &[usize], out: &mut Folded<i64>) -> Result<()> {
+    fn fold_axis(&self, path: &[usize], out: &mut impl ModeList<(i64, i64)>) -> Result<()> {
         if let Some(i) = path.first() {
             return Err(Error::type_(format!("get: index {i} into a flat list")));
         }
         fold_into(self.0.iter().copied(), out)
+    }
+    #[inline]
+    fn leaf_count(&self) -> usize {
+        self.0.len()
     }
     fn eval(&self, e: &Scalar) -> Result<Scalar> {
         self.layout().eval(HTuple::leaf(Some(e.clone())).as_ref())
@@ -456,8 +461,32 @@ fn run<D: StrideLeaf, L: BLeaf, S: ASource<D>>(
     b: impl FnOnce() -> Layout,
     (nodes, sh, st): Parts<'_>,
 ) -> Result<()> {
+    // (an axis fold and a base case have at most as many modes as A has
+    // leaves, and at least one: a bounded list holds them when A has at
+    // most INLINE_MODES leaves)
+    match a.leaf_count() <= INLINE_MODES {
+        true => {
+            run_with::<D, L, S, InlineModes<D>>(a, bn, bs, bd, whole, checked, b, (nodes, sh, st))
+        }
+        false => run_with::<D, L, S, Folded<D>>(a, bn, bs, bd, whole, checked, b, (nodes, sh, st)),
+    }
+}
+
+/// [`run`] with the mode lists `M`.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn run_with<D: StrideLeaf, L: BLeaf, S: ASource<D>, M: ModeList<(i64, D)>>(
+    a: &S,
+    bn: &[u8],
+    bs: &[i64],
+    bd: &[L],
+    whole: bool,
+    checked: bool,
+    b: impl FnOnce() -> Layout,
+    (nodes, sh, st): Parts<'_>,
+) -> Result<()> {
     let (n0, l0) = (nodes.len(), sh.len());
-    let mut w = Walk::<D>::new();
+    let mut w = Walk::<D, M>::new();
     walk(a, bn, bs, bd, whole, &mut w, nodes, sh, st)?;
     if checked && !w.digits_accept() {
         let r = raw_layout(&nodes[n0..], &sh[l0..], &st[l0..]);
@@ -502,7 +531,9 @@ pub(crate) fn raw_layout(nodes: &[u8], sh: &[i64], st: &[Scalar]) -> Layout {
 pub(crate) trait ASource<D: StrideLeaf> {
     /// The fold of A's leaves on the axis `path` (all of A for `()`) into
     /// `out`.
-    fn fold_axis(&self, path: &[usize], out: &mut Folded<D>) -> Result<()>;
+    fn fold_axis(&self, path: &[usize], out: &mut impl ModeList<(i64, D)>) -> Result<()>;
+    /// The number of A's leaves (a bound on the modes of any axis fold).
+    fn leaf_count(&self) -> usize;
     /// `A(e)` for a coordinate value `e`.
     fn eval(&self, e: &Scalar) -> Result<Scalar>;
     /// A as given to the composition.
@@ -511,7 +542,7 @@ pub(crate) trait ASource<D: StrideLeaf> {
 
 impl<D: StrideLeaf> ASource<D> for View<'_> {
     #[inline]
-    fn fold_axis(&self, path: &[usize], out: &mut Folded<D>) -> Result<()> {
+    fn fold_axis(&self, path: &[usize], out: &mut impl ModeList<(i64, D)>) -> Result<()> {
         let (s, d) = match path {
             [] => (self.s, self.d),
             _ => (self.s.get(path)?, self.d.get(path)?),
@@ -523,6 +554,10 @@ impl<D: StrideLeaf> ASource<D> for View<'_> {
                 .zip(d.leaves().iter().map(D::of_scalar)),
             out,
         )
+    }
+    #[inline]
+    fn leaf_count(&self) -> usize {
+        self.s.leaves().len()
     }
     fn eval(&self, e: &Scalar) -> Result<Scalar> {
         self.layout().eval(HTuple::leaf(Some(e.clone())).as_ref())
@@ -540,8 +575,12 @@ struct Coalesced<'x> {
 }
 
 impl ASource<Scalar> for Coalesced<'_> {
-    fn fold_axis(&self, path: &[usize], out: &mut Folded<Scalar>) -> Result<()> {
+    fn fold_axis(&self, path: &[usize], out: &mut impl ModeList<(i64, Scalar)>) -> Result<()> {
         View::of(self.a_c).fold_axis(path, out)
+    }
+    #[inline]
+    fn leaf_count(&self) -> usize {
+        self.a_c.shape().leaves().len()
     }
     fn eval(&self, e: &Scalar) -> Result<Scalar> {
         match e {
@@ -677,40 +716,42 @@ impl BLeaf for Scalar {
 
 /// One codomain axis of A in the core: its path and A's coalesce_z'd
 /// modes on it.
-struct AxisModes<D> {
+struct AxisModes<M> {
     path: Path,
-    modes: Folded<D>,
+    modes: M,
 }
 
 /// The axes the core has read and its records.
-struct Walk<D> {
+struct Walk<D, M> {
     /// the axes read, in the order of first use: the first in place (the
     /// common case has one; a value moved into a list is copied whole)
-    first: AxisModes<D>,
+    first: AxisModes<M>,
     n_axes: usize,
-    more: Vec<AxisModes<D>>,
+    more: Vec<AxisModes<M>>,
     /// `(leaf of B, axis, t, v)` per term of a leaf `t:e` of B composed by
     /// the base case (`t != 1`, `e != 0`)
     terms: SmallVec<[(u32, u32, i64, i64); 8]>,
+    _d: std::marker::PhantomData<D>,
 }
 
-impl<D: StrideLeaf> Walk<D> {
+impl<D: StrideLeaf, M: ModeList<(i64, D)>> Walk<D, M> {
     #[inline(always)]
     fn new() -> Self {
         Walk {
             first: AxisModes {
                 path: Path::new(),
-                modes: Folded::new(),
+                modes: M::default(),
             },
             n_axes: 0,
             more: Vec::new(),
             terms: SmallVec::new(),
+            _d: std::marker::PhantomData,
         }
     }
 
     /// The axes read, in order.
     #[inline]
-    fn axes(&self) -> impl Iterator<Item = &AxisModes<D>> {
+    fn axes(&self) -> impl Iterator<Item = &AxisModes<M>> {
         std::iter::once(&self.first)
             .take(self.n_axes)
             .chain(self.more.iter())
@@ -742,7 +783,7 @@ impl<D: StrideLeaf> Walk<D> {
         } else {
             self.more.push(AxisModes {
                 path: Path::from_slice(path),
-                modes: Folded::new(),
+                modes: M::default(),
             });
             let last = self.more.len() - 1;
             &mut self.more[last]
@@ -750,7 +791,7 @@ impl<D: StrideLeaf> Walk<D> {
         self.n_axes += 1;
         a.fold_axis(path, &mut ax.modes)?;
         if ax.modes.is_empty() {
-            ax.modes.push((1, D::zero()));
+            ax.modes.push_mode((1, D::zero()))?;
         }
         Ok(self.n_axes - 1)
     }
@@ -769,23 +810,20 @@ impl<D: StrideLeaf> Walk<D> {
         v: i64,
         e: &L,
         fold: bool,
-        f: &mut Folded<D>,
+        f: &mut M,
     ) -> Result<()> {
         let modes = match ax {
             0 => &self.first.modes,
             _ => &self.more[ax - 1].modes,
         };
-        f.clear();
+        f.clear_modes();
         // (the extents' scratch list is a local of this base case, not a
         // field of the walk: a list read and written through the walk's
         // reference costs a store and a load per step)
         let mut rs = Ints::new();
         let r = match fold {
             true => base_case_into(modes, &t, &v, &mut rs, |s, d| fold_push(f, s, d)),
-            false => base_case_into(modes, &t, &v, &mut rs, |s, d| {
-                f.push((s, d));
-                Ok(())
-            }),
+            false => base_case_into(modes, &t, &v, &mut rs, |s, d| f.push_mode((s, d))),
         };
         r.map_err(|err| base_case_error(err, a, t, e))?;
         self.terms.push((j as u32, ax as u32, t, v));
@@ -873,19 +911,19 @@ impl<D: StrideLeaf> Walk<D> {
 /// first (an integer codomain), whatever B is.
 #[allow(clippy::too_many_arguments)]
 #[inline(never)]
-fn walk<D: StrideLeaf, L: BLeaf, S: ASource<D>>(
+fn walk<D: StrideLeaf, L: BLeaf, S: ASource<D>, M: ModeList<(i64, D)>>(
     a: &S,
     bn: &[u8],
     bs: &[i64],
     bd: &[L],
     whole: bool,
-    w: &mut Walk<D>,
+    w: &mut Walk<D, M>,
     nodes: &mut Nodes,
     sh: &mut Leaves<i64>,
     st: &mut Leaves<Scalar>,
 ) -> Result<()> {
     // the modes of the current base case, folded as they come
-    let mut f = Folded::new();
+    let mut f = M::default();
     if whole {
         w.axis(a, &[])?;
     }
@@ -970,18 +1008,18 @@ fn base_case_error<D: StrideLeaf, S: ASource<D>, L: BLeaf>(
 /// construction.
 #[allow(clippy::too_many_arguments)]
 #[cold]
-fn many_terms<D: StrideLeaf, L: BLeaf, S: ASource<D>>(
+fn many_terms<D: StrideLeaf, L: BLeaf, S: ASource<D>, M: ModeList<(i64, D)>>(
     a: &S,
     j: usize,
     t: i64,
     e: &L,
-    w: &mut Walk<D>,
+    w: &mut Walk<D, M>,
     nodes: &mut Nodes,
     sh: &mut Leaves<i64>,
     st: &mut Leaves<Scalar>,
 ) -> Result<()> {
     let mut result: Option<Layout> = None;
-    let mut f = Folded::new();
+    let mut f = M::default();
     for (v, path) in e.to_scalar().basis_repr() {
         let Scalar::Int(v) = v else {
             return Err(Error::type_(format!(
@@ -1386,7 +1424,7 @@ mod tests {
         let src = Coalesced { a_c: &a_c, a };
         let mut r = Layout::blank();
         let ((nodes, sh), st) = r.raw_mut();
-        let mut w = Walk::<Scalar>::new();
+        let mut w = Walk::<Scalar, Folded<Scalar>>::new();
         let (bs, bd) = (b.shape().leaves(), b.stride().leaves());
         walk(
             &src,

@@ -5,8 +5,7 @@
 //! cover A. rcute extends the complement to `size(A)` along each codomain
 //! axis, as the whitepaper and C++ CuTe do (section 21, item 2).
 
-use super::coalesce::Folded;
-use super::complement::int_complement_into;
+use super::complement::int_complement_then;
 use super::composition::{self, by_mode_append, layout_core_append, AOperand};
 use super::leaf::{int_strides_into, Ints};
 use crate::error::{Error, Result};
@@ -136,32 +135,38 @@ fn divide_core_append(
         // integer strides, an integer codomain: B' = (B, C) as integer
         // lists, C extended to size(A)
         let ext = HTuple::leaf(crate::shape::size(a.s)?);
-        let mut c = Folded::<i64>::new();
-        int_complement_into(b, Some(ext.as_ref()), &mut c)?;
-        let mut bn = Nodes::new();
-        bn.push(2);
-        bn.extend_from_slice(b.shape().as_ref().node_bytes());
-        let mut bs = Ints::from_slice(b.shape().leaves());
-        match c.len() {
-            0 => c.push((1, 0)),
-            1 => {}
-            n => crate::htuple::push_rank(&mut bn, n),
+        let done = int_complement_then(b, Some(ext.as_ref()), |c| {
+            let mut bn = Nodes::new();
+            bn.push(2);
+            bn.extend_from_slice(b.shape().as_ref().node_bytes());
+            let mut bs = Ints::from_slice(b.shape().leaves());
+            let c = match c.len() {
+                0 => &[(1, 0)],
+                1 => c,
+                n => {
+                    crate::htuple::push_rank(&mut bn, n);
+                    c
+                }
+            };
+            for &(x, y) in c {
+                bn.push(LEAF);
+                bs.push(x);
+                b_st.push(y);
+            }
+            let bc = || {
+                let st: SmallVec<[Scalar; 8]> = b_st.iter().map(|&v| Scalar::Int(v)).collect();
+                composition::raw_layout(&bn, &bs, &st)
+            };
+            let l0 = sh.len();
+            composition::int_core_append(a, &bn, &bs, &b_st, bc, nodes, sh, st)?;
+            if sh[l0..].iter().any(|&e| e <= 0) {
+                return composition::positive(&a, &bc(), &sh[l0..]);
+            }
+            Ok(())
+        })?;
+        if done.is_some() {
+            return Ok(());
         }
-        for &(x, y) in &c {
-            bn.push(LEAF);
-            bs.push(x);
-            b_st.push(y);
-        }
-        let bc = || {
-            let st: SmallVec<[Scalar; 8]> = b_st.iter().map(|&v| Scalar::Int(v)).collect();
-            composition::raw_layout(&bn, &bs, &st)
-        };
-        let l0 = sh.len();
-        composition::int_core_append(a, &bn, &bs, &b_st, bc, nodes, sh, st)?;
-        if sh[l0..].iter().any(|&e| e <= 0) {
-            return composition::positive(&a, &bc(), &sh[l0..]);
-        }
-        return Ok(());
     }
     // B' = (B, C), built in place
     let mut bc = Layout::blank();

@@ -9,7 +9,9 @@ use crate::htuple::HTuple;
 use crate::stride::Path;
 use crate::{int, Layout, Result, Scalar};
 
-use super::coalesce::{coalesce, drop_trailing_unit, fold_into, fold_push, Folded};
+use super::coalesce::{
+    coalesce, drop_trailing_unit, fold_into, fold_push, Folded, InlineModes, ModeList, INLINE_MODES,
+};
 use super::codomain::{coprofile, int_codomain};
 use super::leaf::{sort_stable_by, unwrapped_into, StrideLeaf};
 
@@ -34,14 +36,33 @@ fn folded_modes_into<D: StrideLeaf>(
     modes: impl IntoIterator<Item = (i64, D)>,
     out: &mut Modes<D>,
 ) -> Result<()> {
-    let mut f = Folded::<D>::new();
+    let modes = modes.into_iter();
+    // (the fold makes no more modes than it is given)
+    if modes.size_hint().1.is_some_and(|n| n <= INLINE_MODES) {
+        folded_modes_with(modes, InlineModes::<D>::new(), out)
+    } else {
+        folded_modes_with(modes, Folded::<D>::new(), out)
+    }
+}
+
+/// [`folded_modes_into`] with the scratch list `f`.
+#[inline(always)]
+fn folded_modes_with<D: StrideLeaf>(
+    modes: impl Iterator<Item = (i64, D)>,
+    mut f: impl ModeList<(i64, D)>,
+    out: &mut Modes<D>,
+) -> Result<()> {
     fold_into(modes, &mut f)?;
     out.clear();
     let mut pp: i64 = 1;
     let n = f.len();
-    // (drained: moving the list into an iterator would copy it)
-    for (k, (s, d)) in f.drain(..).enumerate() {
-        out.push(Mode { s, d, pp });
+    for (k, (s, d)) in f.iter_mut().enumerate() {
+        let s = *s;
+        out.push(Mode {
+            s,
+            d: std::mem::replace(d, D::zero()),
+            pp,
+        });
         if k + 1 < n {
             pp = int::mul(pp, s)?;
         }
@@ -258,8 +279,23 @@ fn f2_on_axis(d: &Scalar, axis: Option<&Path>) -> Scalar {
 /// coalesced into `out`.
 fn walk_chain_into<D: StrideLeaf>(chain: &mut Modes<D>, e: D, out: &mut Layout) -> Result<()> {
     sort_stable_by(chain, |x, y| x.d.try_cmp(&y.d))?;
+    // (at most one mode per mode of the chain)
+    if chain.len() <= INLINE_MODES {
+        walk_chain_with(chain, e, InlineModes::<i64>::new(), out)
+    } else {
+        walk_chain_with(chain, e, Folded::<i64>::new(), out)
+    }
+}
+
+/// [`walk_chain_into`] on the sorted chain with the list `res`.
+#[inline(always)]
+fn walk_chain_with<D: StrideLeaf>(
+    chain: &Modes<D>,
+    e: D,
+    mut res: impl ModeList<(i64, i64)>,
+    out: &mut Layout,
+) -> Result<()> {
     let mut cur = e;
-    let mut res = Folded::<i64>::new();
     for m in chain.iter() {
         if m.d.is_zero() || m.s == 1 || m.d != cur {
             continue;

@@ -15,7 +15,6 @@ use crate::htuple::{push_rank, Leaves, Nodes, MAX_DEPTH};
 use crate::layout::{Layout, View};
 use crate::stride::Scalar;
 
-use super::coalesce::Folded;
 use super::composition::by_mode_append;
 use super::composition::{layout_core_append, positive, AOperand, Parts};
 use super::divide::{int_tiler, rank_fits, regroup};
@@ -157,15 +156,18 @@ fn tail_append(
 ) -> Result<()> {
     let l0 = sh.len();
     // integer strides: the complement's modes as a list, not a layout
-    let mut modes = Folded::<i64>::new();
-    if super::complement::int_complement_into(a, None, &mut modes)? {
-        if modes.is_empty() {
-            modes.push((1, 0));
-        }
-        layout_core_append(AOperand::Modes(&modes), b, true, nodes, sh, st)?;
+    let int = super::complement::int_complement_then(a, None, |modes| {
+        let modes = match modes {
+            [] => &[(1, 0)],
+            m => m,
+        };
+        layout_core_append(AOperand::Modes(modes), b, true, nodes, sh, st)?;
         if sh[l0..].iter().any(|&e| e <= 0) {
-            return positive(&AOperand::Modes(&modes), b, &sh[l0..]);
+            return positive(&AOperand::Modes(modes), b, &sh[l0..]);
         }
+        Ok(())
+    })?;
+    if int.is_some() {
         return Ok(());
     }
     let mut c = Layout::blank();
