@@ -281,8 +281,17 @@ pub(crate) fn digits_pass<D>(
         return recs.into_iter().all(|(_, e)| e >= 0);
     }
     let top = s.len() - 1;
-    let mut sums_v: SmallVec<[i128; 8]> = SmallVec::from_elem(0, top);
-    let sums: &mut [i128] = &mut sums_v;
+    // (a plain array for the usual few digits: cheaper to make than a
+    // small vector, and indexed without a test of where it is stored)
+    let mut inline = [0i128; 8];
+    let mut heap = Vec::new();
+    let sums: &mut [i128] = match inline.get_mut(..top) {
+        Some(v) => v,
+        None => {
+            heap.resize(top, 0);
+            &mut heap
+        }
+    };
     for (t, e) in recs {
         if e < 0 || digit_box(s, e, t, |i, m| sums[i] += m).is_none() {
             return false;

@@ -486,6 +486,25 @@ mod tests {
     use super::*;
     use crate::testing::Rng;
 
+    /// A bounded list that is full refuses a mode with an error (no
+    /// panic), where the growable list takes it; both fold alike below
+    /// the bound.
+    #[test]
+    fn bounded_list_full_is_an_error() {
+        // modes that never merge: strides 0, 2, 0, 2, ...
+        let modes = (0..INLINE_MODES as i64 + 1).map(|k| (3, 2 * (k % 2)));
+        let mut inline = InlineModes::<i64>::new();
+        let err = fold_into(modes.clone(), &mut inline).unwrap_err();
+        assert_eq!(err.kind(), crate::ErrorKind::Value);
+        assert!(err.message().contains("bounded list"), "{}", err.message());
+        let mut heap = Folded::<i64>::new();
+        fold_into(modes.clone(), &mut heap).unwrap();
+        assert_eq!(heap.len(), INLINE_MODES + 1);
+        let mut inline = InlineModes::<i64>::new();
+        fold_into(modes.clone().take(INLINE_MODES), &mut inline).unwrap();
+        assert_eq!(&inline[..], &heap[..INLINE_MODES]);
+    }
+
     /// The `i64` and the `Scalar` instantiations of coalesce give the same
     /// layout or the same error kind on integer-strided layouts (their
     /// merge rules are written separately).

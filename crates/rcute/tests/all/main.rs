@@ -31,6 +31,7 @@ mod docs_examples;
 mod extended;
 mod filter;
 mod htuple;
+mod inline_lists;
 mod inverse;
 mod layout;
 mod layout_add;
