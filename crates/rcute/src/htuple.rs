@@ -51,7 +51,7 @@ fn decode(nodes: &[u8]) -> (u32, usize) {
 /// The extent of the sub-tree starting at `nodes[0]`: its node bytes and
 /// its number of leaves.
 #[inline]
-fn extent(nodes: &[u8]) -> (usize, usize) {
+pub(crate) fn extent(nodes: &[u8]) -> (usize, usize) {
     let mut i = 0;
     let mut pending: u64 = 1;
     let mut leaves = 0;

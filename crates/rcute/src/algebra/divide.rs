@@ -9,12 +9,13 @@ use super::complement::int_complement_then;
 use super::composition::{self, by_mode_append, layout_core_append, AOperand};
 use super::leaf::{int_strides_into, Ints};
 use crate::error::{Error, Result};
-use crate::htuple::{Builder, HRef, HTuple, Leaves, Nodes, LEAF, MAX_DEPTH};
+use crate::htuple::{append, Builder, HRef, HTuple, Leaves, Nodes, LEAF, MAX_DEPTH};
 use crate::layout::{Layout, View};
 use crate::stride::Scalar;
 use crate::tiler::tiler_to_layout;
 use crate::tiler::{Tiler, TilerRef};
 use smallvec::SmallVec;
+use std::ops::Range;
 
 /// `logical_divide(A, B)` (`docs/operations.md`; C++ CuTe `logical_divide`).
 ///
@@ -373,8 +374,7 @@ pub(crate) fn zipped_divide_into(a: &Layout, b: &TilerRef<'_>, out: &mut Layout)
                 || matches!(t, TilerRef::Layout(_) | TilerRef::Borrowed(_))
         });
         if !a.is_leaf() && k >= 2 && k <= a.rank() && items && a.has_integer_strides() {
-            let mut d = Layout::blank();
-            if zip_modes_into(a, ts, &mut d, out).is_ok() {
+            if zip_modes_into(a, ts, out).is_ok() {
                 return Ok(());
             }
         }
@@ -383,44 +383,74 @@ pub(crate) fn zipped_divide_into(a: &Layout, b: &TilerRef<'_>, out: &mut Layout)
     Ok(())
 }
 
-/// The mode-by-mode divide of `a` by the items `ts` (into `d`), zipped
-/// into `out` from views of its modes.
-fn zip_modes_into(a: &Layout, ts: &[TilerRef<'_>], d: &mut Layout, out: &mut Layout) -> Result<()> {
-    {
-        let ((nodes, sh), st) = d.raw_mut();
-        by_mode_append(
-            View::of(a),
-            ts,
-            nodes,
-            sh,
-            st,
-            &mut |m, t, nodes, sh, st| divide_append(m, t, 1, nodes, sh, st),
-        )?;
-    }
-    let k = ts.len();
-    // the two halves of each divided mode, read in one pass over the modes
-    let mut halves: SmallVec<[(View<'_>, View<'_>); 4]> = SmallVec::new();
-    for m in View::of(d).modes().take(k) {
-        match pair(m) {
-            Some(h) => halves.push(h),
-            None => return Err(not_pair()),
-        }
-    }
+/// The mode-by-mode divide of `a` by the items `ts`, built in `out`, then
+/// zipped there: the divided modes `(X_i, Y_i)` become
+/// `((X_0, ..., X_k), (Y_0, ..., Y_k, A's other modes))`. The leaves are
+/// moved in place (the `Y` blocks rotated behind the `X` blocks) and the
+/// node bytes rebuilt; no second layout is made.
+fn zip_modes_into(a: &Layout, ts: &[TilerRef<'_>], out: &mut Layout) -> Result<()> {
     out.reset();
     let ((nodes, sh), st) = out.raw_mut();
-    nodes.push(2);
-    crate::htuple::push_rank(nodes, k);
-    for (h, _) in &halves {
-        h.push_into(nodes, sh, st);
+    // where each divided mode starts: (node byte, leaf)
+    let mut starts: SmallVec<[(usize, usize); 4]> = SmallVec::new();
+    by_mode_append(
+        View::of(a),
+        ts,
+        nodes,
+        sh,
+        st,
+        &mut |m, t, nodes, sh, st| {
+            starts.push((nodes.len(), sh.len()));
+            divide_append(m, t, 1, nodes, sh, st)
+        },
+    )?;
+    // each divided mode is a pair: the node bytes of X and of Y, where its
+    // leaves start and how many X has
+    let mut halves: SmallVec<[(Range<usize>, Range<usize>, usize, usize); 4]> = SmallVec::new();
+    let mut rest = nodes.len();
+    for &(n0, l0) in &starts {
+        if nodes.get(n0) != Some(&2) {
+            return Err(not_pair());
+        }
+        let (xn, xl) = crate::htuple::extent(&nodes[n0 + 1..]);
+        let (yn, _) = crate::htuple::extent(&nodes[n0 + 1 + xn..]);
+        halves.push((n0 + 1..n0 + 1 + xn, n0 + 1 + xn..n0 + 1 + xn + yn, l0, xl));
+        rest = n0 + 1 + xn + yn;
     }
-    crate::htuple::push_rank(nodes, a.rank());
-    for (_, h) in &halves {
-        h.push_into(nodes, sh, st);
+    // (element by element: library copies of a few bytes cost more)
+    let mut zipped = Nodes::new();
+    zipped.push(2);
+    crate::htuple::push_rank(&mut zipped, starts.len());
+    for (x, _, _, _) in &halves {
+        append(&mut zipped, nodes[x.clone()].iter().copied());
     }
-    for m in View::of(d).modes().skip(k) {
-        m.push_into(nodes, sh, st);
+    crate::htuple::push_rank(&mut zipped, a.rank());
+    for (_, y, _, _) in &halves {
+        append(&mut zipped, nodes[y.clone()].iter().copied());
+    }
+    append(&mut zipped, nodes[rest..].iter().copied());
+    *nodes = zipped;
+    // leaves `X_0 Y_0 X_1 Y_1 ...`: each `X_i` rotated in front of the `Y`
+    // blocks before it
+    if let Some(&(_, _, y0, _)) = halves.first() {
+        let mut ys = y0 + halves[0].3;
+        for &(_, _, li, xl) in &halves[1..] {
+            rotate_right(&mut sh[ys..li + xl], xl);
+            rotate_right(&mut st[ys..li + xl], xl);
+            ys += xl;
+        }
     }
     Ok(())
+}
+
+/// `v.rotate_right(k)` by three reversals (swaps in place: the library's
+/// rotation copies through `memmove`, which costs more on a few items).
+#[inline]
+fn rotate_right<T>(v: &mut [T], k: usize) {
+    let n = v.len();
+    v.reverse();
+    v[..k].reverse();
+    v[k..n].reverse();
 }
 
 /// The two modes of `m` when it is a rank-2 tuple.
@@ -578,8 +608,8 @@ mod tests {
             let TilerRef::Tuple(ts) = &b else {
                 unreachable!()
             };
-            let (mut d, mut f) = (Layout::blank(), Layout::blank());
-            if zip_modes_into(&a, ts, &mut d, &mut f).is_ok() {
+            let mut f = Layout::blank();
+            if zip_modes_into(&a, ts, &mut f).is_ok() {
                 fast += 1;
                 assert_eq!(g.as_ref().ok(), Some(&f), "zipped_divide({a}, {b})");
             }
