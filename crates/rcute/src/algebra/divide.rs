@@ -373,10 +373,14 @@ pub(crate) fn zipped_divide_into(a: &Layout, b: &TilerRef<'_>, out: &mut Layout)
             matches!(t, TilerRef::Int(n) if *n > 0)
                 || matches!(t, TilerRef::Layout(_) | TilerRef::Borrowed(_))
         });
-        if !a.is_leaf() && k >= 2 && k <= a.rank() && items && a.has_integer_strides() {
-            if zip_modes_into(a, ts, out).is_ok() {
-                return Ok(());
-            }
+        if !a.is_leaf()
+            && k >= 2
+            && k <= a.rank()
+            && items
+            && a.has_integer_strides()
+            && zip_modes_into(a, ts, out).is_ok()
+        {
+            return Ok(());
         }
     }
     *out = zipped_divide_general(a, b)?;
@@ -406,7 +410,8 @@ fn zip_modes_into(a: &Layout, ts: &[TilerRef<'_>], out: &mut Layout) -> Result<(
     )?;
     // each divided mode is a pair: the node bytes of X and of Y, where its
     // leaves start and how many X has
-    let mut halves: SmallVec<[(Range<usize>, Range<usize>, usize, usize); 4]> = SmallVec::new();
+    type Halves = (Range<usize>, Range<usize>, usize, usize);
+    let mut halves: SmallVec<[Halves; 4]> = SmallVec::new();
     let mut rest = nodes.len();
     for &(n0, l0) in &starts {
         if nodes.get(n0) != Some(&2) {
