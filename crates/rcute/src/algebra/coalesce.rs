@@ -30,7 +30,7 @@ pub(crate) const INLINE_MODES: usize = 8;
 /// kernels write into where the operands bound the list (a layout of at
 /// most that many leaves). Unlike [`Folded`] it has no heap form, so no
 /// access tests where its storage is; over the benchmark cases that made
-/// the kernels about 15% faster.
+/// them about 10% faster (`docs/design.md`, "Bounded mode lists").
 pub(crate) type InlineModes<D> = ArrayVec<(i64, D), INLINE_MODES>;
 
 /// A list the folds write into: [`Folded`] (any length) or

@@ -586,6 +586,30 @@ mod tests {
 
     const STRIDES: &[i64] = &[0, 1, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, -1, -2, 5, 7];
 
+    /// The in-place zip on layouts whose ranks take the wide node encoding
+    /// (254 modes or more), for A and for the tiler: the same layout as
+    /// the division by `tiler_to_layout(B)`.
+    #[test]
+    fn zipped_divide_wide_ranks() {
+        use crate::Tiler;
+        let n = 300;
+        let mut s = vec![1i64; n];
+        let mut d = vec![Scalar::Int(0); n];
+        (s[0], s[1], d[0], d[1]) = (4, 6, Scalar::Int(1), Scalar::Int(4));
+        let a = Layout::new(HTuple::flat(s), HTuple::flat(d)).unwrap();
+        for k in [2, 260] {
+            let mut ts: Vec<Tiler> = vec![TilerRef::Int(1); k];
+            (ts[0], ts[1]) = (TilerRef::Int(2), TilerRef::Int(3));
+            let mut f = Layout::blank();
+            zip_modes_into(&a, &ts, &mut f).unwrap();
+            let g = zipped_divide_general(&a, &TilerRef::Tuple(ts)).unwrap();
+            assert_eq!(f, g, "k = {k}");
+            assert_eq!(f.rank(), 2);
+            assert_eq!(f.shape().as_ref().mode(0).unwrap().rank(), k);
+            assert_eq!(f.shape().as_ref().mode(1).unwrap().rank(), n);
+        }
+    }
+
     /// The mode-by-mode zipped_divide agrees with dividing by
     /// `tiler_to_layout(B)` wherever it answers.
     #[test]
