@@ -74,9 +74,10 @@ pub(crate) fn extent(nodes: &[u8]) -> (usize, usize) {
 }
 
 /// Appends the items of `it` to `v`: one reservation, then one push per
-/// item. For the few items of a layout's modes this takes about a third of
-/// the instructions of `SmallVec::extend` (whose setup dominates at these
-/// lengths; measured with callgrind on the benchmark cases).
+/// item. For the few items of a layout's modes this executes fewer
+/// instructions than `SmallVec::extend` (whose setup dominates at these
+/// lengths; callgrind), with no measurable difference in time
+/// (`docs/design.md`, "Bounded mode lists").
 #[inline(always)]
 pub(crate) fn append<A: smallvec::Array>(
     v: &mut SmallVec<A>,
