@@ -73,28 +73,12 @@ pub(crate) fn extent(nodes: &[u8]) -> (usize, usize) {
     (i, leaves)
 }
 
-/// Appends the items of `it` to `v`: one reservation, then one push per
-/// item. For the few items of a layout's modes this executes fewer
-/// instructions than `SmallVec::extend` (whose setup dominates at these
-/// lengths; callgrind), with no measurable difference in time
-/// (`docs/design.md`, "Bounded mode lists").
-#[inline(always)]
-pub(crate) fn append<A: smallvec::Array>(
-    v: &mut SmallVec<A>,
-    it: impl ExactSizeIterator<Item = A::Item>,
-) {
-    v.reserve(it.len());
-    for x in it {
-        v.push(x);
-    }
-}
-
 /// The node bytes of a flat tuple of `n` leaves (as [`Builder`] writes them).
 #[inline]
 fn flat_nodes(n: usize) -> Nodes {
     let mut nodes = Nodes::new();
     push_rank(&mut nodes, n);
-    append(&mut nodes, std::iter::repeat_n(LEAF, n));
+    nodes.extend(std::iter::repeat_n(LEAF, n));
     nodes
 }
 

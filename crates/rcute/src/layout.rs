@@ -66,10 +66,9 @@ impl<'x> View<'x> {
     ) {
         // (element by element: the lists are short, and `extend_from_slice`
         // makes two library calls, a `memmove` and a `memcpy`, per list)
-        use crate::htuple::append;
-        append(nodes, self.s.node_bytes().iter().copied());
-        append(sh, self.s.leaves().iter().copied());
-        append(st, self.d.leaves().iter().cloned());
+        nodes.extend(self.s.node_bytes().iter().copied());
+        sh.extend(self.s.leaves().iter().copied());
+        st.extend(self.d.leaves().iter().cloned());
     }
 }
 

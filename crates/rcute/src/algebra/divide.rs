@@ -9,7 +9,7 @@ use super::complement::int_complement_then;
 use super::composition::{self, by_mode_append, layout_core_append, AOperand};
 use super::leaf::{int_strides_into, Ints};
 use crate::error::{Error, Result};
-use crate::htuple::{append, Builder, HRef, HTuple, Leaves, Nodes, LEAF, MAX_DEPTH};
+use crate::htuple::{Builder, HRef, HTuple, Leaves, Nodes, LEAF, MAX_DEPTH};
 use crate::layout::{Layout, View};
 use crate::stride::Scalar;
 use crate::tiler::tiler_to_layout;
@@ -427,13 +427,13 @@ fn zip_modes_into(a: &Layout, ts: &[TilerRef<'_>], out: &mut Layout) -> Result<(
     zipped.push(2);
     crate::htuple::push_rank(&mut zipped, starts.len());
     for (x, _, _, _) in &halves {
-        append(&mut zipped, nodes[x.clone()].iter().copied());
+        zipped.extend(nodes[x.clone()].iter().copied());
     }
     crate::htuple::push_rank(&mut zipped, a.rank());
     for (_, y, _, _) in &halves {
-        append(&mut zipped, nodes[y.clone()].iter().copied());
+        zipped.extend(nodes[y.clone()].iter().copied());
     }
-    append(&mut zipped, nodes[rest..].iter().copied());
+    zipped.extend(nodes[rest..].iter().copied());
     *nodes = zipped;
     // leaves `X_0 Y_0 X_1 Y_1 ...`: each `X_i` rotated in front of the `Y`
     // blocks before it

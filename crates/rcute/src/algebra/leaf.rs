@@ -443,11 +443,11 @@ pub(crate) fn push_flat<D: StrideLeaf>(
             st.push(d.clone().into_scalar());
         }
         _ => {
-            // (each list reserved once: one capacity check per list)
+            // (each list extended at once: one capacity check per list)
             push_rank(nodes, modes.len());
-            crate::htuple::append(nodes, std::iter::repeat_n(LEAF, modes.len()));
-            crate::htuple::append(sh, modes.iter().map(|m| m.0));
-            crate::htuple::append(st, modes.iter().map(|m| m.1.clone().into_scalar()));
+            nodes.extend(std::iter::repeat_n(LEAF, modes.len()));
+            sh.extend(modes.iter().map(|m| m.0));
+            st.extend(modes.iter().map(|m| m.1.clone().into_scalar()));
         }
     }
 }
