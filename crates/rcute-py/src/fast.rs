@@ -552,7 +552,7 @@ unsafe fn build_tiler<'a>(ob: &Bound<'_, PyAny>, depth: usize) -> Option<TilerRe
             // SAFETY: `x` is held by `ob` (the caller's contract)
             items.push(unsafe { build_tiler(&x, depth + 1) }?);
         }
-        return Some(TilerRef::Tuple(items));
+        return Some(TilerRef::Tuple(items.into()));
     }
     if ob.is_none() {
         return Some(TilerRef::None);

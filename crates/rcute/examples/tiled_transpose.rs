@@ -30,7 +30,7 @@ where
             dst.layout()
         )));
     }
-    let tiler = Tiler::Tuple(vec![Tiler::Int(bm), Tiler::Int(bn)]);
+    let tiler = Tiler::Tuple(vec![Tiler::Int(bm), Tiler::Int(bn)].into());
     let ident = identity_tensor((m, n))?;
     let (tm, tn) = (int::ceil_div(m, bm)?, int::ceil_div(n, bn)?);
     for j in 0..tn {

@@ -88,7 +88,7 @@ pub use layout::{Layout, Stride, SymLayout};
 pub use shape::{Coord, Shape};
 pub use stride::Scalar;
 pub use swizzle::{Swizzle, SwizzledLayout};
-pub use tiler::{IntoTiler, Tiler, TilerRef};
+pub use tiler::{IntoTiler, Tiler, TilerItems, TilerRef};
 
 /// The README's Rust examples, run as doctests.
 #[cfg(doctest)]

@@ -1690,7 +1690,7 @@ through_inner! {
     /// // C++: logical_divide(composition(Swizzle<3,3,3>{}, Layout<Shape<_8,_64>,Stride<_64,_1>>{}), make_tile(_8{},_8{}))
     /// let l = Layout::row_major(HTuple::flat([8, 64])).unwrap();
     /// let s = SwizzledLayout::new(Swizzle::new(3, 3, 3).unwrap(), l).unwrap();
-    /// let t = Tiler::Tuple(vec![Tiler::Int(8), Tiler::Int(8)]);
+    /// let t = Tiler::Tuple(vec![Tiler::Int(8), Tiler::Int(8)].into());
     /// assert_eq!(format!("{:#}", s.logical_divide(&t).unwrap()),
     ///            "Sw<3,3,3> o ((8,1),(8,8)):((64,512),(1,8))");
     /// ```
@@ -1702,7 +1702,7 @@ through_inner! {
     /// use rcute::{Layout, HTuple, Swizzle, SwizzledLayout, Tiler};
     /// let l = Layout::row_major(HTuple::flat([8, 64])).unwrap();
     /// let s = SwizzledLayout::new(Swizzle::new(3, 3, 3).unwrap(), l).unwrap();
-    /// let t = Tiler::Tuple(vec![Tiler::Int(8), Tiler::Int(8)]);
+    /// let t = Tiler::Tuple(vec![Tiler::Int(8), Tiler::Int(8)].into());
     /// assert_eq!(format!("{:#}", s.zipped_divide(&t).unwrap()),
     ///            "Sw<3,3,3> o ((8,8),(1,8)):((64,1),(512,8))");
     /// ```
@@ -1714,7 +1714,7 @@ through_inner! {
     /// use rcute::{Layout, HTuple, Swizzle, SwizzledLayout, Tiler};
     /// let l = Layout::row_major(HTuple::flat([8, 64])).unwrap();
     /// let s = SwizzledLayout::new(Swizzle::new(3, 3, 3).unwrap(), l).unwrap();
-    /// let t = Tiler::Tuple(vec![Tiler::Int(8), Tiler::Int(8)]);
+    /// let t = Tiler::Tuple(vec![Tiler::Int(8), Tiler::Int(8)].into());
     /// assert_eq!(format!("{:#}", s.tiled_divide(&t).unwrap()),
     ///            "Sw<3,3,3> o ((8,8),1,8):((64,1),512,8)");
     /// ```
@@ -1726,7 +1726,7 @@ through_inner! {
     /// use rcute::{Layout, HTuple, Swizzle, SwizzledLayout, Tiler};
     /// let l = Layout::row_major(HTuple::flat([8, 64])).unwrap();
     /// let s = SwizzledLayout::new(Swizzle::new(3, 3, 3).unwrap(), l).unwrap();
-    /// let t = Tiler::Tuple(vec![Tiler::Int(8), Tiler::Int(8)]);
+    /// let t = Tiler::Tuple(vec![Tiler::Int(8), Tiler::Int(8)].into());
     /// assert_eq!(format!("{:#}", s.flat_divide(&t).unwrap()),
     ///            "Sw<3,3,3> o (8,8,1,8):(64,1,512,8)");
     /// ```
@@ -1806,7 +1806,7 @@ through_inner! {
     /// use rcute::{Layout, HTuple, Swizzle, SwizzledLayout, Tiler};
     /// let l = Layout::column_major(HTuple::flat([2, 4, 8])).unwrap();
     /// let s = SwizzledLayout::new(Swizzle::new(3, 3, 3).unwrap(), l).unwrap();
-    /// let p = Tiler::Tuple(vec![Tiler::Int(1), Tiler::Int(1), Tiler::Int(1)]);
+    /// let p = Tiler::Tuple(vec![Tiler::Int(1), Tiler::Int(1), Tiler::Int(1)].into());
     /// assert_eq!(s.coalesce_by_mode(&p).unwrap().to_string(), "SW_3_3_3 o (2, 4, 8):(1, 2, 8)");
     /// ```
     coalesce_by_mode => crate::algebra::coalesce_by_mode;

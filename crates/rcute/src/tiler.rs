@@ -19,7 +19,7 @@ use crate::stride::Scalar;
 ///
 /// ```
 /// use rcute::{Tiler, tiler::tiler_to_layout};
-/// let t = Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(5)]);
+/// let t = Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(5)].into());
 /// assert_eq!(tiler_to_layout(&t).unwrap().to_string(), "(4, 5):(1@0, 1@1)");
 /// ```
 #[derive(Clone, Debug, PartialEq)]
@@ -34,7 +34,77 @@ pub enum TilerRef<'a> {
     /// A borrowed layout (same meaning as [`TilerRef::Layout`]).
     Borrowed(&'a Layout),
     /// A tuple of tilers (by-mode).
-    Tuple(Vec<TilerRef<'a>>),
+    Tuple(TilerItems<'a>),
+}
+
+/// The items of a tuple tiler ([`TilerRef::Tuple`]): owned (a `Vec`) or
+/// borrowed (a slice, so a tuple tiler can be built on the stack without a
+/// heap allocation, as the typed API's [`IntoTiler::with_tiler`] does for
+/// Rust tuples). Either way it reads as a slice of tilers.
+///
+/// ```
+/// use rcute::{TilerItems, TilerRef};
+/// let owned = TilerRef::Tuple(vec![TilerRef::Int(4), TilerRef::None].into());
+/// let items = [TilerRef::Int(4), TilerRef::None];
+/// let borrowed = TilerRef::Tuple(TilerItems::Borrowed(&items));
+/// assert_eq!(owned, borrowed);
+/// assert_eq!(borrowed.to_string(), "(4, None)");
+/// ```
+#[derive(Clone, Debug)]
+pub enum TilerItems<'a> {
+    /// Items held in a `Vec`.
+    Owned(Vec<TilerRef<'a>>),
+    /// Items borrowed from a slice.
+    Borrowed(&'a [TilerRef<'a>]),
+}
+
+impl<'a> TilerItems<'a> {
+    /// The items as an owned `Vec` (a borrowed slice is cloned).
+    pub fn into_vec(self) -> Vec<TilerRef<'a>> {
+        match self {
+            TilerItems::Owned(v) => v,
+            TilerItems::Borrowed(s) => s.to_vec(),
+        }
+    }
+}
+
+impl<'a> std::ops::Deref for TilerItems<'a> {
+    type Target = [TilerRef<'a>];
+    #[inline]
+    fn deref(&self) -> &[TilerRef<'a>] {
+        match self {
+            TilerItems::Owned(v) => v,
+            TilerItems::Borrowed(s) => s,
+        }
+    }
+}
+
+impl PartialEq for TilerItems<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl<'b, 'a> IntoIterator for &'b TilerItems<'a> {
+    type Item = &'b TilerRef<'a>;
+    type IntoIter = std::slice::Iter<'b, TilerRef<'a>>;
+    #[inline]
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl<'a> From<Vec<TilerRef<'a>>> for TilerItems<'a> {
+    #[inline]
+    fn from(v: Vec<TilerRef<'a>>) -> Self {
+        TilerItems::Owned(v)
+    }
+}
+
+impl<'a> FromIterator<TilerRef<'a>> for TilerItems<'a> {
+    fn from_iter<I: IntoIterator<Item = TilerRef<'a>>>(it: I) -> Self {
+        TilerItems::Owned(it.into_iter().collect())
+    }
 }
 
 /// An owned tiler (no borrowed layouts).
@@ -80,7 +150,7 @@ impl<'a> TilerRef<'a> {
             TilerRef::Layout(l) => TilerRef::Layout(l),
             TilerRef::Borrowed(l) => TilerRef::Layout(l.clone()),
             TilerRef::Tuple(v) => {
-                TilerRef::Tuple(v.into_iter().map(TilerRef::into_owned).collect())
+                TilerRef::Tuple(v.into_vec().into_iter().map(TilerRef::into_owned).collect())
             }
         }
     }
@@ -183,6 +253,15 @@ impl<'a, X: IntoTiler<'a>, const N: usize> IntoTiler<'a> for [X; N] {
                 .collect::<Result<_>>()?,
         ))
     }
+    #[inline]
+    fn with_tiler<R>(self, f: impl FnOnce(&TilerRef<'_>) -> Result<R>) -> Result<R> {
+        // the items on the stack: no heap allocation for the tuple
+        let mut items = arrayvec::ArrayVec::<TilerRef<'a>, N>::new();
+        for x in self {
+            items.push(x.into_tiler()?);
+        }
+        f(&TilerRef::Tuple(TilerItems::Borrowed(&items)))
+    }
 }
 
 impl<'a, X: IntoTiler<'a>> IntoTiler<'a> for Vec<X> {
@@ -212,7 +291,14 @@ macro_rules! tuple_tilers {
         impl<'a, $($n: IntoTiler<'a>),+> IntoTiler<'a> for ($($n,)+) {
             fn into_tiler(self) -> Result<TilerRef<'a>> {
                 let ($($n,)+) = self;
-                Ok(TilerRef::Tuple(vec![$($n.into_tiler()?),+]))
+                Ok(TilerRef::Tuple(vec![$($n.into_tiler()?),+].into()))
+            }
+            #[inline]
+            fn with_tiler<R>(self, f: impl FnOnce(&TilerRef<'_>) -> Result<R>) -> Result<R> {
+                // the items on the stack: no heap allocation for the tuple
+                let ($($n,)+) = self;
+                let items = [$($n.into_tiler()?),+];
+                f(&TilerRef::Tuple(TilerItems::Borrowed(&items)))
             }
         }
     )*};

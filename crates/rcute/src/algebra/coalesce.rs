@@ -457,7 +457,7 @@ impl<'p, 't> Prof<'p, 't> {
 /// let s = HTuple::tuple([HTuple::leaf(2i64), HTuple::flat([1i64, 6])]);
 /// let d = HTuple::tuple([HTuple::leaf(Scalar::Int(1)), HTuple::flat([Scalar::Int(6), Scalar::Int(2)])]);
 /// let a = Layout::new(s, d).unwrap();
-/// let p = Tiler::Tuple(vec![Tiler::Int(1), Tiler::Int(1)]);
+/// let p = Tiler::Tuple(vec![Tiler::Int(1), Tiler::Int(1)].into());
 /// assert_eq!(coalesce_by_mode(&a, &p).unwrap().to_string(), "(2, 6):(1, 2)");
 /// ```
 pub fn coalesce_by_mode(a: &Layout, profile: &TilerRef<'_>) -> Result<Layout> {
@@ -473,7 +473,7 @@ pub fn coalesce_by_mode(a: &Layout, profile: &TilerRef<'_>) -> Result<Layout> {
 /// let s = HTuple::tuple([HTuple::leaf(3i64), HTuple::flat([2i64, 6, 1])]);
 /// let d = HTuple::tuple([HTuple::leaf(Scalar::Int(1)), HTuple::flat([Scalar::Int(3), Scalar::Int(6), Scalar::Int(5)])]);
 /// let a = Layout::new(s, d).unwrap();
-/// let p = Tiler::Tuple(vec![Tiler::None, Tiler::Int(1)]);
+/// let p = Tiler::Tuple(vec![Tiler::None, Tiler::Int(1)].into());
 /// assert_eq!(coalesce_z_by_mode(&a, &p).unwrap().to_string(), "(3, (12, 1)):(1, (3, 5))");
 /// ```
 pub fn coalesce_z_by_mode(a: &Layout, profile: &TilerRef<'_>) -> Result<Layout> {

@@ -209,7 +209,7 @@ pub(crate) fn int_codomain(a: &Layout) -> Result<bool> {
 ///
 /// ```
 /// use rcute::{Tiler, algebra::codomain::coprofile_tiler};
-/// let t = Tiler::Tuple(vec![Tiler::None, Tiler::Int(4)]);
+/// let t = Tiler::Tuple(vec![Tiler::None, Tiler::Int(4)].into());
 /// assert_eq!(coprofile_tiler(&t).unwrap().to_string(), "(0, 0)");
 /// assert_eq!(coprofile_tiler(&Tiler::Int(24)).unwrap().to_string(), "0");
 /// ```

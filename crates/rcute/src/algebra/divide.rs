@@ -105,7 +105,7 @@ pub(crate) fn rank_fits(a: View<'_>, ts: &[TilerRef<'_>], op_name: &str) -> Resu
     if a.s.rank() < ts.len() {
         return Err(Error::rank(format!(
             "{op_name}: Rank mismatch: the tiler {} has {} modes but {} has rank {}",
-            TilerRef::Tuple(ts.to_vec()),
+            TilerRef::Tuple(crate::tiler::TilerItems::Borrowed(ts)),
             ts.len(),
             a.layout(),
             a.s.rank()
@@ -250,7 +250,7 @@ fn extent(l: &Layout, p: HRef<'_, i64>, depth: usize) -> Result<HTuple<i64>> {
 ///
 /// ```
 /// use rcute::{algebra::composition_none, Tiler};
-/// let b = Tiler::Tuple(vec![Tiler::Int(3), Tiler::None]);
+/// let b = Tiler::Tuple(vec![Tiler::Int(3), Tiler::None].into());
 /// assert_eq!(composition_none(&b, &[]).unwrap().to_string(), "(3, 1):(1@0, 1@1)");
 /// assert_eq!(composition_none(&Tiler::Int(12), &[1]).unwrap().to_string(), "(1, 12):(0, 1)");
 /// ```
@@ -298,7 +298,7 @@ fn lift_layout(mut l: Layout, path: &[i64]) -> Result<Layout> {
 /// let b = Layout::new(HTuple::leaf(4), HTuple::leaf(Scalar::Int(2))).unwrap();
 /// assert_eq!(logical_divide_none(&Tiler::Layout(b)).unwrap().to_string(),
 ///            "(4, (2, 1)):(2, (1, 8))");
-/// let t = Tiler::Tuple(vec![Tiler::Int(3), Tiler::Int(5)]);
+/// let t = Tiler::Tuple(vec![Tiler::Int(3), Tiler::Int(5)].into());
 /// assert_eq!(logical_divide_none(&t).unwrap().to_string(),
 ///            "((3, 1), (5, 1)):((1@0, 3@0), (1@1, 5@1))");
 /// ```
@@ -345,9 +345,9 @@ pub fn logical_divide_none_at(b: &TilerRef<'_>, path: &[i64]) -> Result<Layout> 
 /// ```
 /// use rcute::{algebra::zipped_divide, HTuple, Layout, Tiler};
 /// let a = Layout::column_major(HTuple::flat([8, 24])).unwrap();
-/// let b = Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8)]);
+/// let b = Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8)].into());
 /// assert_eq!(zipped_divide(&a, &b).unwrap().to_string(), "((4, 8), (2, 3)):((1, 8), (4, 64))");
-/// assert!(zipped_divide(&a, &Tiler::Tuple(vec![Tiler::Int(4), Tiler::None])).is_err());
+/// assert!(zipped_divide(&a, &Tiler::Tuple(vec![Tiler::Int(4), Tiler::None].into())).is_err());
 /// ```
 pub fn zipped_divide(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
     let mut out = Layout::blank();
@@ -510,7 +510,7 @@ fn leaf_by_tuple(a: &Layout, b: &TilerRef<'_>, op: &str) -> Result<()> {
 /// ```
 /// use rcute::{algebra::tiled_divide, HTuple, Layout, Tiler};
 /// let a = Layout::column_major(HTuple::flat([8, 24])).unwrap();
-/// let b = Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8)]);
+/// let b = Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8)].into());
 /// assert_eq!(tiled_divide(&a, &b).unwrap().to_string(), "((4, 8), 2, 3):((1, 8), 4, 64)");
 /// assert!(tiled_divide(&a, &Tiler::None).is_err());
 /// ```
@@ -530,9 +530,9 @@ pub fn tiled_divide(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
 /// ```
 /// use rcute::{algebra::flat_divide, HTuple, Layout, Tiler};
 /// let a = Layout::column_major(HTuple::flat([8, 24])).unwrap();
-/// let b = Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8)]);
+/// let b = Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8)].into());
 /// assert_eq!(flat_divide(&a, &b).unwrap().to_string(), "(4, 8, 2, 3):(1, 8, 4, 64)");
-/// assert!(flat_divide(&a, &Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8), Tiler::Int(2)])).is_err());
+/// assert!(flat_divide(&a, &Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8), Tiler::Int(2)].into())).is_err());
 /// ```
 pub fn flat_divide(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
     leaf_by_tuple(a, b, "flat_divide")?;
@@ -602,7 +602,7 @@ mod tests {
             (ts[0], ts[1]) = (TilerRef::Int(2), TilerRef::Int(3));
             let mut f = Layout::blank();
             zip_modes_into(&a, &ts, &mut f).unwrap();
-            let g = zipped_divide_general(&a, &TilerRef::Tuple(ts)).unwrap();
+            let g = zipped_divide_general(&a, &TilerRef::Tuple(ts.into())).unwrap();
             assert_eq!(f, g, "k = {k}");
             assert_eq!(f.rank(), 2);
             assert_eq!(f.shape().as_ref().mode(0).unwrap().rank(), k);
@@ -629,7 +629,7 @@ mod tests {
                     _ => TilerRef::Int(r.next(9) as i64 - 1),
                 })
                 .collect();
-            let b = TilerRef::Tuple(ts);
+            let b = TilerRef::Tuple(ts.into());
             let g = zipped_divide_general(&a, &b);
             if g.is_ok() {
                 ok += 1;

@@ -56,7 +56,7 @@ pub fn filter(a: &Layout) -> Result<Layout> {
 /// let s = HTuple::tuple([HTuple::leaf(4i64), HTuple::flat([2i64, 3])]);
 /// let d = HTuple::tuple([HTuple::leaf(Scalar::Int(0)), HTuple::flat([Scalar::Int(1), Scalar::Int(2)])]);
 /// let a = Layout::new(s, d).unwrap();
-/// let p = Tiler::Tuple(vec![Tiler::Int(1), Tiler::Int(1)]);
+/// let p = Tiler::Tuple(vec![Tiler::Int(1), Tiler::Int(1)].into());
 /// assert_eq!(filter_by_mode(&a, &p).unwrap().to_string(), "(1, 6):(0, 1)");
 /// ```
 pub fn filter_by_mode(a: &Layout, profile: &TilerRef<'_>) -> Result<Layout> {

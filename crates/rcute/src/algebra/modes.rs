@@ -119,7 +119,7 @@ pub fn group(l: &Layout, b: usize, e: usize) -> Result<Layout> {
 /// ```
 /// use rcute::{algebra::{logical_divide, modes::tile_unzip}, HTuple, Layout, Tiler};
 /// let a = Layout::column_major(HTuple::flat([12i64, 32, 5])).unwrap();
-/// let t = Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8)]);
+/// let t = Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8)].into());
 /// let d = logical_divide(&a, &t).unwrap();
 /// // C++: tile_unzip(logical_divide(A, make_tile(4,8)), make_tile(4,8))
 /// assert_eq!(tile_unzip(&d, &t).unwrap().to_string(),

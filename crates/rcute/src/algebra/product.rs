@@ -290,7 +290,7 @@ pub fn zipped_product(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
 /// use rcute::{algebra::tiled_product, HTuple, Layout, Tiler};
 /// let a = Layout::column_major(HTuple::leaf(4)).unwrap();
 /// assert_eq!(tiled_product(&a, &Tiler::Int(3)).unwrap().to_string(), "(4, 3):(1, 4)");
-/// assert!(tiled_product(&a, &Tiler::Tuple(vec![Tiler::Int(2), Tiler::Int(2)])).is_err());
+/// assert!(tiled_product(&a, &Tiler::Tuple(vec![Tiler::Int(2), Tiler::Int(2)].into())).is_err());
 /// ```
 pub fn tiled_product(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
     let z = zipped_product(a, b)?;
@@ -405,7 +405,7 @@ pub fn blocked_product(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
 /// use rcute::{algebra::raked_product, HTuple, Layout, Tiler};
 /// let a = Layout::column_major(HTuple::leaf(4)).unwrap();
 /// assert_eq!(raked_product(&a, &Tiler::Int(3)).unwrap().to_string(), "((3, 4),):((4, 1),)");
-/// assert!(raked_product(&a, &Tiler::Tuple(vec![Tiler::Int(2), Tiler::Int(2)])).is_err());
+/// assert!(raked_product(&a, &Tiler::Tuple(vec![Tiler::Int(2), Tiler::Int(2)].into())).is_err());
 /// ```
 pub fn raked_product(a: &Layout, b: &TilerRef<'_>) -> Result<Layout> {
     blocked_raked(a, b, true)

@@ -571,7 +571,7 @@ impl Value {
     ///
     /// ```
     /// use rcute::{notation::Value, Tiler};
-    /// let t = Tiler::Tuple(vec![Tiler::Int(4), Tiler::None]);
+    /// let t = Tiler::Tuple(vec![Tiler::Int(4), Tiler::None].into());
     /// assert_eq!(Value::from_tiler(&t).to_string(), "(4, None)");
     /// ```
     pub fn from_tiler(t: &Tiler) -> Value {

@@ -224,7 +224,7 @@ impl<A> Tensor<A> {
     /// use rcute::tensor::Tensor;
     /// use rcute::{Layout, HTuple, Tiler};
     /// let t = Tensor::from_layout(Layout::column_major(HTuple::flat([8, 24])).unwrap());
-    /// let b = Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8)]);
+    /// let b = Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8)].into());
     /// assert_eq!(t.zipped_divide(&b).unwrap().to_string(),
     ///            "{0} o ((4, 8), (2, 3)):((1, 8), (4, 64))");
     /// ```
@@ -239,7 +239,7 @@ impl<A> Tensor<A> {
     /// use rcute::tensor::Tensor;
     /// use rcute::{Layout, HTuple, Tiler};
     /// let t = Tensor::from_layout(Layout::column_major(HTuple::flat([8, 24])).unwrap());
-    /// let b = Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8)]);
+    /// let b = Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8)].into());
     /// assert_eq!(t.tiled_divide(&b).unwrap().layout().rank(), 3);
     /// ```
     pub fn tiled_divide(self, b: &TilerRef<'_>) -> Result<Tensor<A>> {
@@ -253,7 +253,7 @@ impl<A> Tensor<A> {
     /// use rcute::tensor::Tensor;
     /// use rcute::{Layout, HTuple, Tiler};
     /// let t = Tensor::from_layout(Layout::column_major(HTuple::flat([8, 24])).unwrap());
-    /// let b = Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8)]);
+    /// let b = Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8)].into());
     /// assert_eq!(t.flat_divide(&b).unwrap().layout().rank(), 4);
     /// ```
     pub fn flat_divide(self, b: &TilerRef<'_>) -> Result<Tensor<A>> {

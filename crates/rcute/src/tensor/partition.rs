@@ -131,7 +131,7 @@ fn slice_z<'t, A: Accessor>(t: &'t Tensor<A>, z: &Layout, c: Coord) -> Result<Te
 /// use rcute::{Layout, HTuple, Scalar, Tiler};
 /// // D = (8,24):(1,8); zipped_divide(D, (4,8)) = ((4, 8), (2, 3)):((1, 8), (4, 64))
 /// let d = Tensor::from_layout(Layout::column_major(HTuple::flat([8, 24])).unwrap());
-/// let tiler = Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8)]);
+/// let tiler = Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8)].into());
 /// assert_eq!(inner_partition(&d, &tiler, (1, 2)).unwrap().to_string(), "{132} o (4, 8):(1, 8)");
 /// assert_eq!(inner_partition(&d, &tiler, 5).unwrap().to_string(), "{132} o (4, 8):(1, 8)");
 /// ```
@@ -180,7 +180,7 @@ fn slice_z_mut<'t, A: AccessorMut>(
 /// use rcute::tensor::{fill, local_tile_mut, make_tensor_shape};
 /// use rcute::Tiler;
 /// let mut t = make_tensor_shape::<i32>((4, 4)).unwrap();
-/// let tiler = Tiler::Tuple(vec![Tiler::Int(2), Tiler::Int(2)]);
+/// let tiler = Tiler::Tuple(vec![Tiler::Int(2), Tiler::Int(2)].into());
 /// fill(&mut local_tile_mut(&mut t, &tiler, (1, 0)).unwrap(), 1).unwrap();
 /// assert_eq!(t.accessor().as_slice(), &[0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0]);
 /// ```
@@ -203,7 +203,7 @@ pub fn local_tile_mut<'t, A: AccessorMut>(
 /// use rcute::tensor::{outer_partition, Tensor};
 /// use rcute::{Layout, HTuple, Tiler};
 /// let d = Tensor::from_layout(Layout::column_major(HTuple::flat([8, 24])).unwrap());
-/// let tiler = Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8)]);
+/// let tiler = Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8)].into());
 /// // element 5 = (1,1) of every tile
 /// assert_eq!(outer_partition(&d, &tiler, 5).unwrap().to_string(), "{9} o (2, 3):(4, 64)");
 /// ```
@@ -225,7 +225,7 @@ pub fn outer_partition<'t, A: Accessor>(
 /// use rcute::tensor::{local_tile, make_tensor_shape};
 /// use rcute::Tiler;
 /// let t = make_tensor_shape::<f32>((8, 24)).unwrap();
-/// let tile = local_tile(&t, &Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8)]), (1, 2)).unwrap();
+/// let tile = local_tile(&t, &Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8)].into()), (1, 2)).unwrap();
 /// assert_eq!(tile.layout().to_string(), "(4, 8):(1, 8)");
 /// assert_eq!(tile.accessor().base(), 132);
 /// ```
@@ -248,7 +248,7 @@ pub fn local_tile<'t, A: Accessor>(
 /// use rcute::{Layout, HTuple, Tiler};
 /// // the (BM, BK) tile of A at (m, k) from a (BM, BN, BK) tiler, C++ Step<_1, X, _1>
 /// let a = Tensor::from_layout(Layout::column_major(HTuple::flat([8, 12])).unwrap());
-/// let tiler = Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(2), Tiler::Int(3)]);
+/// let tiler = Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(2), Tiler::Int(3)].into());
 /// let t = local_tile_proj(&a, &tiler, (1, 5, 2), &[Step::Keep, Step::X, Step::Keep]).unwrap();
 /// assert_eq!(t.to_string(), "{52} o (4, 3):(1, 8)");
 /// ```

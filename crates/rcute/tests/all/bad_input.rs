@@ -55,7 +55,7 @@ fn deep_stride(n: usize) -> HTuple<Scalar> {
 fn deep_tiler(n: usize) -> Tiler {
     let mut x = Tiler::Int(2);
     for _ in 0..n {
-        x = Tiler::Tuple(vec![x]);
+        x = Tiler::Tuple(vec![x].into());
     }
     x
 }
@@ -336,7 +336,7 @@ fn catalogue() -> Vec<Case> {
         s(algebra::downcast(&lay(&[4, 6], &[2, 8]), 2))
     );
     // --- tiler rank mismatch
-    let three = || Tiler::Tuple(vec![Tiler::Int(2), Tiler::Int(2), Tiler::Int(2)]);
+    let three = || Tiler::Tuple(vec![Tiler::Int(2), Tiler::Int(2), Tiler::Int(2)].into());
     bad!(
         "composition rank mismatch",
         Rank,
@@ -367,16 +367,15 @@ fn catalogue() -> Vec<Case> {
         Rank,
         s(algebra::zipped_divide(
             &lay1(8, 1),
-            &Tiler::Tuple(vec![Tiler::Int(2), Tiler::Int(2)])
+            &Tiler::Tuple(vec![Tiler::Int(2), Tiler::Int(2)].into())
         ))
     );
     bad!(
         "tiler_to_layout with None",
         Type,
-        s(tiler_to_layout(&Tiler::Tuple(vec![
-            Tiler::None,
-            Tiler::Int(4)
-        ])))
+        s(tiler_to_layout(&Tiler::Tuple(
+            vec![Tiler::None, Tiler::Int(4)].into()
+        )))
     );
     bad!(
         "append below the rank",
@@ -402,7 +401,7 @@ fn catalogue() -> Vec<Case> {
         Rank,
         s(algebra::tile_unzip(
             &lay1(8, 1),
-            &Tiler::Tuple(vec![Tiler::Int(2)])
+            &Tiler::Tuple(vec![Tiler::Int(2)].into())
         ))
     );
     bad!(

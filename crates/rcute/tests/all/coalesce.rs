@@ -281,7 +281,7 @@ proptest! {
         let prof: Vec<rcute::Tiler> = (0..modes.len())
             .map(|i| if mask >> (i % 8) & 1 == 1 { rcute::Tiler::Int(1) } else { rcute::Tiler::None })
             .collect();
-        let r = coalesce_by_mode(&a, &rcute::Tiler::Tuple(prof.clone())).unwrap();
+        let r = coalesce_by_mode(&a, &rcute::Tiler::Tuple(prof.clone().into())).unwrap();
         prop_assert_eq!(r.rank(), modes.len());
         for (i, (m, rm)) in modes.iter().zip(r.modes()).enumerate() {
             if matches!(prof[i], rcute::Tiler::None) {
@@ -291,7 +291,7 @@ proptest! {
             }
         }
         // a longer profile is a rank error
-        let long = rcute::Tiler::Tuple(vec![rcute::Tiler::Int(1); modes.len() + 1]);
+        let long = rcute::Tiler::Tuple(vec![rcute::Tiler::Int(1); modes.len() + 1].into());
         prop_assert_eq!(coalesce_by_mode(&a, &long).unwrap_err().kind(), ErrorKind::Rank);
     }
 }

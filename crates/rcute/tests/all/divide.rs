@@ -121,14 +121,14 @@ fn mode_indexed_divides() {
     assert_eq!(ld("(3,28):(1,3)", "(_,4:1)"), "(3, (4, 7)):(1, (3, 12))");
     // zipped_divide[0](A, (2,3)) = logical_divide[0](A, tiler_to_layout((2,3)))
     let t = tiler_to_layout(&til("(2,3)")).unwrap();
-    let lifted = Tiler::Tuple(vec![Tiler::Layout(t)]);
+    let lifted = Tiler::Tuple(vec![Tiler::Layout(t)].into());
     assert_eq!(
         show(logical_divide(&lay("((4,6),5):((1,4),24)"), &lifted)),
         "(((2, 3), (2, 2)), 5):(((1, 4), (2, 12)), 24)"
     );
     // zipped_divide[1]((5,24):(1,5), 4:2)
     let t = tiler_to_layout(&til("4:2")).unwrap();
-    let lifted = Tiler::Tuple(vec![Tiler::None, Tiler::Layout(t)]);
+    let lifted = Tiler::Tuple(vec![Tiler::None, Tiler::Layout(t)].into());
     assert_eq!(
         show(logical_divide(&lay("(5,24):(1,5)"), &lifted)),
         "(5, (4, (2, 3))):(1, (10, (5, 40)))"
@@ -296,7 +296,7 @@ proptest! {
     #[test]
     fn by_mode_divide((a0, b0) in tiling_pair(2), (a1, b1) in tiling_pair(2)) {
         let a = Layout::concat([a0.clone(), a1.clone()]).unwrap();
-        let t = Tiler::Tuple(vec![Tiler::Layout(b0.clone()), Tiler::Layout(b1.clone())]);
+        let t = Tiler::Tuple(vec![Tiler::Layout(b0.clone()), Tiler::Layout(b1.clone())].into());
         let (Ok(r0), Ok(r1)) = (
             logical_divide(&a0, &Tiler::Layout(b0.clone())),
             logical_divide(&a1, &Tiler::Layout(b1.clone())),
@@ -304,7 +304,7 @@ proptest! {
         let r = logical_divide(&a, &t).unwrap();
         prop_assert_eq!(r.mode(0).unwrap(), r0);
         prop_assert_eq!(r.mode(1).unwrap(), r1);
-        let half = Tiler::Tuple(vec![Tiler::Layout(b0.clone())]);
+        let half = Tiler::Tuple(vec![Tiler::Layout(b0.clone())].into());
         let h = logical_divide(&a, &half).unwrap();
         prop_assert_eq!(h.mode(1).unwrap(), a1);
         if let Ok(z) = zipped_divide(&a, &t) {

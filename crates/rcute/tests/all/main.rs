@@ -49,4 +49,5 @@ mod swizzled;
 mod sym;
 mod tensor;
 mod tensor_examples;
+mod typed_allocs;
 mod viz;

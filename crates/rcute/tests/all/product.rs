@@ -285,7 +285,7 @@ proptest! {
     #[test]
     fn by_mode_zipped_product(a0 in chain_layout(2), a1 in chain_layout(2), n0 in 1i64..=4, n1 in 1i64..=4) {
         let a = Layout::concat([a0.clone(), a1.clone()]).unwrap();
-        let t = Tiler::Tuple(vec![Tiler::Int(n0), Tiler::Int(n1)]);
+        let t = Tiler::Tuple(vec![Tiler::Int(n0), Tiler::Int(n1)].into());
         let (Ok(p0), Ok(p1)) = (
             logical_product(&a0, &Tiler::Int(n0)),
             logical_product(&a1, &Tiler::Int(n1)),

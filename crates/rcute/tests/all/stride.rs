@@ -439,10 +439,13 @@ fn coprofile_table() {
     let ct = |t: Tiler| coprofile_tiler(&t).unwrap().to_string();
     assert_eq!(ct(Tiler::Int(24)), "0");
     assert_eq!(
-        ct(Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8)])),
+        ct(Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8)].into())),
         "(0, 0)"
     );
-    assert_eq!(ct(Tiler::Tuple(vec![Tiler::None, Tiler::Int(4)])), "(0, 0)");
+    assert_eq!(
+        ct(Tiler::Tuple(vec![Tiler::None, Tiler::Int(4)].into())),
+        "(0, 0)"
+    );
     assert_eq!(ct(Tiler::Layout(lay("(4,8):(1@0,1@2)"))), "(0, 0, 0)");
 }
 

@@ -668,7 +668,7 @@ proptest! {
 fn library_api() {
     let l = Layout::row_major(HTuple::flat([8, 64])).unwrap();
     let s = SwizzledLayout::new(Swizzle::new(3, 3, 3).unwrap(), l).unwrap();
-    let t = Tiler::Tuple(vec![Tiler::Int(8), Tiler::Int(8)]);
+    let t = Tiler::Tuple(vec![Tiler::Int(8), Tiler::Int(8)].into());
     assert_eq!(
         format!("{:#}", s.logical_divide(&t).unwrap()),
         "Sw<3,3,3> o ((8,1),(8,8)):((64,512),(1,8))"
@@ -785,7 +785,7 @@ proptest! {
     /// divides of its layout.
     #[test]
     fn divides_are_swizzled_divides(s in arb_swizzled(), t0 in 0u32..3, t1 in 0u32..3) {
-        let t = Tiler::Tuple(vec![Tiler::Int(1 << t0), Tiler::Int(1 << t1)]);
+        let t = Tiler::Tuple(vec![Tiler::Int(1 << t0), Tiler::Int(1 << t1)].into());
         type Div = fn(&Layout, &rcute::TilerRef<'_>) -> rcute::Result<Layout>;
         type SwDiv = fn(&SwizzledLayout, &rcute::TilerRef<'_>) -> rcute::Result<SwizzledLayout>;
         let divs: [(Div, SwDiv); 4] = [

@@ -914,7 +914,7 @@ fn spec_algebra_on_tensors() {
         .unwrap();
     assert_eq!(t.to_string(), "{0} o (4, (2, 3)):(2, (1, 8))");
     let t = implicit("(8,24):(1,8)")
-        .zipped_divide(&Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8)]))
+        .zipped_divide(&Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8)].into()))
         .unwrap();
     assert_eq!(t.to_string(), "{0} o ((4, 8), (2, 3)):((1, 8), (4, 64))");
     // a memory tensor keeps its buffer

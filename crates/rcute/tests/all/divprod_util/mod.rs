@@ -257,6 +257,6 @@ pub fn wild_tiler() -> impl Strategy<Value = Tiler> {
         1 => Just(Tiler::None),
     ];
     leaf.prop_recursive(2, 6, 3, |inner| {
-        proptest::collection::vec(inner, 0..=3).prop_map(Tiler::Tuple)
+        proptest::collection::vec(inner, 0..=3).prop_map(|v| Tiler::Tuple(v.into()))
     })
 }
