@@ -33,7 +33,7 @@ use rcute::algebra::{self, Scale};
 use rcute::htuple::{Builder, TupleWriter};
 use rcute::ops::{Binary, Direct, Operation, Unary};
 use rcute::shape::{self, Coord};
-use rcute::{HRef, HTuple, Layout as RLayout, Result as RResult, Scalar, TilerRef};
+use rcute::{HRef, HTuple, Layout as RLayout, Result as RResult, Scalar, TilerItems, TilerRef};
 
 use super::{LayoutBase, PyArithTuple, PyF2, PyLayout};
 
@@ -567,8 +567,17 @@ pub(crate) fn with_tiler<R>(
     ob: &Bound<'_, PyAny>,
     f: impl FnOnce(&TilerRef<'_>) -> R,
 ) -> Option<R> {
-    // SAFETY: the tiler is used by `f` only, while `ob` is borrowed here;
-    // `f` calls a library function, no Python code
+    // SAFETY (both calls): the tiler is used by `f` only, while `ob` is
+    // borrowed here; `f` calls a library function, no Python code
+    if let Some(t) = tuple_items(ob) {
+        // a tuple tiler's items on the stack (no heap allocation for them;
+        // a nested tuple is built as `build_tiler` builds it)
+        let mut items: SmallVec<[TilerRef<'_>; 4]> = SmallVec::with_capacity(t.len());
+        for x in t.iter_borrowed() {
+            items.push(unsafe { build_tiler(&x, 1) }?);
+        }
+        return Some(f(&TilerRef::Tuple(TilerItems::Borrowed(&items))));
+    }
     let t = unsafe { build_tiler(ob, 0) }?;
     Some(f(&t))
 }
