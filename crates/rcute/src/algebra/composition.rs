@@ -970,6 +970,15 @@ fn walk<D: StrideLeaf, L: BLeaf, S: ASource<D>, M: ModeList<(i64, D)>>(
             None => w.axis(a, &[])?,
             Some(i) => w.axis(a, &[i])?,
         };
+        if let [(_, da)] = w.modes(ax) {
+            // one mode on the axis (A a leaf there, or folded to one)
+            let x = one_mode_base_case(da, t, v)?.into_scalar();
+            w.terms.push((j as u32, ax as u32, t, v));
+            nodes.push(LEAF);
+            sh.push(t);
+            st.push(x);
+            continue;
+        }
         // coalesce(set_flat(sh, st)) without the intermediate layout
         w.base_case(a, ax, j, t, v, e, true, &mut f)?;
         drop_trailing_unit(&mut f);
@@ -981,6 +990,18 @@ fn walk<D: StrideLeaf, L: BLeaf, S: ASource<D>, M: ModeList<(i64, D)>>(
         ));
     }
     Ok(())
+}
+
+/// The base case `A ∘ t:v` where A has one mode `s:da` on the axis: the
+/// mode `t:da*v` (every `v`-th element, `t` of them; a single mode has no
+/// divisibility condition). [`base_case_into`] on one mode computes the
+/// same, in the same order (the overflow check of `v*t`, then the scaled
+/// stride); this is it without the scratch lists and the fold, for the
+/// common one-mode axis of the divides and products.
+#[inline(always)]
+fn one_mode_base_case<D: StrideLeaf>(da: &D, t: i64, v: i64) -> Result<D> {
+    int::mul(v, t)?;
+    da.mul_int(v)
 }
 
 /// The base case's `divisibility` error with the operands named.
@@ -1473,6 +1494,59 @@ mod tests {
         let ((nodes, sh), st) = out.raw_mut();
         layout_core_append(AOperand::View(View::of(a)), b, true, nodes, sh, st)?;
         Ok(out)
+    }
+
+    /// The one-mode shortcut of the walk gives what `base_case_into` on that
+    /// one mode gives (then folded, as the walk folds it): the same mode or
+    /// the same error (kind and message), for integer and basis strides,
+    /// near the overflow bounds too.
+    #[test]
+    fn one_mode_base_case_is_base_case_into() {
+        const BIG: i64 = 1 << 62;
+        const VALUES: &[i64] = &[1, 2, 3, 5, 8, 24, -1, -2, -7, BIG, -BIG, i64::MAX, i64::MIN];
+        let mut r = Rng(23);
+        let pick = |r: &mut Rng| VALUES[r.next(VALUES.len() as u64) as usize];
+        let (mut same, mut errors) = (0, 0);
+        for i in 0..20_000 {
+            let s = 1 + r.next(64) as i64;
+            let (t, v, d) = (
+                1 + pick(&mut r).rem_euclid(1 << 40),
+                pick(&mut r),
+                pick(&mut r),
+            );
+            let t = if i % 4 == 0 {
+                pick(&mut r).max(2)
+            } else {
+                t.max(2)
+            };
+            let da = match i % 3 {
+                0 => Scalar::Int(d),
+                1 => Scalar::basis(d, &[1]),
+                _ => Scalar::Int(0),
+            };
+            let mut f: Folded<Scalar> = Folded::default();
+            let mut rs = Ints::new();
+            let general = base_case_into(&[(s, da.clone())], &t, &v, &mut rs, |x, y| {
+                fold_push(&mut f, x, y)
+            })
+            .map(|()| f.to_vec());
+            let short = one_mode_base_case(&da, t, v).map(|x| vec![(t, x)]);
+            match (general, short) {
+                (Ok(g), Ok(o)) => {
+                    assert_eq!(g, o, "A = {s}:{da}, B = {t}:{v}");
+                    same += 1;
+                }
+                (Err(g), Err(o)) => {
+                    assert_eq!((g.kind(), g.message()), (o.kind(), o.message()));
+                    errors += 1;
+                }
+                (g, o) => panic!("A = {s}:{da}, B = {t}:{v}: {g:?} vs {o:?}"),
+            }
+        }
+        assert!(
+            same > 1000 && errors > 1000,
+            "{same} results, {errors} errors"
+        );
     }
 
     /// The same result or the same error (kind and message) from the
