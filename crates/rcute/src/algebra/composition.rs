@@ -767,13 +767,21 @@ impl<D: StrideLeaf, M: ModeList<(i64, D)>> Walk<D, M> {
     }
 
     /// The index of the axis `path` of A, read on first use.
-    #[inline]
+    #[inline(always)]
     fn axis<S: ASource<D>>(&mut self, a: &S, path: &[usize]) -> Result<usize> {
+        // the axis read before, the common case, without a call
         // (compared element by element: a slice comparison calls memcmp)
-        let same = |p: &Path| p.len() == path.len() && p.iter().zip(path).all(|(x, y)| x == y);
-        if self.n_axes > 0 && same(&self.first.path) {
+        let p = &self.first.path;
+        if self.n_axes > 0 && p.len() == path.len() && p.iter().zip(path).all(|(x, y)| x == y) {
             return Ok(0);
         }
+        self.new_axis(a, path)
+    }
+
+    /// [`Walk::axis`] of an axis other than the first read.
+    #[inline(never)]
+    fn new_axis<S: ASource<D>>(&mut self, a: &S, path: &[usize]) -> Result<usize> {
+        let same = |p: &Path| p.len() == path.len() && p.iter().zip(path).all(|(x, y)| x == y);
         if let Some(i) = self.more.iter().position(|x| same(&x.path)) {
             return Ok(i + 1);
         }
