@@ -30,7 +30,8 @@ use smallvec::SmallVec;
 use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
 
 use rcute::algebra::{self, Scale};
-use rcute::htuple::{Builder, TupleWriter};
+use rcute::htuple::Builder;
+use rcute::layout::LayoutWriter;
 use rcute::ops::{Binary, Direct, Operation, Unary};
 use rcute::shape::{self, Coord};
 use rcute::{HRef, HTuple, Layout as RLayout, Result as RResult, Scalar, TilerItems, TilerRef};
@@ -282,10 +283,10 @@ pub(crate) fn layout_of(
 ) -> Result<Box<RLayout>, NotBuilt> {
     let mut l = LayoutBox::take();
     let mut scalar_seed = false;
-    let r = l.build_in_place(|sw, dw| {
+    let r = l.build_in_place(|w| {
         let ok = match stride {
-            Some(d) => write_pair(shape, d, sw, dw, &mut scalar_seed, 0),
-            None => write_seeded(shape, &mut Seed::new(1), sw, dw, 0),
+            Some(d) => write_pair(shape, d, w, &mut scalar_seed, 0),
+            None => write_seeded(shape, &mut Seed::new(1), w, 0),
         };
         ok.ok_or_else(|| rcute::Error::type_(""))
     });
@@ -312,8 +313,7 @@ fn tuple_items<'a, 'py>(ob: &'a Bound<'py, PyAny>) -> Option<&'a Bound<'py, PyTu
 fn write_pair(
     s: &Bound<'_, PyAny>,
     d: &Bound<'_, PyAny>,
-    sw: &mut TupleWriter<'_, i64>,
-    dw: &mut TupleWriter<'_, Scalar>,
+    w: &mut LayoutWriter<'_>,
     scalar_seed: &mut bool,
     depth: usize,
 ) -> Option<()> {
@@ -323,8 +323,7 @@ fn write_pair(
         if n != dt.len() || depth >= FAST_DEPTH {
             return None;
         }
-        sw.tuple(n);
-        dw.tuple(n);
+        w.tuple(n);
         let (sp, dp) = (st.as_ptr(), dt.as_ptr());
         for i in 0..n as ffi::Py_ssize_t {
             // SAFETY: two live tuples of `n` items, borrowed for the walk
@@ -333,31 +332,28 @@ fn write_pair(
                 let (x, y) = (ffi::PyTuple_GET_ITEM(sp, i), ffi::PyTuple_GET_ITEM(dp, i));
                 // the common modes first: two ints
                 if ffi::PyLong_Check(x) != 0 && ffi::PyLong_Check(y) != 0 {
-                    sw.leaf(int_at(x)?);
-                    dw.leaf(Scalar::Int(int_at(y)?));
+                    w.leaf(int_at(x)?, Scalar::Int(int_at(y)?));
                     continue;
                 }
                 let (x, y) = (Borrowed::from_ptr(s.py(), x), Borrowed::from_ptr(s.py(), y));
-                write_pair(&x, &y, sw, dw, scalar_seed, depth + 1)?;
+                write_pair(&x, &y, w, scalar_seed, depth + 1)?;
             }
         }
         return Some(());
     }
     if let Some(v) = int_of(d) {
         if let Some(e) = int_of(s) {
-            sw.leaf(e);
-            dw.leaf(Scalar::Int(v));
+            w.leaf(e, Scalar::Int(v));
             return Some(());
         }
-        return write_seeded(s, &mut Seed::new(v), sw, dw, depth);
+        return write_seeded(s, &mut Seed::new(v), w, depth);
     }
     let v = scalar_leaf(d)?;
     if tuple_items(s).is_some() {
         *scalar_seed = true;
         return None;
     }
-    sw.leaf(int_of(s)?);
-    dw.leaf(v);
+    w.leaf(int_of(s)?, v);
     Some(())
 }
 
@@ -381,18 +377,16 @@ impl Seed {
 fn write_seeded(
     s: &Bound<'_, PyAny>,
     seed: &mut Seed,
-    sw: &mut TupleWriter<'_, i64>,
-    dw: &mut TupleWriter<'_, Scalar>,
+    w: &mut LayoutWriter<'_>,
     depth: usize,
 ) -> Option<()> {
     if let Some(t) = tuple_items(s) {
         if depth >= FAST_DEPTH {
             return None;
         }
-        sw.tuple(t.len());
-        dw.tuple(t.len());
+        w.tuple(t.len());
         for x in t.iter_borrowed() {
-            write_seeded(&x, seed, sw, dw, depth + 1)?;
+            write_seeded(&x, seed, w, depth + 1)?;
         }
         return Some(());
     }
@@ -401,8 +395,7 @@ fn write_seeded(
         seed.acc = seed.acc.checked_mul(p)?;
     }
     seed.prev = Some(e);
-    sw.leaf(e);
-    dw.leaf(Scalar::Int(seed.acc));
+    w.leaf(e, Scalar::Int(seed.acc));
     Some(())
 }
 

@@ -799,13 +799,14 @@ impl<T: Clone> Builder<T> {
 }
 
 /// Writes one hierarchical tuple in pre-order straight into the storage of
-/// a layout under construction ([`Layout::build_in_place`](crate::Layout::build_in_place)):
+/// a layout under construction (the shape of a
+/// [`LayoutWriter`](crate::layout::LayoutWriter)):
 /// a tuple is its number of modes ([`tuple`](Self::tuple)) followed by its
 /// modes, a leaf its value ([`leaf`](Self::leaf)).
 ///
 /// What is written is checked when the construction ends: it must be one
 /// complete value (each tuple followed by exactly its number of modes).
-pub struct TupleWriter<'a, T> {
+pub(crate) struct TupleWriter<'a, T> {
     nodes: &'a mut Nodes,
     leaves: &'a mut Leaves<T>,
     /// A rank past the encoding's 32 bits was written.

@@ -337,56 +337,54 @@ impl Layout {
         })
     }
 
-    /// Rebuilds this layout in place: `write` writes the shape and the
-    /// stride in pre-order ([`TupleWriter`]) straight into the layout's
-    /// storage (reused, so no value is built elsewhere and moved in), then
-    /// the result is checked as [`Layout::new`] checks its operands, with
-    /// the same errors; in addition each of the two must have been written
-    /// as one complete value (a `value` error otherwise). An error of
-    /// `write` is returned as it is. On any error the layout is `1:0`.
+    /// Rebuilds this layout in place: `write` writes the layout in
+    /// pre-order through a [`LayoutWriter`] (a tuple is its number of
+    /// modes, a leaf its extent and stride together, so the stride has the
+    /// shape's profile by construction) straight into the layout's storage
+    /// (reused, so no value is built elsewhere and moved in); the result is
+    /// then checked as [`Layout::new`] checks its operands, with the same
+    /// errors, and must have been written as one complete value (a `value`
+    /// error otherwise). An error of `write` is returned as it is. On any
+    /// error the layout is `1:0`.
     ///
     /// ```
     /// use rcute::{Layout, Scalar};
     /// let mut l = Layout::leaf(1, Scalar::Int(0));
-    /// l.build_in_place(|s, d| {
-    ///     s.tuple(2); s.leaf(4); s.tuple(2); s.leaf(4); s.leaf(2);
-    ///     d.tuple(2); d.leaf(Scalar::Int(4)); d.tuple(2); d.leaf(Scalar::Int(1)); d.leaf(Scalar::Int(16));
+    /// l.build_in_place(|w| {
+    ///     w.tuple(2);
+    ///     w.leaf(4, Scalar::Int(4));
+    ///     w.tuple(2);
+    ///     w.leaf(4, Scalar::Int(1));
+    ///     w.leaf(2, Scalar::Int(16));
     ///     Ok(())
     /// }).unwrap();
     /// assert_eq!(l.to_string(), "(4, (4, 2)):(4, (1, 16))");
-    /// // a stride of another profile: the error of Layout::new, and `1:0`
-    /// let e = l.build_in_place(|s, d| {
-    ///     s.tuple(2); s.leaf(4); s.leaf(8);
-    ///     d.leaf(Scalar::Int(1));
+    /// // a zero extent: the error of Layout::new, and `1:0`
+    /// let e = l.build_in_place(|w| {
+    ///     w.tuple(2);
+    ///     w.leaf(4, Scalar::Int(1));
+    ///     w.leaf(0, Scalar::Int(4));
     ///     Ok(())
     /// }).unwrap_err();
-    /// assert_eq!(e.message(), "layout: shape (4, 8) and stride 1 are not congruent");
+    /// assert_eq!(e.message(), "shape (4, 0) has the non-positive extent 0; shapes must be positive");
     /// assert_eq!(l.to_string(), "1:0");
     /// ```
     pub fn build_in_place(
         &mut self,
-        write: impl FnOnce(&mut TupleWriter<'_, i64>, &mut TupleWriter<'_, Scalar>) -> Result<()>,
+        write: impl FnOnce(&mut LayoutWriter<'_>) -> Result<()>,
     ) -> Result<()> {
         self.reset();
-        // the stride's node bytes are written apart, checked against the
-        // shape's, then dropped (the layout keeps one profile)
-        let mut dn = crate::htuple::Nodes::new();
         let ((sn, sl), dl) = self.raw_mut();
-        let mut s = TupleWriter::new(sn, sl);
-        let mut d = TupleWriter::new(&mut dn, dl);
+        let mut w = LayoutWriter {
+            shape: TupleWriter::new(sn, sl),
+            stride: dl,
+        };
         // (a panic of `write` leaves the layout `1:0` too, then goes on)
-        let written =
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| write(&mut s, &mut d)));
+        let written = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| write(&mut w)));
         let r = match written {
             Ok(r) => r
-                .and_then(|()| s.check_complete("layout: the shape"))
-                .and_then(|()| d.check_complete("layout: the stride"))
-                .and_then(|()| {
-                    check_parts(
-                        self.shape.as_ref(),
-                        HRef::with_profile_unchecked(&dn, &self.stride),
-                    )
-                }),
+                .and_then(|()| w.shape.check_complete("layout: the layout"))
+                .and_then(|()| check_written(self.shape.as_ref(), &self.stride)),
             Err(panic) => {
                 self.set_unit();
                 std::panic::resume_unwind(panic)
@@ -921,6 +919,51 @@ fn check_parts(shape: HRef<'_, i64>, stride: HRef<'_, Scalar>) -> Result<()> {
     parts_error(shape, stride)
 }
 
+/// Writes a layout in pre-order straight into its storage
+/// ([`Layout::build_in_place`]): a tuple is its number of modes
+/// ([`tuple`](Self::tuple)) followed by its modes, a leaf its extent and its
+/// stride ([`leaf`](Self::leaf)). The shape and the stride share one
+/// profile, so they are congruent whatever is written; what is written is
+/// checked when the construction ends (one complete value, the limits,
+/// positive extents).
+pub struct LayoutWriter<'a> {
+    shape: TupleWriter<'a, i64>,
+    stride: &'a mut Leaves<Scalar>,
+}
+
+impl LayoutWriter<'_> {
+    /// Starts a tuple of `rank` modes (written next).
+    #[inline(always)]
+    pub fn tuple(&mut self, rank: usize) {
+        self.shape.tuple(rank);
+    }
+
+    /// Writes a leaf: the extent `extent` with the stride `stride`.
+    #[inline(always)]
+    pub fn leaf(&mut self, extent: i64, stride: Scalar) {
+        self.shape.leaf(extent);
+        self.stride.push(stride);
+    }
+}
+
+/// [`check_parts`] of a layout written by [`Layout::build_in_place`]: its
+/// stride has the shape's profile by construction, so only the limits and
+/// the extents are checked (no second walk of the same node bytes).
+#[inline]
+fn check_written(shape: HRef<'_, i64>, stride: &[Scalar]) -> Result<()> {
+    use crate::htuple::{MAX_DEPTH, MAX_LEAVES};
+    if shape.num_leaves() <= MAX_LEAVES
+        && shape.depth_within(MAX_DEPTH)
+        && shape.leaves().iter().all(|&e| e > 0)
+    {
+        return Ok(());
+    }
+    parts_error(
+        shape,
+        HRef::with_profile_unchecked(shape.node_bytes(), stride),
+    )
+}
+
 /// The error [`check_parts`] reports (the first check that fails).
 #[cold]
 #[inline(never)]
@@ -988,19 +1031,6 @@ mod tests {
     use super::*;
     use crate::ErrorKind;
 
-    /// Writes the value `t` through the writer `w`, node by node.
-    fn write_all<T: Clone>(t: HRef<'_, T>, w: &mut TupleWriter<'_, T>) {
-        match t.as_leaf() {
-            Some(v) => w.leaf(v.clone()),
-            None => {
-                w.tuple(t.rank());
-                for m in t.modes() {
-                    write_all(m, w);
-                }
-            }
-        }
-    }
-
     /// A view prints as the layout it reads, in both styles (expected
     /// values: the layout's own `Display`, checked by the doctests).
     #[test]
@@ -1022,30 +1052,44 @@ mod tests {
         let _ = Layout::from_raw(HTuple::flat([2i64, 3]), HTuple::leaf(Scalar::Int(1)));
     }
 
+    /// Writes the layout `s:d` (congruent) through `w`.
+    fn write_layout(s: HRef<'_, i64>, d: HRef<'_, Scalar>, w: &mut LayoutWriter<'_>) {
+        match (s.as_leaf(), d.as_leaf()) {
+            (Some(&e), Some(v)) => w.leaf(e, v.clone()),
+            _ => {
+                w.tuple(s.rank());
+                for (x, y) in s.modes().zip(d.modes()) {
+                    write_layout(x, y, w);
+                }
+            }
+        }
+    }
+
     #[test]
     fn build_in_place_checks_as_new() {
         let unit = Layout::leaf(1, Scalar::Int(0));
         let s2 = HTuple::flat([4i64, 8]);
+        let deep =
+            (0..=crate::htuple::MAX_DEPTH).fold(HTuple::leaf(2i64), |t, _| HTuple::tuple([t]));
         let cases: Vec<(HTuple<i64>, HTuple<i64>)> = vec![
             // valid (expected: Layout::new's value)
             (s2.clone(), HTuple::flat([1i64, 4])),
             (HTuple::leaf(24), HTuple::leaf(1)),
             (HTuple::empty(), HTuple::empty()),
-            // not congruent, a zero and a negative extent (Layout::new's errors)
-            (s2.clone(), HTuple::leaf(1)),
+            // a zero and a negative extent, too deep (Layout::new's errors)
             (HTuple::flat([4i64, 0]), HTuple::flat([1i64, 4])),
             (
                 HTuple::tuple([HTuple::leaf(-2i64), s2.clone()]),
-                HTuple::flat([1i64, 1, 1]),
+                HTuple::tuple([HTuple::leaf(1i64), HTuple::flat([1i64, 1])]),
             ),
+            (deep.clone(), deep.map(|_| 1i64)),
         ];
         for (s, d) in cases {
             let d = d.map(|&v| Scalar::Int(v));
             let expected = Layout::new(s.clone(), d.clone());
             let mut l = Layout::leaf(7, Scalar::Int(3));
-            let got = l.build_in_place(|sw, dw| {
-                write_all(s.as_ref(), sw);
-                write_all(d.as_ref(), dw);
+            let got = l.build_in_place(|w| {
+                write_layout(s.as_ref(), d.as_ref(), w);
                 Ok(())
             });
             match expected {
@@ -1065,68 +1109,50 @@ mod tests {
     #[test]
     fn build_in_place_refuses_incomplete_writes() {
         let unit = Layout::leaf(1, Scalar::Int(0));
-        type Write = fn(&mut TupleWriter<'_, i64>, &mut TupleWriter<'_, Scalar>);
-        let bad: [(Write, &str); 5] = [
-            // a mode missing in the shape
-            (
-                |s, d| {
-                    s.tuple(2);
-                    s.leaf(4);
-                    d.tuple(2);
-                    d.leaf(Scalar::Int(1));
-                    d.leaf(Scalar::Int(4));
-                },
-                "layout: the shape was not written",
-            ),
-            // a leaf past the end of the stride
-            (
-                |s, d| {
-                    s.leaf(4);
-                    d.leaf(Scalar::Int(1));
-                    d.leaf(Scalar::Int(2));
-                },
-                "layout: the stride was not written",
-            ),
+        type Write = fn(&mut LayoutWriter<'_>);
+        let one = || Scalar::Int(1);
+        let bad: [Write; 4] = [
+            // a mode missing
+            |w| {
+                w.tuple(2);
+                w.leaf(4, Scalar::Int(1));
+            },
+            // a leaf past the end
+            |w| {
+                w.leaf(4, Scalar::Int(1));
+                w.leaf(2, Scalar::Int(4));
+            },
             // nothing written
-            (|_, _| {}, "layout: the shape was not written"),
-            // both incomplete the same way: still refused
-            (
-                |s, d| {
-                    s.tuple(3);
-                    d.tuple(3);
-                },
-                "layout: the shape was not written",
-            ),
+            |_| {},
             // a rank past 32 bits
-            (
-                |s, d| {
-                    s.tuple(u32::MAX as usize + 3);
-                    s.leaf(1);
-                    s.leaf(1);
-                    d.tuple(2);
-                    d.leaf(Scalar::Int(1));
-                    d.leaf(Scalar::Int(1));
-                },
-                "layout: the shape was not written",
-            ),
+            |w| {
+                w.tuple(u32::MAX as usize + 3);
+                w.leaf(1, Scalar::Int(1));
+                w.leaf(1, Scalar::Int(1));
+            },
         ];
-        for (k, (write, msg)) in bad.into_iter().enumerate() {
+        for (k, write) in bad.into_iter().enumerate() {
             let mut l = Layout::leaf(7, Scalar::Int(3));
             let e = l
-                .build_in_place(|s, d| {
-                    write(s, d);
+                .build_in_place(|w| {
+                    write(w);
                     Ok(())
                 })
                 .unwrap_err();
             assert_eq!(e.kind(), ErrorKind::Value, "case {k}");
-            assert!(e.message().starts_with(msg), "case {k}: {}", e.message());
+            assert!(
+                e.message()
+                    .starts_with("layout: the layout was not written"),
+                "case {k}: {}",
+                e.message()
+            );
             assert_eq!(l, unit, "case {k}");
         }
         // the writer's own error is returned as it is
         let mut l = Layout::leaf(7, Scalar::Int(3));
         let e = l
-            .build_in_place(|s, _| {
-                s.leaf(2);
+            .build_in_place(|w| {
+                w.leaf(2, one());
                 Err(Error::type_("not read"))
             })
             .unwrap_err();
@@ -1135,8 +1161,8 @@ mod tests {
         // a panic of the writer: the layout is `1:0` where it is caught
         let mut l = Layout::leaf(7, Scalar::Int(3));
         let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let _ = l.build_in_place(|s, _| {
-                s.tuple(3);
+            let _ = l.build_in_place(|w| {
+                w.tuple(3);
                 panic!("stopped while writing");
             });
         }));
