@@ -220,9 +220,103 @@ pub(crate) fn div_exact(a: i64, b: i64) -> i64 {
     }
 }
 
+/// An exact sum of products of two `i64`s (an offset: coordinates times
+/// strides): a 128-bit sum and the number of times it wrapped around 128
+/// bits, so the value is exact whatever the order and the number of the
+/// terms. Each product fits in 128 bits (`|a*b| <= 2^126`).
+#[derive(Clone, Copy, Default, Debug)]
+pub(crate) struct ExactSum {
+    low: i128,
+    /// the value is `low + wraps * 2^128`
+    wraps: i64,
+}
+
+impl ExactSum {
+    /// Adds `a * b`.
+    #[inline(always)]
+    pub(crate) fn add_product(&mut self, a: i64, b: i64) {
+        let t = a as i128 * b as i128;
+        let (low, wrapped) = self.low.overflowing_add(t);
+        if wrapped {
+            self.wraps += if t > 0 { 1 } else { -1 };
+        }
+        self.low = low;
+    }
+
+    /// The sum, when it fits in 128 bits (with `wraps != 0` it is at least
+    /// `2^127` in magnitude, beyond them).
+    #[inline(always)]
+    pub(crate) fn value(&self) -> Option<i128> {
+        (self.wraps == 0).then_some(self.low)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::testing::Rng;
+
+    /// `ExactSum` is exact when partial sums leave 128 bits and come back
+    /// (a checked 128-bit sum would have refused these), and reports a sum
+    /// beyond 128 bits as `None`; random sums agree with a two-word model.
+    #[test]
+    fn exact_sum_is_exact() {
+        use super::ExactSum;
+        let (max, min) = (i64::MAX, i64::MIN);
+        // four times +2^126 (leaves 128 bits), then four times -2^126: 0
+        let mut s = ExactSum::default();
+        for _ in 0..4 {
+            s.add_product(min, min);
+        }
+        assert_eq!(s.value(), None);
+        for _ in 0..4 {
+            s.add_product(min, max);
+            s.add_product(min, 1);
+        }
+        assert_eq!(s.value(), Some(0));
+        // beyond 128 bits, negative
+        let mut s = ExactSum::default();
+        for _ in 0..3 {
+            s.add_product(min, max);
+        }
+        assert_eq!(s.value(), None);
+        // random terms against a model of (high, low) words in i128 halves
+        let mut r = Rng(5);
+        const EDGES: &[i64] = &[
+            0,
+            1,
+            -1,
+            2,
+            i64::MAX,
+            i64::MIN,
+            i64::MAX - 1,
+            1 << 62,
+            -(1 << 62),
+        ];
+        for _ in 0..20_000 {
+            let n = 1 + r.next(12) as usize;
+            let mut s = ExactSum::default();
+            // the model: the sum of the products' halves (each product
+            // split at 2^64), exact in i128 for up to 2^62 terms
+            let (mut hi, mut lo) = (0i128, 0i128);
+            for _ in 0..n {
+                let pick = |r: &mut Rng| match r.next(3) {
+                    0 => EDGES[r.next(EDGES.len() as u64) as usize],
+                    _ => ((r.next(1 << 32) << 32) | r.next(1 << 32)) as i64,
+                };
+                let (a, b) = (pick(&mut r), pick(&mut r));
+                s.add_product(a, b);
+                let p = a as i128 * b as i128;
+                hi += p >> 64;
+                lo += p & ((1i128 << 64) - 1);
+            }
+            // value = hi * 2^64 + lo; normalise lo into [0, 2^64)
+            hi += lo >> 64;
+            lo &= (1i128 << 64) - 1;
+            let fits = (-(1i128 << 63)..(1i128 << 63)).contains(&hi);
+            let want = fits.then_some((hi << 64) | lo);
+            assert_eq!(s.value(), want);
+        }
+    }
 
     /// `int::fdm` (which `int::floor_divmod` reports through) is floor
     /// division, checked against 128-bit arithmetic on edge values and

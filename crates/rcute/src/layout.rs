@@ -528,7 +528,7 @@ impl Layout {
         // bits, whatever the order of the terms
         if d.iter().all(|x| matches!(x, Scalar::Int(_))) {
             let mut q = i;
-            let mut acc: Option<i128> = Some(0);
+            let mut acc = int::ExactSum::default();
             for k in 0..n {
                 let digit = if k + 1 == n {
                     q
@@ -538,10 +538,10 @@ impl Layout {
                     r
                 };
                 if let Scalar::Int(dk) = d[k] {
-                    acc = acc.and_then(|a| a.checked_add(digit as i128 * dk as i128));
+                    acc.add_product(digit, dk);
                 }
             }
-            return exact_offset(acc, || format!("{self}({i})"));
+            return exact_offset(acc.value(), || format!("{self}({i})"));
         }
         let mut q = i;
         let mut acc = Scalar::Int(0);
@@ -580,13 +580,15 @@ impl Layout {
         let nat = shape::idx2crd(c, self.shape.as_ref())?;
         if self.has_integer_strides() && nat.leaves().iter().all(|x| matches!(x, Scalar::Int(_))) {
             // summed exactly, as in eval_index
-            let mut acc: Option<i128> = Some(0);
+            let mut acc = int::ExactSum::default();
             for (x, d) in nat.leaves().iter().zip(self.stride_leaves()) {
                 if let (Scalar::Int(x), Scalar::Int(d)) = (x, d) {
-                    acc = acc.and_then(|a| a.checked_add(*x as i128 * *d as i128));
+                    acc.add_product(*x, *d);
                 }
             }
-            return exact_offset(acc, || format!("{self}({})", shape::DisplayCoord(c)));
+            return exact_offset(acc.value(), || {
+                format!("{self}({})", shape::DisplayCoord(c))
+            });
         }
         let mut acc = Scalar::Int(0);
         for (x, d) in nat.leaves().iter().zip(self.stride_leaves()) {
@@ -720,8 +722,8 @@ impl Layout {
 /// the walk of `idx2crd` accumulating the inner product with the strides
 /// directly (same leaf order, so the same overflow points). `None` where
 /// the general code could branch differently or fail.
-/// The integer offset of an exact 128-bit sum (`None`: the sum itself left
-/// 128 bits); an `overflow` error naming `what` when it does not fit in 64
+/// The integer offset of an exact sum (`None`: the sum is beyond 128
+/// bits); an `overflow` error naming `what` when it does not fit in 64
 /// bits.
 fn exact_offset(acc: Option<i128>, what: impl FnOnce() -> String) -> Result<Scalar> {
     match acc {

@@ -1276,7 +1276,9 @@ impl WitnessSearch<'_> {
             let mut coords: SmallVec<[(usize, i64); 8]> = SmallVec::new();
             for (c, &v) in self.contributors.iter().zip(self.x.iter()) {
                 if v > 0 {
-                    let num = v * self.pi;
+                    let Some(num) = v.checked_mul(self.pi) else {
+                        return Ok(false);
+                    };
                     let e = c.3 as i128;
                     if e == 0 || num % e != 0 {
                         return Ok(false);
@@ -1303,6 +1305,12 @@ impl WitnessSearch<'_> {
         self.x[k] = 0;
         Ok(false)
     }
+}
+
+/// The weight of a digit of A: the product of the extents `s` below it,
+/// `None` beyond 128 bits.
+fn digit_weight(s: &[i64]) -> Option<i128> {
+    s.iter().try_fold(1i128, |p, &x| p.checked_mul(x as i128))
 }
 
 /// The result of each leaf mode of B: the sub-layout of R at its path.
@@ -1389,21 +1397,30 @@ fn verify(a: &Layout, b: &Layout, r: &Layout, ctx: &Ctx, fallback: bool) -> Resu
                 if !multi {
                     // the witness of 4.5: the overlapping modes at their
                     // largest value on this digit, until the sum reaches s_i
-                    let pi: i128 = s[..i].iter().map(|&x| x as i128).product();
+                    let pi = digit_weight(&s[..i]);
                     let mut coords: SmallVec<[(usize, i64); 8]> = SmallVec::new();
                     let mut sum: i128 = 0;
                     for &(j, m, _, e) in &contributors {
                         if sum >= si {
                             break;
                         }
-                        sum += m;
-                        coords.push((j, i64::try_from(m * pi / e as i128).unwrap_or(0)));
+                        sum = sum.saturating_add(m);
+                        let c = pi
+                            .and_then(|pi| m.checked_mul(pi))
+                            .and_then(|x| x.checked_div(e as i128))
+                            .and_then(|x| i64::try_from(x).ok());
+                        coords.push((j, c.unwrap_or(0)));
                     }
                     let res = leaf_results(r, ctx)?;
                     let point = describe_point(a, ctx, &res, &coords).unwrap_or_default();
                     return Err(no_layout(a, b, &format!("{}; {point}", why())));
                 }
-                let pi: i128 = s[..i].iter().map(|&x| x as i128).product();
+                let Some(pi) = digit_weight(&s[..i]) else {
+                    // (beyond 128 bits: no witness searched; the
+                    // evaluation below decides)
+                    unresolved = true;
+                    continue;
+                };
                 let res = leaf_results(r, ctx)?;
                 let mut search = WitnessSearch {
                     a,

@@ -91,9 +91,9 @@ impl StrideLeaf for i64 {
     }
     #[inline]
     fn eval_flat(modes: &[(i64, i64)], i: i64) -> Result<i64> {
-        // the exact sum (in 128 bits): an overflow only when the value
-        // does not fit, whatever the order of the terms
-        let (mut q, mut acc) = (i, 0i128);
+        // the exact sum: an overflow only when the value does not fit,
+        // whatever the order and the number of the terms
+        let (mut q, mut acc) = (i, crate::int::ExactSum::default());
         for (k, &(s, d)) in modes.iter().enumerate() {
             let digit = if k + 1 == modes.len() {
                 q
@@ -102,10 +102,18 @@ impl StrideLeaf for i64 {
                 q = qq;
                 r
             };
-            acc += digit as i128 * d as i128;
+            acc.add_product(digit, d);
         }
-        i64::try_from(acc)
-            .map_err(|_| crate::Error::overflow(format!("the offset {acc} overflows 64 bits")))
+        match acc.value().map(i64::try_from) {
+            Some(Ok(v)) => Ok(v),
+            Some(Err(_)) => Err(crate::Error::overflow(format!(
+                "the offset {} overflows 64 bits",
+                acc.value().unwrap_or_default()
+            ))),
+            None => Err(crate::Error::overflow(
+                "the offset overflows 64 bits (it is beyond 128 bits)",
+            )),
+        }
     }
     #[inline(always)]
     fn continues(da: &i64, sa: i64, d: &i64) -> Result<bool> {

@@ -1201,3 +1201,44 @@ fn regression_offsets_are_exact_sums() {
         "0"
     );
 }
+
+/// `algebra` fuzz target, panic (debug) / wrapped sum (release): the
+/// composition walk evaluates A at a stride of B (`t = 1`) as a 128-bit sum
+/// of digit times stride; A's digits at a negative index are near their
+/// extents, so with many modes of extent and stride near 2^62 the sum left
+/// 128 bits (`attempt to add with overflow`; a release build wrapped it,
+/// which could land a value beyond 128 bits back inside 64 bits). Layout
+/// evaluation refused sums whose partial sums left 128 bits even when the
+/// total fits. Offsets are now exact sums whatever their partial sums
+/// (`int::ExactSum`): an overflow error only when the value does not fit.
+/// Expected values: exact big-integer arithmetic by hand (Python ints).
+#[test]
+fn regression_offset_sums_beyond_128_bits() {
+    let big = 4611686018427387905; // 2^62 + 1
+    let d = 4611686018427387903; // 2^62 - 1
+                                 // the fuzzer's A (its fold): A(-287560) = 170141183460469240904330794367697830755
+                                 // (129 bits with the sign: beyond i128)
+    let s = [
+        big, big, big, big, big, big, big, 6, 6, 8, big, big, big, big, big,
+    ];
+    let st = [907, 877, d, d, d, d, 197, d, d, d, d, d, d, d, d];
+    let a = lay(&s, &st);
+    let e = algebra::composition(&a, &t(lay1(1, -287560))).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Overflow, "{e}");
+    // partial sums beyond 128 bits that cancel: every digit of -1 below the
+    // last is 2^63-2, so the eight terms are +-(2^63-2)(2^63-1) and the
+    // last (-1 at stride 0) adds nothing: the value is 0
+    let (m, n) = (i64::MAX, -i64::MAX);
+    let a = lay(&[m, m, m, m, m, m, m, m, 2], &[m, m, m, m, n, n, n, n, 0]);
+    assert_eq!(a.eval_index(-1).unwrap(), Scalar::Int(0));
+    let r = algebra::composition(&a, &t(lay1(1, -1))).unwrap();
+    assert_eq!(r.to_string(), "1:0");
+    // 2^128 + 5: four terms (2^63-2)(2^63-1), two (2^63-2)*6 and -1*-21.
+    // A wrapped 128-bit sum reads it as 5 (the release build answered
+    // `1:5`); it is an overflow
+    let a = lay(&[m, m, m, m, m, m, 2], &[m, m, m, m, 6, 6, -21]);
+    let e = a.eval_index(-1).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Overflow, "{e}");
+    let e = algebra::composition(&a, &t(lay1(1, -1))).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Overflow, "{e}");
+}
