@@ -523,9 +523,9 @@ impl Layout {
         if n == 0 {
             return Ok(Scalar::Int(0));
         }
-        // integer fast path: the offset is summed exactly (in 128 bits), so
+        // integer fast path: the offset is summed exactly (`ExactSum`), so
         // it is an overflow error only when L(i) itself does not fit in 64
-        // bits, whatever the order of the terms
+        // bits, whatever the order of the terms and their partial sums
         if d.iter().all(|x| matches!(x, Scalar::Int(_))) {
             let mut q = i;
             let mut acc = int::ExactSum::default();
@@ -718,10 +718,6 @@ impl Layout {
     }
 }
 
-/// `L(c)` for integer strides and a coordinate of integers and `None`s:
-/// the walk of `idx2crd` accumulating the inner product with the strides
-/// directly (same leaf order, so the same overflow points). `None` where
-/// the general code could branch differently or fail.
 /// The integer offset of an exact sum (`None`: the sum is beyond 128
 /// bits); an `overflow` error naming `what` when it does not fit in 64
 /// bits.
@@ -738,6 +734,10 @@ fn exact_offset(acc: Option<i128>, what: impl FnOnce() -> String) -> Result<Scal
     }
 }
 
+/// `L(c)` for integer strides and a coordinate of integers and `None`s:
+/// the walk of `idx2crd` accumulating the inner product with the strides
+/// directly (same leaf order, so the same overflow points). `None` where
+/// the general code could branch differently or fail.
 fn eval_int(
     c: HRef<'_, Option<Scalar>>,
     s: HRef<'_, i64>,

@@ -94,6 +94,13 @@ impl<'b, 'a> IntoIterator for &'b TilerItems<'a> {
     }
 }
 
+impl<'a> From<&'a [TilerRef<'a>]> for TilerItems<'a> {
+    #[inline]
+    fn from(s: &'a [TilerRef<'a>]) -> Self {
+        TilerItems::Borrowed(s)
+    }
+}
+
 impl<'a> From<Vec<TilerRef<'a>>> for TilerItems<'a> {
     #[inline]
     fn from(v: Vec<TilerRef<'a>>) -> Self {
@@ -255,6 +262,10 @@ impl<'a, X: IntoTiler<'a>, const N: usize> IntoTiler<'a> for [X; N] {
     }
     #[inline]
     fn with_tiler<R>(self, f: impl FnOnce(&TilerRef<'_>) -> Result<R>) -> Result<R> {
+        if N > 8 {
+            // (a long array: its items on the heap, not the stack)
+            return f(&self.into_tiler()?);
+        }
         // the items on the stack: no heap allocation for the tuple
         let mut items = arrayvec::ArrayVec::<TilerRef<'a>, N>::new();
         for x in self {

@@ -960,7 +960,11 @@ fn walk<D: StrideLeaf, L: BLeaf, S: ASource<D>, M: ModeList<(i64, D)>>(
             _ if t != 1 => None,
             Term::One(None, v) => {
                 let ax = w.axis(a, &[])?;
-                Some(D::eval_flat(w.modes(ax), v)?.into_scalar())
+                Some(
+                    D::eval_flat(w.modes(ax), v)
+                        .map_err(|err| with_operands(err, a, t, e))?
+                        .into_scalar(),
+                )
             }
             _ => Some(a.eval(&e.to_scalar())?),
         };
@@ -1010,6 +1014,21 @@ fn walk<D: StrideLeaf, L: BLeaf, S: ASource<D>, M: ModeList<(i64, D)>>(
 fn one_mode_base_case<D: StrideLeaf>(da: &D, t: i64, v: i64) -> Result<D> {
     int::mul(v, t)?;
     da.mul_int(v)
+}
+
+/// An error of A's evaluation at the stride of the leaf `t:e` of B, with
+/// the operands named.
+#[cold]
+fn with_operands<D: StrideLeaf, S: ASource<D>, L: BLeaf>(
+    err: Error,
+    a: &S,
+    t: i64,
+    e: &L,
+) -> Error {
+    Error::new(
+        err.kind(),
+        format!("composition({}, {t}:{e}): {}", a.orig(), err.message()),
+    )
 }
 
 /// The base case's `divisibility` error with the operands named.
@@ -1527,11 +1546,33 @@ mod tests {
     /// near the overflow bounds too.
     #[test]
     fn one_mode_base_case_is_base_case_into() {
+        /// Both on the one mode `s:da` and the leaf `t:v`: `Ok(true)` for
+        /// the same mode, `Ok(false)` for the same error.
+        fn same<D: StrideLeaf + std::fmt::Debug>(s: i64, da: D, t: i64, v: i64) -> bool {
+            let mut f: Folded<D> = Folded::default();
+            let mut rs = Ints::new();
+            let general = base_case_into(&[(s, da.clone())], &t, &v, &mut rs, |x, y| {
+                fold_push(&mut f, x, y)
+            })
+            .map(|()| f.to_vec());
+            let short = one_mode_base_case(&da, t, v).map(|x| vec![(t, x)]);
+            match (general, short) {
+                (Ok(g), Ok(o)) => {
+                    assert_eq!(g, o, "A = {s}:{da}, B = {t}:{v}");
+                    true
+                }
+                (Err(g), Err(o)) => {
+                    assert_eq!((g.kind(), g.message()), (o.kind(), o.message()));
+                    false
+                }
+                (g, o) => panic!("A = {s}:{da}, B = {t}:{v}: {g:?} vs {o:?}"),
+            }
+        }
         const BIG: i64 = 1 << 62;
         const VALUES: &[i64] = &[1, 2, 3, 5, 8, 24, -1, -2, -7, BIG, -BIG, i64::MAX, i64::MIN];
         let mut r = Rng(23);
         let pick = |r: &mut Rng| VALUES[r.next(VALUES.len() as u64) as usize];
-        let (mut same, mut errors) = (0, 0);
+        let (mut results, mut errors) = (0, 0);
         for i in 0..20_000 {
             let s = 1 + r.next(64) as i64;
             let (t, v, d) = (
@@ -1544,33 +1585,20 @@ mod tests {
             } else {
                 t.max(2)
             };
-            let da = match i % 3 {
-                0 => Scalar::Int(d),
-                1 => Scalar::basis(d, &[1]),
-                _ => Scalar::Int(0),
+            let ok = match i % 4 {
+                0 => same(s, d, t, v),
+                1 => same(s, Scalar::Int(d), t, v),
+                2 => same(s, Scalar::basis(d, &[1]), t, v),
+                _ => same(s, Scalar::Int(0), t, v),
             };
-            let mut f: Folded<Scalar> = Folded::default();
-            let mut rs = Ints::new();
-            let general = base_case_into(&[(s, da.clone())], &t, &v, &mut rs, |x, y| {
-                fold_push(&mut f, x, y)
-            })
-            .map(|()| f.to_vec());
-            let short = one_mode_base_case(&da, t, v).map(|x| vec![(t, x)]);
-            match (general, short) {
-                (Ok(g), Ok(o)) => {
-                    assert_eq!(g, o, "A = {s}:{da}, B = {t}:{v}");
-                    same += 1;
-                }
-                (Err(g), Err(o)) => {
-                    assert_eq!((g.kind(), g.message()), (o.kind(), o.message()));
-                    errors += 1;
-                }
-                (g, o) => panic!("A = {s}:{da}, B = {t}:{v}: {g:?} vs {o:?}"),
+            match ok {
+                true => results += 1,
+                false => errors += 1,
             }
         }
         assert!(
-            same > 1000 && errors > 1000,
-            "{same} results, {errors} errors"
+            results > 1000 && errors > 1000,
+            "{results} results, {errors} errors"
         );
     }
 

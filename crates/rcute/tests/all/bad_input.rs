@@ -1214,10 +1214,10 @@ fn regression_offsets_are_exact_sums() {
 /// Expected values: exact big-integer arithmetic by hand (Python ints).
 #[test]
 fn regression_offset_sums_beyond_128_bits() {
+    // the fuzzer's A (its fold): A(-287560) is
+    // 170141183460469240904330794367697830755, beyond i128
     let big = 4611686018427387905; // 2^62 + 1
     let d = 4611686018427387903; // 2^62 - 1
-                                 // the fuzzer's A (its fold): A(-287560) = 170141183460469240904330794367697830755
-                                 // (129 bits with the sign: beyond i128)
     let s = [
         big, big, big, big, big, big, big, 6, 6, 8, big, big, big, big, big,
     ];
@@ -1225,12 +1225,22 @@ fn regression_offset_sums_beyond_128_bits() {
     let a = lay(&s, &st);
     let e = algebra::composition(&a, &t(lay1(1, -287560))).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Overflow, "{e}");
+    assert!(
+        e.message()
+            .starts_with("composition((4611686018427387905, ")
+            && e.message()
+                .ends_with(", 1:-287560): the offset overflows 64 bits (it is beyond 128 bits)"),
+        "{e}"
+    );
     // partial sums beyond 128 bits that cancel: every digit of -1 below the
     // last is 2^63-2, so the eight terms are +-(2^63-2)(2^63-1) and the
     // last (-1 at stride 0) adds nothing: the value is 0
     let (m, n) = (i64::MAX, -i64::MAX);
     let a = lay(&[m, m, m, m, m, m, m, m, 2], &[m, m, m, m, n, n, n, n, 0]);
     assert_eq!(a.eval_index(-1).unwrap(), Scalar::Int(0));
+    // the same point as a coordinate (the idx2crd path): 0
+    let c = coord(&[m - 1, m - 1, m - 1, m - 1, m - 1, m - 1, m - 1, m - 1, -1]);
+    assert_eq!(a.eval(c.as_ref()).unwrap(), Scalar::Int(0));
     let r = algebra::composition(&a, &t(lay1(1, -1))).unwrap();
     assert_eq!(r.to_string(), "1:0");
     // 2^128 + 5: four terms (2^63-2)(2^63-1), two (2^63-2)*6 and -1*-21.
@@ -1239,6 +1249,8 @@ fn regression_offset_sums_beyond_128_bits() {
     let a = lay(&[m, m, m, m, m, m, 2], &[m, m, m, m, 6, 6, -21]);
     let e = a.eval_index(-1).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Overflow, "{e}");
+    assert!(e.message().ends_with(")(-1) overflows 64 bits"), "{e}");
     let e = algebra::composition(&a, &t(lay1(1, -1))).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Overflow, "{e}");
+    assert!(e.message().contains("beyond 128 bits"), "{e}");
 }

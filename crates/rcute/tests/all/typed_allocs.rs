@@ -1,6 +1,6 @@
 //! The typed API makes no heap allocation on layouts of at most 8 leaves
-//! (design.md, "Representation": such layouts are inline), tilers included:
-//! a Rust tuple or array tiler is built on the stack
+//! (design.md, "The representation today": such layouts are inline),
+//! flat tilers included: a Rust tuple or array tiler is built on the stack
 //! (`IntoTiler::with_tiler`, `TilerItems::Borrowed`), a `&Layout` tiler is
 //! borrowed. Counted by this test binary's global allocator, per thread, so
 //! the other tests running beside it do not disturb the count.
@@ -69,6 +69,7 @@ fn typed_calls_on_small_layouts_do_not_allocate() -> Result<()> {
     assert_eq!(allocations(|| a.compose(&b)), 0);
     assert_eq!(allocations(|| v.logical_divide(&t)), 0);
     assert_eq!(allocations(|| b.blocked_product(&t)), 0);
+    assert_eq!(allocations(|| b.raked_product(&t)), 0);
     // unary operations
     assert_eq!(allocations(|| a.coalesce()), 0);
     assert_eq!(allocations(|| a.complement()), 0);
