@@ -249,6 +249,24 @@ impl ExactSum {
     pub(crate) fn value(&self) -> Option<i128> {
         (self.wraps == 0).then_some(self.low)
     }
+
+    /// The sum as an offset: `overflow` when it does not fit in 64 bits.
+    #[inline(always)]
+    pub(crate) fn offset(&self) -> Result<i64> {
+        match self.value().map(i64::try_from) {
+            Some(Ok(v)) => Ok(v),
+            _ => Err(self.offset_error()),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn offset_error(&self) -> Error {
+        match self.value() {
+            Some(v) => Error::overflow(format!("the offset {v} overflows 64 bits")),
+            None => Error::overflow("the offset overflows 64 bits (it is beyond 128 bits)"),
+        }
+    }
 }
 
 #[cfg(test)]

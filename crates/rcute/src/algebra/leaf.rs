@@ -104,16 +104,7 @@ impl StrideLeaf for i64 {
             };
             acc.add_product(digit, d);
         }
-        match acc.value().map(i64::try_from) {
-            Some(Ok(v)) => Ok(v),
-            Some(Err(_)) => Err(crate::Error::overflow(format!(
-                "the offset {} overflows 64 bits",
-                acc.value().unwrap_or_default()
-            ))),
-            None => Err(crate::Error::overflow(
-                "the offset overflows 64 bits (it is beyond 128 bits)",
-            )),
-        }
+        acc.offset()
     }
     #[inline(always)]
     fn continues(da: &i64, sa: i64, d: &i64) -> Result<bool> {
