@@ -907,16 +907,10 @@ impl SymLayout {
 /// congruence, positive extents.
 #[inline]
 fn check_parts(shape: HRef<'_, i64>, stride: HRef<'_, Scalar>) -> Result<()> {
-    use crate::htuple::{MAX_DEPTH, MAX_LEAVES};
-    // all checks passed, without building any message
-    if shape.num_leaves() <= MAX_LEAVES
-        && stride.num_leaves() <= MAX_LEAVES
-        && shape.depth_within(MAX_DEPTH)
-        && stride.depth_within(MAX_DEPTH)
-        && shape.congruent(stride)
-        && shape.leaves().iter().all(|&e| e > 0)
-    {
-        return Ok(());
+    // congruent (the same node bytes): the stride has the shape's limits,
+    // so the checks left are those of a layout written with one profile
+    if shape.congruent(stride) {
+        return check_written(shape, stride.leaves());
     }
     parts_error(shape, stride)
 }
@@ -948,9 +942,10 @@ impl LayoutWriter<'_> {
     }
 }
 
-/// [`check_parts`] of a layout written by [`Layout::build_in_place`]: its
-/// stride has the shape's profile by construction, so only the limits and
-/// the extents are checked (no second walk of the same node bytes).
+/// The checks of a layout whose stride leaves `stride` have the shape's
+/// profile (written by [`Layout::build_in_place`], or congruent in
+/// [`check_parts`]): the limits and positive extents, all passed without
+/// building any message; otherwise the error [`check_parts`] reports.
 #[inline]
 fn check_written(shape: HRef<'_, i64>, stride: &[Scalar]) -> Result<()> {
     use crate::htuple::{MAX_DEPTH, MAX_LEAVES};

@@ -721,6 +721,13 @@ struct AxisModes<M> {
     modes: M,
 }
 
+/// True for equal axis paths (compared element by element: a slice
+/// comparison calls `memcmp`, slower on these few items).
+#[inline(always)]
+fn same_path(p: &[usize], q: &[usize]) -> bool {
+    p.len() == q.len() && p.iter().zip(q).all(|(x, y)| x == y)
+}
+
 /// The axes the core has read and its records.
 struct Walk<D, M> {
     /// the axes read, in the order of first use: the first in place (the
@@ -770,9 +777,7 @@ impl<D: StrideLeaf, M: ModeList<(i64, D)>> Walk<D, M> {
     #[inline(always)]
     fn axis<S: ASource<D>>(&mut self, a: &S, path: &[usize]) -> Result<usize> {
         // the axis read before, the common case, without a call
-        // (compared element by element: a slice comparison calls memcmp)
-        let p = &self.first.path;
-        if self.n_axes > 0 && p.len() == path.len() && p.iter().zip(path).all(|(x, y)| x == y) {
+        if self.n_axes > 0 && same_path(&self.first.path, path) {
             return Ok(0);
         }
         self.new_axis(a, path)
@@ -781,8 +786,7 @@ impl<D: StrideLeaf, M: ModeList<(i64, D)>> Walk<D, M> {
     /// [`Walk::axis`] of an axis other than the first read.
     #[inline(never)]
     fn new_axis<S: ASource<D>>(&mut self, a: &S, path: &[usize]) -> Result<usize> {
-        let same = |p: &Path| p.len() == path.len() && p.iter().zip(path).all(|(x, y)| x == y);
-        if let Some(i) = self.more.iter().position(|x| same(&x.path)) {
+        if let Some(i) = self.more.iter().position(|x| same_path(&x.path, path)) {
             return Ok(i + 1);
         }
         let ax = if self.n_axes == 0 {
@@ -820,10 +824,7 @@ impl<D: StrideLeaf, M: ModeList<(i64, D)>> Walk<D, M> {
         fold: bool,
         f: &mut M,
     ) -> Result<()> {
-        let modes = match ax {
-            0 => &self.first.modes,
-            _ => &self.more[ax - 1].modes,
-        };
+        let modes = self.modes(ax);
         f.clear_modes();
         // (the extents' scratch list is a local of this base case, not a
         // field of the walk: a list read and written through the walk's
